@@ -1,0 +1,42 @@
+import { defineConfig, devices } from "@playwright/test";
+import { chromiumArgs, findChromium } from "./scripts/find-chromium.ts";
+
+// Browser tests run against the built site (npm test builds it first) served by scripts/serve.ts,
+// in an installed Chromium: we never download browser builds (scripts/ensure-chromium.ts).
+const port = Number(process.env.E2E_PORT ?? 4399);
+const baseURL = `http://127.0.0.1:${port}`;
+const executablePath = findChromium();
+if (!executablePath) {
+  throw new Error("No Chromium found. Run `node scripts/ensure-chromium.ts` or set CHROMIUM_PATH.");
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: { executablePath, args: chromiumArgs },
+      },
+    },
+  ],
+  webServer: {
+    // The same Node that runs Playwright (Node 24 from the `node` dev dependency) runs the server.
+    command: `"${process.execPath}" scripts/serve.ts`,
+    url: baseURL,
+    env: { PORT: String(port), HOST: "127.0.0.1" },
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});

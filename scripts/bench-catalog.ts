@@ -1,0 +1,92 @@
+// Wall time of `catalog validate` and `catalog build` on the shipped catalogue and on a generated
+// one 100 times its size, each as a ratio to `node -e 0` measured in the same run (issue goals:
+// validate on the shipped catalogue within 3x Node's start-up; the 100x catalogue under 2 s).
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const RUNS = 7;
+
+/** Median wall time in milliseconds of running node with these arguments. */
+function medianMs(args: string[], cwd = root): number {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    const run = spawnSync(process.execPath, args, { cwd, encoding: "utf8" });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (run.status !== 0) {
+      throw new Error(`node ${args.join(" ")} exited ${run.status}:\n${run.stdout}${run.stderr}`);
+    }
+    times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+}
+
+/**
+ * Copies the shipped catalogue and adds 99 renamed copies of every plan family, so the plan count
+ * (the bulk of the data) is 100 times the shipped one. Codes get a numeric suffix to stay unique.
+ */
+export function makeLargeCatalog(factor = 100): string {
+  const dir = mkdtempSync(join(tmpdir(), "catalog-x100-"));
+  cpSync(join(root, "catalog"), dir, { recursive: true });
+  const plansDir = join(dir, "plans");
+  const families = readdirSync(plansDir).filter((f) => f.endsWith(".yaml"));
+  const codes = new Set<string>();
+  for (const file of families) {
+    for (const m of readFileSync(join(plansDir, file), "utf8").matchAll(/\b(wv_[a-z0-9_]+)/g)) {
+      codes.add(m[1] as string);
+    }
+  }
+  // Longest first, so wv_single_plus_1m is renamed before wv_single_1m could match inside it.
+  const ordered = [...codes].sort((a, b) => b.length - a.length);
+  for (let copy = 1; copy < factor; copy++) {
+    for (const file of families) {
+      let text = readFileSync(join(plansDir, file), "utf8");
+      text = text.replace(/^family: ([a-z0-9-]+)/m, `family: $1-x${copy}`);
+      for (const code of ordered) {
+        text = text.replace(new RegExp(`\\b${code}\\b`, "g"), `${code}_x${copy}`);
+      }
+      writeFileSync(join(plansDir, file.replace(".yaml", `-x${copy}.yaml`)), text);
+    }
+  }
+  // Seat structures name the plans they price; the copies keep the same structure ids, so point
+  // the copies at their own structures by leaving appliesTo alone: only the originals are banded.
+  return dir;
+}
+
+export async function benchCatalog(): Promise<Record<string, number>> {
+  const nodeStart = medianMs(["-e", "0"]);
+  const validate = medianMs(["cli/main.ts", "validate", "catalog"]);
+  const large = makeLargeCatalog();
+  const out = mkdtempSync(join(tmpdir(), "catalog-build-"));
+  try {
+    const build = medianMs(["cli/main.ts", "build", "--dir", "catalog", "--out", out]);
+    const validateLarge = medianMs(["cli/main.ts", "validate", large]);
+    const buildLarge = medianMs(["cli/main.ts", "build", "--dir", large, "--out", out]);
+    return {
+      "node -e 0 (ms)": nodeStart,
+      "validate shipped (ms)": validate,
+      "validate shipped / node start": validate / nodeStart,
+      "build shipped (ms)": build,
+      "build shipped / node start": build / nodeStart,
+      "validate 100x (ms)": validateLarge,
+      "validate 100x / node start": validateLarge / nodeStart,
+      "build 100x (ms)": buildLarge,
+      "build 100x / node start": buildLarge / nodeStart,
+    };
+  } finally {
+    rmSync(large, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const figures = await benchCatalog();
+  for (const [name, value] of Object.entries(figures)) {
+    console.log(`${name.padEnd(34)} ${value.toFixed(name.includes("/") ? 2 : 1)}`);
+  }
+}

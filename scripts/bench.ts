@@ -1,0 +1,46 @@
+// `npm run bench`: every speed and size budget of the project, printed as figures beside their
+// goals. Each part is its own module so it can also run alone. Figures are also written to
+// bench-results/latest.json for comparison between runs.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { benchCatalog } from "./bench-catalog.ts";
+
+type Figures = Record<string, number | string>;
+
+const parts: { name: string; run: () => Promise<Figures> }[] = [
+  { name: "catalogue CLI", run: benchCatalog },
+  {
+    name: "API server",
+    run: async () => (await import("./bench-server.ts")).benchServer(),
+  },
+  {
+    name: "static pages (Lighthouse, bytes)",
+    run: async () => (await import("./bench-pages.ts")).benchPages(),
+  },
+];
+
+const only = process.argv.slice(2);
+const results: Record<string, Figures> = {};
+let failed = false;
+for (const part of parts) {
+  if (only.length > 0 && !only.some((o) => part.name.includes(o))) continue;
+  console.log(`\n## ${part.name}`);
+  try {
+    const figures = await part.run();
+    results[part.name] = figures;
+    for (const [name, value] of Object.entries(figures)) {
+      const shown =
+        typeof value === "number"
+          ? Number.isInteger(value)
+            ? String(value)
+            : value.toFixed(2)
+          : value;
+      console.log(`${name.padEnd(46)} ${shown}`);
+    }
+  } catch (error) {
+    failed = true;
+    console.log(`could not measure: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+mkdirSync("bench-results", { recursive: true });
+writeFileSync("bench-results/latest.json", `${JSON.stringify(results, null, 2)}\n`);
+if (failed) process.exitCode = 1;

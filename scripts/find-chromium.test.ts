@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { findChromium } from "./find-chromium.ts";
+
+function fakeFs(files: string[]) {
+  const set = new Set(files);
+  return {
+    exists: (path: string) => set.has(path),
+    list: (dir: string) => {
+      const prefix = `${dir}/`;
+      const names = files
+        .filter((file) => file.startsWith(prefix))
+        .map((file) => file.slice(prefix.length).split("/")[0] ?? "");
+      return [...new Set(names)];
+    },
+  };
+}
+
+const home = "/home/dev";
+const cached = `${home}/.cache/ms-playwright/chromium-1200/chrome-linux64/chrome`;
+
+describe("findChromium", () => {
+  it("prefers CHROMIUM_PATH when it exists", () => {
+    const fs = fakeFs(["/opt/chrome/chrome", "/usr/bin/chromium"]);
+    expect(findChromium({ env: { CHROMIUM_PATH: "/opt/chrome/chrome" }, home, ...fs })).toBe(
+      "/opt/chrome/chrome",
+    );
+  });
+
+  it("falls back to the Debian package when CHROMIUM_PATH does not exist", () => {
+    const fs = fakeFs(["/usr/bin/chromium"]);
+    expect(findChromium({ env: { CHROMIUM_PATH: "/missing" }, home, ...fs })).toBe(
+      "/usr/bin/chromium",
+    );
+  });
+
+  it("uses the newest browser in Playwright's cache", () => {
+    const older = `${home}/.cache/ms-playwright/chromium-999/chrome-linux/chrome`;
+    const fs = fakeFs([older, cached]);
+    expect(findChromium({ env: {}, home, ...fs })).toBe(cached);
+  });
+
+  it("returns undefined when there is no browser", () => {
+    expect(findChromium({ env: {}, home, ...fakeFs([]) })).toBeUndefined();
+  });
+});
