@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { makeCatalog } from "../testing/builders.ts";
+import { taxAmount, taxRatePercent } from "./tax.ts";
+
+const catalog = makeCatalog({
+  taxRates: [
+    { country: "US", state: null, ratePercent: 0, assumed: true },
+    { country: "US", state: "CA", ratePercent: 7.25, assumed: true },
+    { country: "US", state: "NY", ratePercent: 8.875, assumed: true },
+    { country: "SE", state: null, ratePercent: 25, assumed: true },
+  ],
+});
+
+describe("taxRatePercent", () => {
+  it("takes the state's row first, then the country's, else 0", () => {
+    expect(taxRatePercent(catalog, { country: "US", state: "CA" })).toBe(7.25);
+    expect(taxRatePercent(catalog, { country: "us", state: "ny" })).toBe(8.875);
+    expect(taxRatePercent(catalog, { country: "US", state: "OR" })).toBe(0);
+    expect(taxRatePercent(catalog, { country: "SE" })).toBe(25);
+    expect(taxRatePercent(catalog, { country: "SE", state: "CA" })).toBe(25);
+    expect(taxRatePercent(catalog, { country: "FR" })).toBe(0);
+  });
+});
+
+describe("taxAmount", () => {
+  it("rounds to the cent, half up", () => {
+    expect(taxAmount(5988, 25)).toBe(1497);
+    expect(taxAmount(1000, 8.875)).toBe(89); // 88.75
+    expect(taxAmount(200, 7.25)).toBe(15); // 14.5
+    expect(taxAmount(199, 7.25)).toBe(14); // 14.4275
+    expect(taxAmount(5988, 0)).toBe(0);
+  });
+
+  it("rejects a negative rate", () => {
+    expect(() => taxAmount(100, -1)).toThrow(RangeError);
+  });
+});

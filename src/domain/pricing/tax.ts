@@ -1,0 +1,26 @@
+// Sales tax: one combined rate per country, or per US state, from catalog.taxRates.
+import type { Catalog } from "../catalog/catalog-schema.ts";
+import { mulDivRoundHalfUp } from "./money.ts";
+
+export type TaxLocation = { country: string; state?: string | null | undefined };
+
+/** Combined rate in percent: the state's row first, then the country's own row, else 0. */
+export function taxRatePercent(catalog: Pick<Catalog, "taxRates">, location: TaxLocation): number {
+  const country = location.country.trim().toUpperCase();
+  const state = location.state?.trim().toUpperCase() || null;
+  const rows = catalog.taxRates.filter((row) => row.country.toUpperCase() === country);
+  const stateRow =
+    state === null ? undefined : rows.find((row) => row.state?.toUpperCase() === state);
+  return (stateRow ?? rows.find((row) => row.state === null))?.ratePercent ?? 0;
+}
+
+// Rates are kept to 1/10,000 of a percent (8.875% → 88,750), so the tax is computed exactly.
+const RATE_SCALE = 10_000;
+
+/** amount × rate / 100, rounded half up to the cent (1000 at 8.875% → 89). */
+export function taxAmount(amountCents: number, ratePercent: number): number {
+  if (!Number.isFinite(ratePercent) || ratePercent < 0) {
+    throw new RangeError(`A tax rate must be a percentage of at least 0; got ${ratePercent}.`);
+  }
+  return mulDivRoundHalfUp(amountCents, Math.round(ratePercent * RATE_SCALE), 100 * RATE_SCALE);
+}
