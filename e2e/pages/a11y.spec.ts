@@ -1,0 +1,51 @@
+// axe-core finds no violation on the static pages, in every state a visitor can put them in:
+// each tab, each billing mode, a toggletip open, every FAQ answer open.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+
+async function expectNoViolations(page: Page, state: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`,
+  );
+  expect(summary, state).toEqual([]);
+}
+
+for (const path of [
+  "/",
+  "/plans",
+  "/plans/business",
+  "/plans/education",
+  "/pricing",
+  "/faq",
+  "/404",
+]) {
+  test(`${path} has no axe violations`, async ({ page }) => {
+    await page.goto(path);
+    await expectNoViolations(page, path);
+  });
+}
+
+test("/plans has no axe violations in monthly mode, on every tab, with a toggletip open", async ({
+  page,
+}) => {
+  await page.goto("/plans");
+  await page.getByRole("radio", { name: /^Monthly/ }).check();
+  for (const tab of ["Personal", "Business", "Education"]) {
+    await page.getByRole("radio", { name: tab, exact: true }).check();
+    await expectNoViolations(page, `${tab}, monthly`);
+  }
+  await page.getByRole("radio", { name: "Personal", exact: true }).check();
+  await page
+    .getByRole("button", { name: /^About:/ })
+    .first()
+    .click();
+  await expectNoViolations(page, "toggletip open");
+});
+
+test("/faq has no axe violations with every answer open", async ({ page }) => {
+  await page.goto("/faq");
+  for (const summary of await page.locator("summary").all()) await summary.click();
+  await expectNoViolations(page, "all answers open");
+});

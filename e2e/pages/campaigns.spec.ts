@@ -1,0 +1,149 @@
+// Campaign windows on prerendered pages, with a set clock at both edges (src/pages/README.md).
+// The site is built again "as of" a time before the campaign opens and a time inside it
+// (PAGES_NOW), served locally, and read with the browser's clock set by page.clock. The site
+// that `npm test` built today is the third case: built after the window closed.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, type Page, test } from "@playwright/test";
+import { createStaticHandler, sendNotFound } from "../../scripts/static-handler.ts";
+import { campaignDiscount, formatUsd, monthlyPrice } from "../../src/domain/pricing/index.ts";
+import { catalog, planByCode, visibleText } from "./fixtures.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const day = 86_400_000;
+
+// A public campaign with a plans banner, and an annual plan it discounts.
+const campaign = catalog.campaigns.find(
+  (c) => !c.targeted && c.banners.some((b) => b.location === "plans"),
+);
+if (!campaign) throw new Error("The catalogue has no public campaign with a plans banner to test.");
+const code = campaign.products.find(
+  (p) => planByCode(p).termDuration === 12 && planByCode(p).category === "personal",
+);
+if (!code) throw new Error(`${campaign.id} discounts no annual personal plan.`);
+const plan = planByCode(code);
+const campaignPrice = campaign.prices[code] ?? 0;
+const banner = campaign.banners.find((b) => b.location === "plans");
+
+const regular = `${formatUsd(monthlyPrice(plan.price, 12))} /month billed ${formatUsd(plan.price)} yearly`;
+const deal = `${formatUsd(monthlyPrice(campaignPrice, 12))} /month billed ${formatUsd(campaignPrice)} for the first year`;
+const discount = `Save ${formatUsd(campaignDiscount(plan.price, campaignPrice) ?? 0)}`;
+
+type Site = { origin: string; server: Server; dir: string };
+
+/** Builds the site as of `atMs` into a temporary folder and serves it. */
+async function buildAt(atMs: number): Promise<Site> {
+  const dir = mkdtempSync(join(tmpdir(), "pages-as-of-"));
+  const run = spawnSync(
+    process.execPath,
+    ["node_modules/astro/bin/astro.mjs", "build", "--outDir", dir],
+    {
+      cwd: root,
+      env: { ...process.env, PAGES_NOW: String(atMs), ASTRO_TELEMETRY_DISABLED: "1" },
+      encoding: "utf8",
+    },
+  );
+  if (run.status !== 0)
+    throw new Error(
+      `astro build as of ${new Date(atMs).toISOString()} failed:\n${run.stdout}${run.stderr}`,
+    );
+  const handler = createStaticHandler(dir);
+  const server = createServer((req, res) => {
+    if (!handler(req, res)) sendNotFound(dir, req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, dir };
+}
+
+function close(site: Site | undefined): void {
+  site?.server.close();
+  if (site) rmSync(site.dir, { recursive: true, force: true });
+}
+
+async function visit(page: Page, url: string, atMs: number): Promise<string> {
+  await page.clock.setFixedTime(atMs);
+  await page.goto(url);
+  const card = page.locator("article.card", {
+    has: page.getByRole("heading", { level: 3, name: plan.name, exact: true }),
+  });
+  return visibleText(card.locator(".m-annual"));
+}
+
+const bannerImage = (page: Page) => page.getByRole("img", { name: banner?.alt ?? "" });
+
+test.describe("campaign windows", () => {
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
+  let before: Site | undefined;
+  let during: Site | undefined;
+
+  test.beforeAll(async () => {
+    before = await buildAt(campaign.validFrom - 7 * day);
+    during = await buildAt(campaign.validFrom + day);
+  });
+
+  test.afterAll(() => {
+    close(before);
+    close(during);
+  });
+
+  test("built before the window: the regular price until the first millisecond of the window", async ({
+    page,
+  }) => {
+    const text = await visit(page, `${before?.origin}/plans`, campaign.validFrom - 1);
+    expect(text).toContain(regular);
+    expect(text).not.toContain(campaign.name);
+    await expect(bannerImage(page)).toBeHidden();
+  });
+
+  test("built before the window: the campaign price, its discount and its banner once it opens", async ({
+    page,
+  }) => {
+    const text = await visit(page, `${before?.origin}/plans`, campaign.validFrom);
+    expect(text).toContain(campaign.name);
+    expect(text).toContain(deal);
+    expect(text).toContain(discount);
+    expect(text).not.toContain(regular);
+    await expect(bannerImage(page)).toBeVisible();
+  });
+
+  test("built before the window: still the campaign on its last millisecond", async ({ page }) => {
+    const text = await visit(page, `${before?.origin}/plans`, campaign.validTo - 1);
+    expect(text).toContain(deal);
+    await expect(bannerImage(page)).toBeVisible();
+  });
+
+  test("built during the window: back to the regular price the moment it closes", async ({
+    page,
+  }) => {
+    const text = await visit(page, `${during?.origin}/plans`, campaign.validTo);
+    expect(text).toContain(regular);
+    expect(text).not.toContain(campaign.name);
+    await expect(bannerImage(page)).toBeHidden();
+  });
+
+  test("built during the window: the campaign shows even without JavaScript", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${during?.origin}/plans`);
+    const card = page.locator("article.card", {
+      has: page.getByRole("heading", { level: 3, name: plan.name, exact: true }),
+    });
+    await expect(card.locator(".m-annual")).toContainText(campaign.name);
+    await context.close();
+  });
+
+  test("built after the window (today's build): no trace of the expired price, whatever the clock", async ({
+    page,
+  }) => {
+    const text = await visit(page, "/plans", campaign.validFrom + 1);
+    expect(text).toContain(regular);
+    expect(await page.content()).not.toContain(campaign.name);
+  });
+});

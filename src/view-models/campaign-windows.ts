@@ -1,0 +1,95 @@
+// Campaign windows on prerendered pages. A page is built once and read for weeks, so it carries
+// every campaign price that is current or still to come when it is built, each with its window;
+// a tiny inline script (enhance-script.ts) shows each one only inside its window on the visitor's
+// clock. Expired campaigns are left out. See src/pages/README.md.
+import type { Catalog } from "../domain/catalog/catalog-schema.ts";
+import { isCampaignActive, type Quote, quote } from "../domain/pricing/index.ts";
+
+/** A time window in ms: from inclusive, to exclusive, like a campaign's validFrom / validTo. */
+export type TimeWindow = { from: number; to: number };
+
+/** "from to from to ...": the data-attribute form the inline script reads. */
+export function windowsAttr(windows: readonly TimeWindow[]): string {
+  return windows.map((w) => `${w.from} ${w.to}`).join(" ");
+}
+
+export function isInWindow(window: TimeWindow, atMs: number): boolean {
+  return window.from <= atMs && atMs < window.to;
+}
+
+export type CampaignSegment = TimeWindow & {
+  campaign: NonNullable<Quote["campaign"]>;
+};
+
+/**
+ * The windows, from `nowMs` on, in which a public campaign prices `code` for an anonymous
+ * visitor, with that campaign. The pricing module decides (quote() at the start of each span
+ * between campaign edges), so overlapping campaigns resolve exactly as the checkout resolves them;
+ * adjacent spans of the same campaign are merged.
+ */
+export function campaignSegments(
+  catalog: Catalog,
+  code: string,
+  nowMs: number,
+  priceGroup?: string,
+): CampaignSegment[] {
+  const edges = new Set<number>();
+  for (const campaign of catalog.campaigns) {
+    if (!campaign.products.includes(code) || campaign.validTo <= nowMs) continue;
+    edges.add(campaign.validFrom);
+    edges.add(campaign.validTo);
+  }
+  const sorted = [...edges].sort((a, b) => a - b);
+  const segments: CampaignSegment[] = [];
+  for (let i = 0; i + 1 < sorted.length; i++) {
+    const from = sorted[i] as number;
+    const to = sorted[i + 1] as number;
+    if (to <= nowMs) continue;
+    const result = quote(catalog, { plan: code, atMs: from, priceGroup });
+    const campaign = result.ok ? result.quote.campaign : null;
+    if (campaign === null) continue;
+    const last = segments.at(-1);
+    if (
+      last &&
+      last.to === from &&
+      last.campaign.id === campaign.id &&
+      last.campaign.price === campaign.price
+    ) {
+      last.to = to;
+    } else {
+      segments.push({ from, to, campaign });
+    }
+  }
+  return segments;
+}
+
+export type BannerModel = {
+  src: string;
+  alt: string;
+  height: number;
+  href: string;
+  /** windowsAttr of the campaign's window. */
+  window: string;
+  visibleAtBuild: boolean;
+};
+
+/**
+ * Banners of the plans location for public campaigns that have not ended at `nowMs`. Visitors of
+ * static pages are anonymous: they see untargeted campaigns and banners for every segment.
+ */
+export function plansBanners(catalog: Catalog, nowMs: number): BannerModel[] {
+  return catalog.campaigns
+    .filter((campaign) => !campaign.targeted && campaign.validTo > nowMs)
+    .flatMap((campaign) =>
+      campaign.banners
+        .filter((banner) => banner.location === "plans" && banner.segment === "all")
+        .map((banner) => ({
+          src: banner.imgUrl,
+          alt: banner.alt,
+          height: banner.height,
+          href: banner.targetUrl,
+          window: windowsAttr([{ from: campaign.validFrom, to: campaign.validTo }]),
+          visibleAtBuild: isCampaignActive(campaign, nowMs),
+        })),
+    );
+}

@@ -1,0 +1,166 @@
+// The plans screen of /plans, /plans/{tab} and /pricing: tabs per audience, the monthly/annual
+// switch, plan cards, campaign banners, testimonials and extras. A plain function of the catalogue
+// and the build time, unit-tested without Astro (STYLE.md point 6).
+import type { Catalog, PlanEntry } from "../domain/catalog/catalog-schema.ts";
+import { formatUsd } from "../domain/pricing/index.ts";
+import { type BannerModel, plansBanners } from "./campaign-windows.ts";
+import { checkoutHref, type Link } from "./checkout-links.ts";
+import {
+  type CardContext,
+  isFreePlan,
+  type PageVariant,
+  type PlanCard,
+  planCard,
+} from "./plan-card.ts";
+
+export const TAB_IDS = ["personal", "business", "education"] as const;
+export type TabId = (typeof TAB_IDS)[number];
+
+const TABS: Record<TabId, { label: string; heading: string; audiences: string[] }> = {
+  personal: {
+    label: "Personal",
+    heading: "Plans for individuals",
+    audiences: ["personal", "unlimited", "professional"],
+  },
+  business: { label: "Business", heading: "Plans for teams", audiences: ["business"] },
+  education: {
+    label: "Education",
+    heading: "Plans for schools and teachers",
+    audiences: ["education", "teacher"],
+  },
+};
+
+export function isTabId(value: string | undefined): value is TabId {
+  return (TAB_IDS as readonly string[]).includes(value ?? "");
+}
+
+export type Testimonial = { quote: string; role: string };
+
+export type PlansTab = {
+  id: TabId;
+  label: string;
+  heading: string;
+  /** Whether the monthly/annual switch changes anything on this tab. */
+  hasBillingSwitch: boolean;
+  cards: PlanCard[];
+  testimonials: Testimonial[];
+};
+
+export type ExtrasModel = {
+  heading: string;
+  singleExports: { heading: string; items: { name: string; price: string; cta: Link }[] };
+  exportUpgrades: { heading: string; text: string; items: string[] };
+};
+
+export type PlansPageModel = {
+  variant: PageVariant;
+  heading: string;
+  intro: string;
+  openTab: TabId;
+  tabs: PlansTab[];
+  billing: {
+    legend: string;
+    options: { id: "annual" | "monthly"; label: string; hint: string | null }[];
+  };
+  banners: BannerModel[];
+  extras: ExtrasModel;
+};
+
+export type PlansPageOptions = {
+  variant: PageVariant;
+  /** The tab open when the page loads (each tab has its own prerendered URL). */
+  tab?: TabId;
+  /** A price-set id or priceTestingGroupValue; the static pages use the default prices. */
+  priceGroup?: string;
+};
+
+/** Plans sold on a tab, in catalogue order. The free plan only on the sign-up (pricing) page. */
+export function tabPlans(
+  catalog: Pick<Catalog, "plans">,
+  tab: TabId,
+  variant: PageVariant,
+): PlanEntry[] {
+  return catalog.plans
+    .filter((p) => p.category === tab && !p.legacy && !p.isTrial && !p.essentials)
+    .filter((p) => variant === "pricing" || !isFreePlan(p))
+    .sort((a, b) => a.order - b.order);
+}
+
+function tabFamilies(catalog: Catalog, tab: TabId, variant: PageVariant): string[] {
+  return [...new Set(tabPlans(catalog, tab, variant).map((p) => p.family))];
+}
+
+function hoursLabel(hours: number): string {
+  return `${hours} ${hours === 1 ? "hour" : "hours"}`;
+}
+
+function extrasModel(catalog: Catalog): ExtrasModel {
+  return {
+    heading: "Extras",
+    singleExports: {
+      heading: "Just one video? Buy a single export, no plan needed",
+      items: catalog.singleExports.map((item) => ({
+        name: item.name,
+        price: formatUsd(item.price),
+        cta: {
+          href: checkoutHref({
+            p: "buy",
+            product: item.code,
+            tier: "personal",
+            route: "checkout_single_export",
+          }),
+          label: `Buy ${item.name}`,
+        },
+      })),
+    },
+    exportUpgrades: {
+      heading: "More publishing time",
+      text: "Add publishing hours to your plan from your account:",
+      items: catalog.exportUpgrades.map((u) => `${hoursLabel(u.hours)} for ${formatUsd(u.price)}`),
+    },
+  };
+}
+
+export function plansPageModel(
+  catalog: Catalog,
+  nowMs: number,
+  options: PlansPageOptions,
+): PlansPageModel {
+  const ctx: CardContext = { nowMs, variant: options.variant, priceGroup: options.priceGroup };
+  const tabs = TAB_IDS.map((id): PlansTab => {
+    const cards = tabFamilies(catalog, id, options.variant)
+      .map((family) => planCard(catalog, family, ctx))
+      .filter((card): card is PlanCard => card !== null);
+    return {
+      id,
+      label: TABS[id].label,
+      heading: TABS[id].heading,
+      hasBillingSwitch: cards.some((card) => card.options.some((o) => o.mode !== "always")),
+      cards,
+      testimonials: TABS[id].audiences.flatMap((audience) => catalog.testimonials[audience] ?? []),
+    };
+  });
+  const savings = tabs.flatMap((tab) =>
+    tab.cards.flatMap((card) => card.options.map((o) => o.savingsPercent ?? 0)),
+  );
+  const best = Math.max(0, ...savings);
+  return {
+    variant: options.variant,
+    heading: options.variant === "pricing" ? "Pricing" : "Plans",
+    intro:
+      options.variant === "pricing"
+        ? "Start free, try a paid plan, or buy the plan that fits how you make video."
+        : "Pick the plan that fits how you make video. Prices are in US dollars.",
+    openTab: options.tab ?? "personal",
+    tabs,
+    billing: {
+      legend: "Billing",
+      options: [
+        { id: "annual", label: "Yearly", hint: best > 0 ? `save up to ${best}%` : null },
+        { id: "monthly", label: "Monthly", hint: null },
+      ],
+    },
+    banners: plansBanners(catalog, nowMs),
+    extras: extrasModel(catalog),
+  };
+}
