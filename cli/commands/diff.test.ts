@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import {
+  makeCampaign,
+  makeCatalogInput,
+  makeFamily,
+} from "../../src/domain/catalog/testing/builders.ts";
+import { memoryFs } from "../core/catalog-fs.ts";
+import { plain } from "../core/output.ts";
+import { catalogTexts } from "../testing/catalog-fixture.ts";
+import { diffAgainst, formatDiff } from "./diff.ts";
+
+const at = Date.UTC(2026, 10, 28);
+const power = makeFamily();
+
+function compare(base: Record<string, string>, head: Record<string, string>) {
+  return diffAgainst(
+    { base: "base", dir: "catalog", atMs: at },
+    {
+      fs: memoryFs(head),
+      resolveBase: () => ({ fs: memoryFs(base), dir: "catalog", label: "main:catalog" }),
+    },
+  );
+}
+
+describe("catalog diff", () => {
+  it("says when nothing changes", async () => {
+    const report = await compare(catalogTexts(), catalogTexts());
+    expect(await formatDiff(report, plain)).toMatchInlineSnapshot(`
+      "Comparing catalog with main:catalog
+      No changes for customers."
+    `);
+  });
+
+  it("groups price changes, plans and campaigns", async () => {
+    const input = makeCatalogInput();
+    const head = catalogTexts({
+      plans: input.plans.map((f) =>
+        f.family === "power"
+          ? makeFamily({
+              variants: [
+                ...power.variants.map((v) =>
+                  v.code === "wv_single_12m"
+                    ? { ...v, price: 71.88 }
+                    : v.code === "wv_single_plus_12m"
+                      ? { ...v, price: 191.76 }
+                      : v,
+                ),
+                { code: "wv_single_6m", term: 6, price: 41.94 },
+              ],
+            })
+          : f,
+      ),
+      essentials: {
+        ...input.essentials,
+        addOns: [
+          { code: "essentials_1m", term: 1, price: 19.99 },
+          { code: "essentials_12m", term: 12, price: 119.88 },
+        ],
+      },
+      campaigns: {
+        campaigns: [
+          makeCampaign({ validFrom: "2026-11-20T00:00:00Z" }),
+          makeCampaign({
+            id: "cyber-monday-2026",
+            name: "Cyber Monday 2026",
+            coupon: "cyber2026",
+            banners: [],
+            validFrom: "2026-11-30T00:00:00Z",
+            validTo: "2026-12-02T00:00:00Z",
+          }),
+        ],
+      },
+    });
+    const report = await compare(catalogTexts(), head);
+    expect(report.diff.pricesUp.map((c) => c.percent)).toEqual([20, 6.7]);
+    expect(await formatDiff(report, plain)).toMatchInlineSnapshot(`
+      "Comparing catalog with main:catalog
+
+      Prices up (2)
+        wv_single_12m        59.88 →  71.88  +20.0%
+        wv_single_plus_12m  179.76 → 191.76  +6.7%
+
+      Plans added (1)
+        + wv_single_6m  Power, 6-month term, 41.94
+
+      Campaigns added (1)
+        + cyber-monday-2026  Cyber Monday 2026 (coupon cyber2026) 2026-11-30T00:00Z – 2026-12-02T00:00Z
+
+      Campaign windows (1)
+        black-friday-2026 moved: 2026-11-20T00:00Z – 2026-12-01T00:00Z (was 2026-11-27T00:00Z – 2026-12-01T00:00Z)"
+    `);
+    expect(JSON.parse(JSON.stringify(report)).diff.plansAdded).toEqual([
+      { code: "wv_single_6m", name: "Power", termDuration: 6, price: 4194 },
+    ]);
+  });
+
+  it("refuses to compare with an invalid catalogue, naming its problems", async () => {
+    await expect(
+      compare(catalogTexts({}, { "exports.yaml": "maxExportMs: 0\n" }), catalogTexts()),
+    ).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [ExitError: the catalogue at main:catalog is not valid, so there is nothing to compare:
+      catalog/exports.yaml:1 singleExports: is missing: expected a list
+        One-off exports bought without a plan
+      catalog/exports.yaml:1 exportUpgrades: is missing: expected a list
+        Extra publish hours (Export Upgrades, hours:price pairs)
+      catalog/exports.yaml:1 maxExportMs: expected a number above 0, found 0
+      3 problems in 1 file]
+    `);
+  });
+});

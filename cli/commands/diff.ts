@@ -1,0 +1,170 @@
+// `catalog diff <base>`: what changes for customers between a base catalogue (a folder, or the
+// catalogue folder at a git revision) and the catalogue folder as it is now. Always exits 0
+// when both catalogues are valid: a diff reports, it does not judge.
+import type { Command } from "commander";
+import type { CatalogDiff, PriceChange } from "../../src/domain/catalog/diff.ts";
+import type { CatalogFs } from "../core/catalog-fs.ts";
+import type { Io, Style } from "../core/output.ts";
+
+export type DiffOptions = { base: string; dir: string; atMs: number };
+export type DiffReport = { base: string; head: string; diff: CatalogDiff };
+
+export type DiffDeps = {
+  fs: CatalogFs;
+  /** Where the base catalogue is: a folder on disk, or `dir` at a git revision. */
+  resolveBase: (base: string, dir: string) => { fs: CatalogFs; dir: string; label: string };
+};
+
+export async function diffAgainst(options: DiffOptions, deps: DiffDeps): Promise<DiffReport> {
+  const [{ loadCatalog }, { diffCatalogs }, { ExitError }, { formatIssues }, { plain }] =
+    await Promise.all([
+      import("../core/load-catalog.ts"),
+      import("../../src/domain/catalog/diff.ts"),
+      import("../core/exit-error.ts"),
+      import("../core/format-issues.ts"),
+      import("../core/output.ts"),
+    ]);
+  const base = deps.resolveBase(options.base, options.dir);
+  const load = (fs: CatalogFs, dir: string, label: string) => {
+    const loaded = loadCatalog(fs, dir);
+    if (loaded.ok) return loaded.catalog;
+    throw new ExitError(
+      `the catalogue at ${label} is not valid, so there is nothing to compare:\n${formatIssues(loaded.issues, [], plain)}`,
+    );
+  };
+  const before = load(base.fs, base.dir, base.label);
+  const after = load(deps.fs, options.dir, options.dir);
+  return { base: base.label, head: options.dir, diff: diffCatalogs(before, after, options.atMs) };
+}
+
+const date = (ms: number) => new Date(ms).toISOString().replace(/:00\.000Z$/, "Z");
+const window = (c: { validFrom: number; validTo: number }) =>
+  `${date(c.validFrom)} – ${date(c.validTo)}`;
+const FIELD: Record<string, string> = {
+  price: "",
+  seatPrice: "extra seat",
+  total: "total",
+  perSeat: "per seat",
+};
+const KIND: Record<PriceChange["kind"], string> = {
+  plan: "",
+  essentials: "essentials ",
+  export: "export ",
+  exportUpgrade: "export upgrade ",
+  seatBand: "seat band ",
+  campaign: "campaign ",
+};
+
+function priceLabel(c: PriceChange): string {
+  const field = c.kind === "campaign" ? c.field : (FIELD[c.field] ?? c.field);
+  return [
+    `${KIND[c.kind]}${c.item}`,
+    c.seats ? `${c.seats} seats` : "",
+    field,
+    c.priceSet ? `[price set ${c.priceSet}]` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
+
+export async function formatDiff(report: DiffReport, style: Style): Promise<string> {
+  const { formatPrice } = await import("../../src/domain/pricing/index.ts");
+  const { diff } = report;
+  const out: string[] = [`Comparing ${report.head} with ${report.base}`];
+  const section = (title: string, rows: string[]) => {
+    if (rows.length > 0)
+      out.push("", style.bold(`${title} (${rows.length})`), ...rows.map((row) => `  ${row}`));
+  };
+  const prices = (changes: PriceChange[], paint: (text: string) => string) => {
+    const labels = changes.map(priceLabel);
+    const width = Math.max(0, ...labels.map((l) => l.length));
+    const beforeWidth = Math.max(0, ...changes.map((c) => formatPrice(c.before).length));
+    const afterWidth = Math.max(0, ...changes.map((c) => formatPrice(c.after).length));
+    return changes.map((c, i) => {
+      const pct =
+        c.percent === null
+          ? ""
+          : `  ${paint(`${c.percent > 0 ? "+" : ""}${c.percent.toFixed(1)}%`)}`;
+      const before = formatPrice(c.before).padStart(beforeWidth);
+      const after = formatPrice(c.after).padStart(afterWidth);
+      return `${(labels[i] ?? "").padEnd(width)}  ${before} → ${after}${pct}`;
+    });
+  };
+  section("Prices up", prices(diff.pricesUp, style.red));
+  section("Prices down", prices(diff.pricesDown, style.green));
+  section(
+    "Plans added",
+    diff.plansAdded.map(
+      (p) => `+ ${p.code}  ${p.name}, ${p.termDuration}-month term, ${formatPrice(p.price)}`,
+    ),
+  );
+  section(
+    "Plans removed",
+    diff.plansRemoved.map(
+      (p) => `- ${p.code}  ${p.name}, ${p.termDuration}-month term, ${formatPrice(p.price)}`,
+    ),
+  );
+  section(
+    "Campaigns added",
+    diff.campaignsAdded.map((c) => `+ ${c.id}  ${c.name} (coupon ${c.coupon}) ${window(c)}`),
+  );
+  section(
+    "Campaigns removed",
+    diff.campaignsRemoved.map((c) => `- ${c.id}  ${c.name} (coupon ${c.coupon}) ${window(c)}`),
+  );
+  section(
+    "Campaign windows",
+    diff.campaignWindows.map((c) => `${c.id} ${c.change}: ${window(c)} (was ${window(c.before)})`),
+  );
+  section(
+    "Seat structures added",
+    diff.seatStructuresAdded.map((id) => `+ ${id}`),
+  );
+  section(
+    "Seat structures removed",
+    diff.seatStructuresRemoved.map((id) => `- ${id}`),
+  );
+  section(
+    "Seat bands",
+    diff.seatBands.map((b) => `${b.structure}: ${b.after.join(", ")} (was ${b.before.join(", ")})`),
+  );
+  if (out.length === 1) out.push("No changes for customers.");
+  return out.join("\n");
+}
+
+export function register(program: Command, io: Io): void {
+  program
+    .command("diff")
+    .description(
+      "what changes for customers compared with a base catalogue (a folder or a git revision)",
+    )
+    .argument("<base>", "a catalogue folder, or a git revision (main, HEAD~1, a tag)")
+    .option("--dir <dir>", "catalogue folder to compare (and its path at the revision)", "catalog")
+    .option("--at <iso-date>", "decide which campaign windows are open at this time (default now)")
+    .option("--json", "print the result as JSON")
+    .action(async (base: string, options: { dir: string; at?: string; json?: boolean }) => {
+      const [{ diskFs, gitFs, isDirectory }, { parseAt }, { ExitError }] = await Promise.all([
+        import("../core/catalog-fs.ts"),
+        import("./quote.ts"),
+        import("../core/exit-error.ts"),
+      ]);
+      const atMs = options.at === undefined ? Date.now() : parseAt(options.at);
+      if (atMs === undefined) {
+        throw new ExitError(
+          `--at must be an ISO date such as 2026-11-27 or 2026-11-27T05:00:00Z, found "${options.at}"`,
+        );
+      }
+      const report = await diffAgainst(
+        { base, dir: options.dir, atMs },
+        {
+          fs: diskFs,
+          resolveBase: (ref, dir) =>
+            isDirectory(ref)
+              ? { fs: diskFs, dir: ref, label: ref }
+              : { fs: gitFs(ref, io.cwd), dir, label: `${ref}:${dir}` },
+        },
+      );
+      io.out(options.json ? JSON.stringify(report, null, 2) : await formatDiff(report, io.style));
+      process.exitCode = 0;
+    });
+}

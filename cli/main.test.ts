@@ -1,0 +1,457 @@
+// The entry file, run as the pricing team runs it: exit codes and output on catalogue folders
+// written to a temporary directory. Core behaviour is tested beside each command; this checks
+// the shell around it (arguments, printing, exit codes, no stack traces for bad data).
+import { spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  makeBand,
+  makeCampaign,
+  makeCatalogInput,
+  makeFamily,
+  makeStructure,
+} from "../src/domain/catalog/testing/builders.ts";
+import { catalogTexts, writeTempFolder } from "./testing/catalog-fixture.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const main = join(root, "cli/main.ts");
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A catalogue folder (as `dir/catalog`) in a fresh temporary directory. */
+function fixture(texts: Record<string, string>): string {
+  const dir = writeTempFolder(texts);
+  folders.push(dir);
+  return dir;
+}
+
+function run(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [main, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "", ...env },
+  });
+  const clean = (text: string) => text.replaceAll(cwd, "<tmp>");
+  return { code: result.status, stdout: clean(result.stdout), stderr: clean(result.stderr) };
+}
+
+describe("catalog validate", () => {
+  it("exits 0 with a one-line summary for a valid catalogue", () => {
+    const cwd = fixture(catalogTexts());
+    const result = run(["validate", "--no-cache"], cwd);
+    expect(result).toMatchInlineSnapshot(`
+      {
+        "code": 0,
+        "stderr": "",
+        "stdout": "✔ catalog is valid: 6 plans in 3 families, 2 essentials add-ons, 2 single exports, 1 export upgrade, 1 seat structure, 1 campaign, 1 banner, 1 price set, 1 tax rate
+      ",
+      }
+    `);
+  });
+
+  it("exits 1 listing every broken rule as file:line path: message", () => {
+    const input = makeCatalogInput();
+    const cwd = fixture(
+      catalogTexts({
+        plans: input.plans.map((f) =>
+          f.family === "power"
+            ? makeFamily({
+                trialProduct: "wv_power_trial",
+                variants: makeFamily().variants.map((v) =>
+                  v.code === "wv_single_12m"
+                    ? { ...v, price: 119.89, priceTests: { sampel: { price: 50 } } }
+                    : v.code === "wv_single_plus_12m"
+                      ? { ...v, essentialsDowngrade: "wv_single_1m" }
+                      : v,
+                ),
+              })
+            : f,
+        ),
+        seatBands: {
+          structures: [
+            makeStructure({
+              bands: [
+                makeBand({ from: 2 }),
+                makeBand({ from: 25, to: 100, total: 300, perSeat: 5 }),
+              ],
+            }),
+            makeStructure({
+              id: "k12-2019",
+              minimumSeats: 200,
+              appliesTo: ["wv_k12_12m", "wv_k12_6m"],
+            }),
+          ],
+        },
+        campaigns: {
+          campaigns: [
+            makeCampaign({
+              validFrom: "2026-12-02T00:00:00Z",
+              products: [{ code: "wv_single_12m", price: 60 }],
+            }),
+            makeCampaign({ id: "black-friday-2026-b", validFrom: "2026-11-01T00:00:00Z" }),
+          ],
+        },
+      }),
+    );
+    const result = run(["validate", "--no-cache"], cwd);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatchInlineSnapshot(`
+      "catalog/campaigns.yaml:6 campaigns[0].validTo: validFrom 2026-12-02T00:00:00Z is not before validTo 2026-12-01T00:00:00Z: expected the window to start before it ends
+      catalog/campaigns.yaml:27 campaigns[1].banners[0].id: banner id black-friday-plans is already used in campaign black-friday-2026: expected every banner id to be unique
+      catalog/plans/power.yaml:19 variants[1].price: wv_single_12m costs 119.89 for 12 months, more a month than wv_single_1m at 9.99: expected at most 119.88 for 12 months
+      catalog/plans/power.yaml:20 variants[1].essentialsUpgrade: essentialsUpgrade is wv_single_plus_12m, whose essentialsDowngrade is wv_single_1m: expected wv_single_12m
+        The plan with essentials and the plan without link to each other.
+      catalog/plans/power.yaml:22 variants[1].priceTests.sampel: price set "sampel" is not defined in price-tests.yaml
+        Price sets defined: sample-catalogue.
+      catalog/plans/power.yaml:32 variants[3].price: price is 179.76 but wv_single_1m (9.99) plus add-on essentials_12m (119.88) is 129.87: expected 129.87
+      catalog/plans/power.yaml:35 variants[3].essentialsDowngrade: essentialsDowngrade is wv_single_1m, whose essentialsUpgrade is wv_single_plus_1m: expected wv_single_plus_12m
+        The plan with essentials and the plan without link to each other.
+      catalog/plans/power.yaml:36 trialProduct: trial product wv_power_trial is not defined in catalog/plans/
+      catalog/seat-bands.yaml:9 structures[0].bands[0].from: the first band starts at 2 seats: expected 1
+        Bands cover every seat count from 1 upwards; minimumSeats says how few can be ordered.
+      catalog/seat-bands.yaml:12 structures[0].bands[1].from: band starts at 25 seats but the band before ends at 30: expected 31 (seats 25-30 are in two bands)
+      catalog/seat-bands.yaml:15 structures[0].bands[1].perSeat: band 25-100 has both total and perSeat: expected exactly one
+        total is the order total for any seat count in the band; perSeat prices each seat in the band on top of the band before.
+      catalog/seat-bands.yaml:18 structures[1].default: wv_k12_12m has 2 default seat structures (k12-2024-01, k12-2019): expected exactly one with default: true
+      catalog/seat-bands.yaml:21 structures[1].appliesTo[1]: plan code wv_k12_6m is not defined in catalog/plans/: did you mean wv_k12_12m?
+      catalog/seat-bands.yaml:22 structures[1].minimumSeats: minimumSeats is 200 but the bands cover 1-100 seats: expected a seat count within the bands
+      14 problems in 3 files
+      "
+    `);
+  });
+
+  it("exits 1 on the other broken rules: gaps, falling totals, references, codes, coupons", () => {
+    const input = makeCatalogInput();
+    const power = makeFamily();
+    const cwd = fixture(
+      catalogTexts({
+        plans: input.plans.map((f) =>
+          f.family === "power"
+            ? makeFamily({
+                variants: power.variants.map((v) =>
+                  v.code === "wv_single_plus_1m"
+                    ? { ...v, essentialsAddOn: "essentials_12m" }
+                    : v.code === "wv_single_plus_12m"
+                      ? { ...v, essentialsAddOn: undefined }
+                      : v.code === "wv_single_1m"
+                        ? { ...v, seatStructure: "k12-2024" }
+                        : v,
+                ),
+              })
+            : f,
+        ),
+        essentials: {
+          ...input.essentials,
+          addOns: [...input.essentials.addOns, { code: "single_export_hd", term: 1, price: 1 }],
+        },
+        seatBands: {
+          structures: [
+            makeStructure({
+              bands: [
+                makeBand(),
+                makeBand({ from: 40, to: 50, total: 300 }),
+                makeBand({ from: 51, to: 100, total: undefined }),
+              ],
+            }),
+          ],
+        },
+        campaigns: {
+          campaigns: [
+            makeCampaign({
+              products: [
+                { code: "wv_single_12m", price: 61 },
+                { code: "wv_single_24m", price: 5 },
+              ],
+            }),
+            makeCampaign({
+              id: "black-friday-2026-b",
+              banners: [],
+              validFrom: "2026-11-30T00:00:00Z",
+            }),
+          ],
+        },
+      }),
+    );
+    const result = run(["validate", "--no-cache"], cwd);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatchInlineSnapshot(`
+      "catalog/campaigns.yaml:9 campaigns[0].products[0].price: campaign price 61.00 for wv_single_12m is not below its price 59.88: expected a lower price
+      catalog/campaigns.yaml:10 campaigns[0].products[1].code: plan code wv_single_24m is not defined in catalog/plans/: did you mean wv_single_1m?
+      catalog/campaigns.yaml:22 campaigns[1].coupon: coupon blackfriday2026 is also used by campaign black-friday-2026, whose window overlaps this one from 2026-11-30T00:00:00Z to 2026-12-01T00:00:00Z: expected one campaign per coupon at any time
+      catalog/exports.yaml:2 singleExports[0].code: code single_export_hd is already used by an essentials add-on: expected every product code to be unique
+      catalog/plans/power.yaml:17 variants[0].seatStructure: seat structure "k12-2024" is not defined in seat-bands.yaml: did you mean "k12-2024-01"?
+        Structures defined: k12-2024-01.
+      catalog/plans/power.yaml:24 variants[2].price: price is 29.98 but wv_single_1m (9.99) plus add-on essentials_12m (119.88) is 129.87: expected 129.87
+      catalog/plans/power.yaml:26 variants[2].essentialsAddOn: essentials add-on essentials_12m is a 12-month add-on but this plan has a 1-month term: expected the add-on of the same term
+      catalog/plans/power.yaml:31 variants[3].essentials: essentials is true but essentialsAddOn is missing: expected the code of the add-on included
+      catalog/seat-bands.yaml:12 structures[0].bands[1].from: band starts at 40 seats but the band before ends at 30: expected 31 (seats 31-39 have no price)
+      catalog/seat-bands.yaml:14 structures[0].bands[1].total: band 40-50 totals 300.00 for 40 seats, less than 374.00 for 30 seats in the band before: expected the total never to fall as seats rise
+      catalog/seat-bands.yaml:15 structures[0].bands[2].from: band 51-100 has neither total nor perSeat: expected exactly one
+        total is the order total for any seat count in the band; perSeat prices each seat in the band on top of the band before.
+      warning catalog/essentials.yaml:4 addOns[0].code: essentials add-on essentials_1m is not included in any plan
+      warning catalog/essentials.yaml:10 addOns[2].code: essentials add-on single_export_hd is not included in any plan
+      11 problems in 4 files
+      "
+    `);
+  });
+
+  it("exits 1 on negative amounts and amounts with more than two decimals", () => {
+    const input = makeCatalogInput();
+    const cwd = fixture(
+      catalogTexts({
+        exports: {
+          ...input.exports,
+          singleExports: [
+            { code: "single_export_hd", name: "HD export", resolution: "1080p", price: -2.99 },
+          ],
+          exportUpgrades: [{ code: "export_upgrade_30m", hours: 0.5, price: 5.999 }],
+        },
+      }),
+    );
+    const result = run(["validate", "--no-cache"], cwd);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatchInlineSnapshot(`
+      "catalog/exports.yaml:5 singleExports[0].price: must not be negative, found -2.99
+      catalog/exports.yaml:9 exportUpgrades[0].price: must have at most two decimals, found 5.999
+      warning catalog: checks across files (links, prices, seat bands, campaigns) were skipped because 1 file has problems: fix them and run again
+      2 problems in 1 file
+      "
+    `);
+  });
+
+  it("exits 1 on YAML syntax errors and unknown keys, without a stack trace", () => {
+    const cwd = fixture(
+      catalogTexts(
+        {},
+        {
+          "exports.yaml":
+            "singleExports: []\nexportUpgrades: []\nmaxExportMs: 1800000\nmaxExportMS: 1\n",
+          "marketing.yaml": "testimonials: {\n",
+          "notes.txt": "hello",
+        },
+      ),
+    );
+    const result = run(["validate", "catalog", "--no-cache"], cwd);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toMatch(/\n\s+at /);
+    expect(result.stdout).toMatchInlineSnapshot(`
+      "catalog/exports.yaml:4 maxExportMS: unknown key "maxExportMS": did you mean "maxExportMs"?
+        Keys allowed here: singleExports, exportUpgrades, maxExportMs.
+      catalog/marketing.yaml:2: is not valid YAML: flow map in block collection must be sufficiently indented and end with a }
+        Check the indentation, colons and quotes on this line and the one before.
+      catalog/notes.txt: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml
+        Rename the file, or move it out of catalog/ (only README.md and schema/ may sit beside the data).
+      warning catalog: checks across files (links, prices, seat bands, campaigns) were skipped because 2 files have problems: fix them and run again
+      3 problems in 3 files
+      "
+    `);
+  });
+
+  it("prints JSON with --json", () => {
+    const cwd = fixture(catalogTexts({}, { "campaigns.yaml": null }));
+    const result = run(["validate", "--json", "--no-cache"], cwd);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      ok: false,
+      issues: [
+        {
+          code: "missing-file",
+          file: "catalog/campaigns.yaml",
+          path: "",
+          message: "is missing: every catalogue has this file",
+        },
+      ],
+    });
+  });
+
+  it("exits 1 with a message when the folder does not exist", () => {
+    const cwd = fixture({ "x.txt": "" });
+    expect(run(["validate", "prices"], cwd)).toMatchInlineSnapshot(`
+      {
+        "code": 1,
+        "stderr": "no catalogue folder at prices: expected a folder of YAML files
+      ",
+        "stdout": "",
+      }
+    `);
+  });
+});
+
+describe("catalog build", () => {
+  it("fails --check until built, then passes", () => {
+    const cwd = fixture(catalogTexts());
+    const check = run(["build", "--check"], cwd);
+    expect(check.code).toBe(1);
+    expect(check.stdout.split("\n").slice(0, 3)).toMatchInlineSnapshot(`
+      [
+        "src/generated/catalog.json is missing: run npm run catalog:build",
+        "src/generated/catalog.ts is missing: run npm run catalog:build",
+        "catalog/schema/plan-family.schema.json is missing: run npm run catalog:build",
+      ]
+    `);
+    expect(run(["build"], cwd).code).toBe(0);
+    expect(run(["build", "--check"], cwd)).toMatchInlineSnapshot(`
+      {
+        "code": 0,
+        "stderr": "",
+        "stdout": "✔ 11 generated files are up to date
+      ",
+      }
+    `);
+  });
+});
+
+describe("catalog quote", () => {
+  it("prints the breakdown of a shipped plan", () => {
+    const result = run(["quote", "--plan", "wv_single_12m"], root);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("59.88 per year");
+    expect(result.stdout).toContain("4.99/month");
+  });
+
+  it("exits 1 with the reason on bad requests", () => {
+    const failures = [
+      ["--plan", "wv_k12_12m", "--seats", "12"],
+      ["--plan", "wv_single_12m", "--seats", "1.5"],
+      ["--plan", "wv_single_12m", "--coupon", "blackfriday2019"],
+      ["--plan", "wv_single_12m", "--at", "yesterday"],
+      ["--plan", "wv_unknown"],
+    ].map((args) => run(["quote", ...args], root));
+    expect(failures.map((f) => [f.code, f.stderr.trim()])).toMatchInlineSnapshot(`
+      [
+        [
+          1,
+          "Schools needs at least 30 seats; you asked for 12.",
+        ],
+        [
+          1,
+          "--seats must be a whole number of seats, found "1.5"",
+        ],
+        [
+          1,
+          "Coupon 'blackfriday2019' has expired. Remove it to see the regular price.",
+        ],
+        [
+          1,
+          "--at must be an ISO date such as 2026-11-27 or 2026-11-27T05:00:00Z, found "yesterday"",
+        ],
+        [
+          1,
+          "Unknown plan 'wv_unknown'.",
+        ],
+      ]
+    `);
+  });
+
+  it("prints JSON with --json", () => {
+    const result = run(["quote", "wv_bizoct17_12m", "--seats", "4", "--json"], root);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      ok: true,
+      quote: { total: 44388 + 23988, extraSeats: 1 },
+    });
+  });
+});
+
+describe("catalog diff", () => {
+  it("compares with a base folder and exits 0", () => {
+    const base = fixture(catalogTexts());
+    const input = makeCatalogInput();
+    const cwd = fixture(
+      catalogTexts({
+        exports: {
+          ...input.exports,
+          singleExports: input.exports.singleExports.map((e) => ({ ...e, price: 3.99 })),
+        },
+      }),
+    );
+    const result = run(["diff", join(base, "catalog"), "--at", "2026-01-01"], cwd);
+    expect(result.code).toBe(0);
+    expect(result.stdout.replace(base, "<base>")).toMatchInlineSnapshot(`
+      "Comparing catalog with <base>/catalog
+
+      Prices up (1)
+        export single_export_hd  2.99 → 3.99  +33.4%
+
+      Prices down (1)
+        export single_export_4k  4.99 → 3.99  -20.0%
+      "
+    `);
+  });
+});
+
+describe("catalog diff against a git revision", () => {
+  it("reads the base catalogue with git, relative to the working directory", () => {
+    const cwd = fixture(catalogTexts({}, {}, "pricing/catalog"));
+    const git = (...args: string[]) =>
+      spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], {
+        cwd,
+        encoding: "utf8",
+      });
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "base");
+    const input = makeCatalogInput();
+    const exports = {
+      ...input.exports,
+      exportUpgrades: [{ code: "export_upgrade_30m", hours: 0.5, price: 5 }],
+    };
+    const changed = catalogTexts({ exports }, {}, "catalog");
+    writeFileSync(join(cwd, "pricing/catalog/exports.yaml"), changed["catalog/exports.yaml"] ?? "");
+    const result = spawnSync(process.execPath, [main, "diff", "HEAD", "--at", "2026-01-01"], {
+      cwd: join(cwd, "pricing"),
+      encoding: "utf8",
+    });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatchInlineSnapshot(`
+      "Comparing catalog with HEAD:catalog
+
+      Prices down (1)
+        export upgrade export_upgrade_30m  6.00 → 5.00  -16.7%
+      "
+    `);
+  });
+});
+
+describe("the shell", () => {
+  it("prints help for every command", () => {
+    for (const command of ["", "validate", "build", "quote", "diff"]) {
+      const result = run([...(command ? [command] : []), "--help"], root);
+      expect(result.code, command).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: catalog/);
+    }
+  });
+
+  it("exits 1 on an unknown command or option", () => {
+    expect(run(["vaildate"], root).code).toBe(1);
+    expect(run(["validate", "--strict"], root).code).toBe(1);
+  });
+
+  it("runs through the npm bin shim", () => {
+    const result = spawnSync(
+      process.execPath,
+      [join(root, "cli/bin.js"), "validate", "--no-cache"],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^✔ catalog is valid: /);
+  });
+
+  it("the generated catalogue module loads in Node 24", () => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'const { catalog } = await import("./src/generated/catalog.ts"); console.log(catalog.plans.length > 0)',
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(result.stdout.trim()).toBe("true");
+  });
+});
