@@ -1,0 +1,58 @@
+// Shapes shared by every endpoint of the contract. Browser-safe: zod only, no Node imports.
+import { z } from "zod";
+
+/** Integer cents (ARCHITECTURE.md "Money"); credits and discounts are given as positive amounts. */
+export const Cents = z.number().int();
+/** Millisecond timestamp. */
+export const Timestamp = z.number().int();
+export const ProductCode = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9_]+$/, { message: "must be a product code such as wv_single_12m" });
+
+/** Every error answer (4xx and 5xx). */
+export const ErrorBody = z.object({ message: z.string(), error_code: z.string() });
+export type ErrorBody = z.output<typeof ErrorBody>;
+
+export const Success = z.object({ success: z.literal(true) });
+/** Answers where `success: false` is a normal outcome (spec sections 5 and 7). */
+export const SuccessFlag = z.object({ success: z.boolean() });
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+/** Request bodies above this size are refused with 413 body_too_large. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+export type Endpoint = {
+  method: Method;
+  /** Path with `:name` parameters, for example /api/5/invites/:code. */
+  path: string;
+  /** Query parameters (strings). */
+  query?: z.ZodType;
+  /** JSON body. */
+  body?: z.ZodType;
+  /** 2xx answer. */
+  response: z.ZodType;
+  /** The call must carry an Idempotency-Key header; one key never makes two orders or charges. */
+  idempotent?: boolean;
+  /** Statuses below 500 are answers the client reads (the user info call). */
+  acceptsBelow500?: boolean;
+};
+
+export function endpoint<const E extends Endpoint>(e: E): E {
+  return e;
+}
+
+/** Fills `:name` parameters of an endpoint path. */
+export function pathFor(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** "true" in a query string. */
+export const QueryFlag = z.enum(["true", "false"]).optional();

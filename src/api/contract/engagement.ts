@@ -1,0 +1,54 @@
+// Coupons, invitations, instances and analytics (spec section 7).
+import { z } from "zod";
+import { QueryFlag, SuccessFlag, Timestamp } from "./common.ts";
+
+export const VerifyCouponResponse = z.object({
+  success: z.literal(true),
+  coupon: z.string(),
+  /** The team workspace the coupon joins, for instance coupons; null for campaign coupons. */
+  instanceName: z.string().nullable(),
+  campaign: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      products: z.array(z.string()),
+      validTo: Timestamp,
+      targeted: z.boolean(),
+    })
+    .nullable(),
+});
+export const ApplyCouponResponse = z.object({
+  success: z.literal(true),
+  /** campaign_applied or joined_instance. */
+  reason: z.string(),
+  instanceName: z.string().nullable(),
+});
+
+export const InviteInfoResponse = z.object({
+  code: z.string(),
+  instanceName: z.string(),
+  inviterName: z.string(),
+  email: z.string().nullable(),
+  productCode: z.string(),
+  tier: z.string(),
+  accepted: z.boolean(),
+});
+export const AcceptInviteQuery = z.object({ cancelSubscription: QueryFlag });
+export const AcceptInviteResponse = SuccessFlag.extend({
+  /** Why the invitation was not accepted: active_subscription, already_member, used, ... */
+  failureReason: z.string().nullable(),
+  instanceName: z.string().nullable(),
+});
+
+export const InstrumentationRequest = z.object({
+  eventName: z.string().trim().min(1).max(200),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+export const HubspotQuery = z.object({ requiredEvent: QueryFlag });
+export const HubspotRequest = z.record(z.string(), z.unknown()).optional();
+/** Error reports from the browser (TrackJS format); stored as given, size-capped. */
+export const TrackJsRequest = z.record(z.string(), z.unknown());
+export const LeaveInstanceResponse = z.object({
+  success: z.literal(true),
+  productCode: z.string(),
+});

@@ -1,0 +1,142 @@
+// Payments: card token, upgrade, PayPal, trials, invoices, address, cancellations (spec 3.6-3.8, 7).
+import { z } from "zod";
+import { Cents, ProductCode, Timestamp } from "./common.ts";
+
+/** POST /api/3/payment/sandbox/tokens: the sandbox card form (Stripe's test card numbers). */
+export const SandboxTokenRequest = z.object({
+  number: z
+    .string()
+    .transform((s) => s.replace(/[\s-]/g, ""))
+    .pipe(z.string().regex(/^\d{12,19}$/, { message: "must be 12 to 19 digits" })),
+  expMonth: z.number().int().min(1).max(12),
+  expYear: z.number().int().min(2000).max(2100),
+  cvc: z.string().regex(/^\d{3,4}$/, { message: "must be 3 or 4 digits" }),
+  postalCode: z.string().trim().min(1).max(12),
+});
+export const CardSummary = z.object({
+  brand: z.string(),
+  last4: z.string().length(4),
+  expMonth: z.number().int(),
+  expYear: z.number().int(),
+});
+export const SandboxTokenResponse = z.object({
+  id: z.string().startsWith("tok_sandbox_"),
+  card: CardSummary,
+});
+
+export const TokenRequest = z.object({ token: z.string().min(1).max(255) });
+export const TokenResponse = z.object({
+  success: z.literal(true),
+  paymentMethod: z.object({ processor: z.literal("cc"), brand: z.string(), last4: z.string() }),
+});
+
+/** The product of an upgrade call: only `code` is read; the rest of a plan entry may come along. */
+const UpgradeProduct = z.looseObject({ code: z.string().optional() });
+
+export const UpgradeRequest = z.object({
+  product: UpgradeProduct.nullable().optional(),
+  newCart: z.boolean().optional(),
+  seats: z.number().int().min(1).max(1_000_000).optional(),
+  addOns: z.array(ProductCode).max(20).optional(),
+  coupon: z.string().trim().max(64).optional(),
+  /** The total the customer saw; when given and different, the call answers 409 price_changed. */
+  expectedTotal: Cents.optional(),
+});
+export const UpgradeResponse = z.object({
+  success: z.literal(true),
+  orderId: z.string(),
+  invoiceId: z.string(),
+  productCode: z.string(),
+  seats: z.number().int(),
+  total: Cents,
+  orderEndDate: Timestamp.nullable(),
+  paymentProcessor: z.enum(["cc", "paypal"]),
+});
+
+export const PaypalSubscriptionRequest = UpgradeRequest.extend({
+  /** Where PayPal sends the customer back: a path of this site. */
+  href: z.string().min(1).max(2000),
+});
+/** Spec 3.7: the PayPal hand-off record. */
+export const PaypalRecord = z.object({
+  totalAmount: Cents,
+  productCode: z.string(),
+  productName: z.string(),
+  tier: z.string(),
+  hasPaypalPayment: z.boolean(),
+  isCCRequiredTrial: z.boolean(),
+  planIsTrial: z.boolean(),
+});
+export const PaypalSubscriptionResponse = z.object({
+  success: z.literal(true),
+  approvalId: z.string(),
+  approvalUrl: z.string(),
+  paypal: PaypalRecord,
+});
+
+export const ActivateFreeTrialRequest = z.object({
+  vertical: z.string().trim().min(1).max(32),
+  instanceName: z.string().trim().max(100).nullable().optional(),
+});
+export const ActivateFreeTrialResponse = z.object({
+  success: z.literal(true),
+  productCode: z.string(),
+  orderId: z.string(),
+  orderEndDate: Timestamp,
+  remainingTrialDays: z.number().int(),
+  instanceName: z.string().nullable(),
+});
+
+/** One entry of GET /api/3/payment/invoices/1 and /paypalinvoices/1, oldest first. */
+export const Invoice = z.object({
+  invoiceId: z.string().nullable(),
+  invoiceNumber: z.string().nullable(),
+  orderId: z.string(),
+  productCode: z.string(),
+  productName: z.string(),
+  orderDuration: z.number().int(),
+  orderEndDate: Timestamp,
+  created: Timestamp,
+  price: Cents,
+  amountPaid: Cents,
+  salesTax: Cents,
+  seats: z.number().int(),
+  paymentProcessor: z.enum(["cc", "paypal"]),
+});
+export type Invoice = z.output<typeof Invoice>;
+export const InvoiceList = z.array(Invoice);
+
+export const AddressRequest = z.object({
+  name: z.string().trim().max(200).optional(),
+  company: z.string().trim().max(200).optional(),
+  line1: z.string().trim().max(200).optional(),
+  line2: z.string().trim().max(200).optional(),
+  city: z.string().trim().max(100).optional(),
+  state: z
+    .string()
+    .trim()
+    .max(64)
+    .optional()
+    .transform((s) => (s ? s.toUpperCase() : undefined)),
+  postalCode: z.string().trim().max(16).optional(),
+  country: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, { message: "must be a two-letter country code" })
+    .transform((s) => s.toUpperCase()),
+});
+export const AddressResponse = z.object({
+  success: z.literal(true),
+  countryCode: z.string(),
+  stateCode: z.string().nullable(),
+});
+
+export const DeleteEssentialsResponse = z.object({
+  success: z.literal(true),
+  productCode: z.string(),
+});
+export const CancelSubscriptionResponse = z.object({
+  success: z.literal(true),
+  orderState: z.literal("cancelled"),
+  orderEndDate: Timestamp.nullable(),
+});

@@ -1,0 +1,206 @@
+// The user, the session and the account's context (spec sections 3.1, 3.2 and 7).
+import { z } from "zod";
+import { Cents, ProductCode, Success, SuccessFlag, Timestamp } from "./common.ts";
+
+export const PrivacyPreference = z.object({
+  key: z.string(),
+  value: z.boolean(),
+  defaultValue: z.boolean(),
+});
+
+/** User properties the app may read; the settable ones are listed in SETTABLE_ATTRIBUTES. */
+export const UserProperties = z.object({
+  selectedP: z.string().optional(),
+  selectedProduct: z.string().optional(),
+  selectedTier: z.string().optional(),
+  purpose: z.string().optional(),
+  stripeId: z.string().optional(),
+  paypalSubscriptionId: z.string().optional(),
+  visitedNewHub: z.string().optional(),
+  useNewPlans: z.string().optional(),
+  desiredInstanceName: z.string().optional(),
+  targetedPricingCampaign: z.string().optional(),
+  defaultEditingMode: z.string().optional(),
+  shouldSeeSegmentation: z.string().optional(),
+  ccRequiredForTrial: z.string().optional(),
+  useHtmlEditor: z.string().optional(),
+});
+
+/** Keys that POST /api/2/wevideouser/attribute accepts; the rest are set by the server only. */
+export const SETTABLE_ATTRIBUTES = [
+  "selectedP",
+  "selectedProduct",
+  "selectedTier",
+  "purpose",
+  "visitedNewHub",
+  "useNewPlans",
+  "desiredInstanceName",
+  "defaultEditingMode",
+  "shouldSeeSegmentation",
+  "useHtmlEditor",
+] as const;
+
+/** GET /api/2/wevideouser/info/ (spec 3.2). Anonymous visitors get 401 with success false. */
+export const UserInfoResponse = z.object({
+  success: z.literal(true),
+  username: z.string(),
+  userId: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  activationRequired: z.boolean(),
+  enterpriseMember: z.boolean(),
+  enterpriseAccountOwner: z.boolean(),
+  enterpriseMemberInstance: z.string().nullable(),
+  enterpriseRole: z.string().nullable(),
+  memberState: z.string().nullable(),
+  ssoType: z.string().nullable(),
+  canEditSSOCredentials: z.boolean(),
+  canEditCredentials: z.boolean(),
+  instanceId: z.number().int().nullable(),
+  instanceProduct: z.string().nullable(),
+  usedSeats: z.number().int(),
+  domainStatus: z.string().nullable(),
+  privacyPreferences: z.array(PrivacyPreference),
+  properties: UserProperties,
+  sessionProperties: z.object({
+    signupLocation: z.string().optional(),
+    page_url: z.string().optional(),
+  }),
+  priceTestingGroup: z.string().nullable(),
+  priceTestingGroupValue: z.string().nullable(),
+  priceCampaignKey: z.string().nullable(),
+  deploymentEnv: z.string(),
+  useHtmlEditor: z.boolean(),
+  creationDate: Timestamp,
+  locale: z.string(),
+  eu: z.boolean(),
+});
+export type UserInfo = z.output<typeof UserInfoResponse>;
+export const NotSignedInBody = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  error_code: z.literal("not_authenticated"),
+});
+
+/** GET /api/2/wevideouser/context: the account state the app derives its flags from (spec 3.1). */
+export const UserContextResponse = z.object({
+  isAuth: z.literal(true),
+  userId: z.number().int(),
+  productCode: z.string(),
+  orderState: z.string(),
+  prevOrderState: z.string().nullable(),
+  orderEndDate: Timestamp.nullable(),
+  lastOrderId: z.string().nullable(),
+  termDurationMonths: z.number().int().nullable(),
+  isTrial: z.boolean(),
+  isMemberTrial: z.boolean(),
+  isExpiredTrial: z.boolean(),
+  isExpiredAccount: z.boolean(),
+  isCancelled: z.boolean(),
+  remainingTrialDays: z.number().int().nullable(),
+  professionalTrial: z.boolean(),
+  userHasTrialProduct: z.boolean(),
+  userHasPaymentMethodSet: z.boolean(),
+  paymentMethod: z.enum(["paypal", "cc"]).nullable(),
+  isPurchaseOrder: z.boolean(),
+  isManagedAccount: z.boolean(),
+  isUserEnterpriseMember: z.boolean(),
+  isEnterpriseAdmin: z.boolean(),
+  hasInstanceProduct: z.boolean(),
+  disableAccountUpgrades: z.boolean(),
+  upgradesDisabled: z.boolean(),
+  androidSubscription: z.boolean(),
+  itunesSubscription: z.boolean(),
+  shouldViewUpgrade: z.boolean(),
+  previousTrialOwner: z.boolean(),
+  ccRequiredForTrial: z.boolean(),
+  vertical: z.string(),
+  tier: z.string(),
+  accountType: z.string(),
+  targetedPricingCampaign: z.string().nullable(),
+  showCampaignBanner: z.boolean(),
+  activeTests: z.array(z.object({ name: z.string(), data: z.object({ value: z.string() }) })),
+  seatPrice: Cents,
+  currentSeats: z.number().int(),
+  usedSeats: z.number().int(),
+  maxSeats: z.number().int(),
+});
+
+/** GET /api/5/session-status: the page's query string plus initialReferrer are sent. */
+export const SessionStatusQuery = z.record(z.string(), z.string());
+export const SessionStatusResponse = z.object({
+  isAuth: z.boolean(),
+  userId: z.number().int().nullable(),
+  eu: z.boolean(),
+  countryCode: z.string(),
+  stateCode: z.string().nullable(),
+  activationRequired: z.boolean(),
+  deploymentEnv: z.string(),
+});
+
+export const LocationResponse = z.object({
+  countryCode: z.string(),
+  stateCode: z.string().nullable(),
+  stateName: z.string().nullable(),
+});
+
+/** GET /api/2/enterprise/license: for enterprise owners and members. */
+export const LicenseResponse = z.object({
+  hasLicense: z.boolean(),
+  licensePricingStructure: z.string().nullable(),
+  instanceId: z.number().int(),
+  instanceName: z.string(),
+  productCode: z.string(),
+  seatPrice: Cents,
+  currentSeats: z.number().int(),
+  usedSeats: z.number().int(),
+  maxSeats: z.number().int(),
+  isEnterpriseAdmin: z.boolean(),
+});
+
+export const InstanceInfoQuery = z.object({
+  method: z.string(),
+  instanceName: z.string().max(100).optional(),
+});
+export const InstanceInfoResponse = z.object({
+  success: z.literal(true),
+  instanceName: z.string(),
+  exists: z.boolean(),
+  /** The name can be taken for a new team workspace. */
+  available: z.boolean(),
+});
+
+export const AttributeQuery = z.object({
+  key: z.string().min(1).max(64),
+  value: z.string().max(1000),
+});
+
+export const EditUserRequest = z.object({
+  email: z.email().max(254),
+  firstName: z.string().trim().min(1).max(100),
+  lastName: z.string().trim().max(100),
+  username: z.string().trim().min(1).max(100),
+});
+/** Success only when success is true (or the string "true"). */
+export const EditUserResponse = z.object({ success: z.union([z.boolean(), z.literal("true")]) });
+
+export const VerifyEmailCodeRequest = z.object({ code: z.string().trim().min(1).max(20) });
+
+export const DeleteUserRequest = z.object({ forgetMe: z.boolean() });
+
+export const DisbandRequest = z.object({
+  reason: z.string().max(2000),
+  forgetMe: z.boolean(),
+  deleteOwner: z.boolean(),
+  forgetOwner: z.boolean().optional(),
+  deleteMembers: z.boolean(),
+});
+export const DisbandResponse = z.object({
+  success: z.union([z.boolean(), z.literal("true")]),
+  productCode: ProductCode,
+});
+
+export const TeacherValidationResponse = SuccessFlag;
+export { Success };

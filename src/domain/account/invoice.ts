@@ -1,0 +1,63 @@
+// The invoice summary of spec section 3.6, from the list the invoices calls return (the last
+// entry is used; an empty list fails with the spec's message).
+import { MESSAGES } from "../errors/messages.ts";
+import type { PaymentProcessor } from "./payment-method.ts";
+
+export type InvoiceEntry = {
+  invoiceId: string | null;
+  invoiceNumber: string | null;
+  orderId: string;
+  productCode: string;
+  /** Months the order runs. */
+  orderDuration: number;
+  orderEndDate: number;
+  /** List price of the order in cents. */
+  price: number;
+  /** What was actually paid in cents. */
+  amountPaid: number;
+};
+
+export type InvoiceSummary = {
+  orderId: string;
+  orderDuration: number;
+  orderStartDate: number;
+  hasFlex: boolean;
+  paymentProcessor: PaymentProcessor;
+  paymentInvoiceId: string;
+  price: number;
+};
+
+/** The end date minus a number of calendar months (UTC). */
+export function monthsBefore(endMs: number, months: number): number {
+  const d = new Date(endMs);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return d.getTime();
+}
+
+export function invoiceSummary(
+  list: readonly InvoiceEntry[],
+  processor: PaymentProcessor,
+): { ok: true; value: InvoiceSummary } | { ok: false; message: string } {
+  const last = list.at(-1);
+  if (!last) {
+    return {
+      ok: false,
+      message:
+        processor === "paypal" ? MESSAGES.paypalInvoiceNotGenerated : MESSAGES.invoiceNotGenerated,
+    };
+  }
+  const paymentInvoiceId = last.invoiceNumber || last.invoiceId;
+  if (!paymentInvoiceId) return { ok: false, message: MESSAGES.invoiceNotGenerated };
+  return {
+    ok: true,
+    value: {
+      orderId: last.orderId,
+      orderDuration: last.orderDuration,
+      orderStartDate: monthsBefore(last.orderEndDate, last.orderDuration),
+      hasFlex: last.productCode.includes("flex"),
+      paymentProcessor: processor,
+      paymentInvoiceId,
+      price: processor === "paypal" ? last.amountPaid : last.price,
+    },
+  };
+}

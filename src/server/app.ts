@@ -1,0 +1,290 @@
+// The request handler: security checks, routing, error handling and writing answers. Routes are
+// registered from the contract (src/api/contract), so their paths and schemas cannot drift from
+// what the browser client uses.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import type { Endpoint, Method } from "../api/contract/common.ts";
+import { apiError } from "../domain/errors/api-errors.ts";
+import { type AppDeps, Ctx } from "./context.ts";
+import { type Headers, HttpError, type Reply } from "./http/reply.ts";
+import { Router } from "./http/router.ts";
+import {
+  API_CSP,
+  BASE_HEADERS,
+  inlineScriptHashes,
+  isCrossSite,
+  isPaymentPage,
+  isStateChanging,
+  OWN_PAGE_CSP,
+  ownOriginsFor,
+  staticPageCsp,
+} from "./http/security.ts";
+
+/** A handler may decline a request it does not own (GET /login without action=logout). */
+export type Handled = Reply | { kind: "pass" };
+export type Handler = (ctx: Ctx) => Promise<Handled>;
+
+export type Routes = {
+  /** A route of the contract. */
+  api(endpoint: Endpoint, handler: Handler): void;
+  /** A route outside the contract (pages of the server, sandbox tools). */
+  raw(method: Method, path: string, handler: Handler): void;
+};
+
+const API_PREFIXES = ["/api/", "/movieAPI", "/dev/", "/login"];
+
+const COMMON_HEADERS: readonly string[] = [
+  ...Object.entries(BASE_HEADERS).flat(),
+  "Cache-Control",
+  "no-store",
+];
+
+function isApiPath(path: string): boolean {
+  return API_PREFIXES.some(
+    (prefix) => path === prefix.replace(/\/$/, "") || path.startsWith(prefix),
+  );
+}
+
+export type App = {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  routes: Routes;
+};
+
+export function createApp(deps: AppDeps): App {
+  const router = new Router<{ handler: Handler; endpoint: Endpoint | null }>();
+  const routes: Routes = {
+    api: (endpoint, handler) => router.add(endpoint.method, endpoint.path, { handler, endpoint }),
+    raw: (method, path, handler) => router.add(method, path, { handler, endpoint: null }),
+  };
+  const staticCsp = new Map<string, string>();
+
+  function write(ctx: Ctx, res: ServerResponse, reply: Reply): void {
+    const head = ctx.req.method === "HEAD";
+    // One writeHead with a flat header list: cheaper than a setHeader per header.
+    const headers: string[] = [...COMMON_HEADERS];
+    const push = (extra: Headers | undefined) => {
+      if (!extra) return;
+      for (const [name, value] of Object.entries(extra)) {
+        if (Array.isArray(value)) for (const v of value) headers.push(name, v);
+        else headers.push(name, value);
+      }
+    };
+    push(ctx.responseHeaders);
+    push(reply.headers);
+    switch (reply.kind) {
+      case "json": {
+        let body = reply.body;
+        if (
+          reply.status >= 400 &&
+          (typeof body !== "object" || body === null || !("error_code" in body))
+        ) {
+          body = apiError("internal_error").body;
+        }
+        const text = JSON.stringify(body);
+        headers.push(
+          "Content-Security-Policy",
+          API_CSP,
+          "Content-Type",
+          "application/json; charset=utf-8",
+        );
+        headers.push("Content-Length", String(Buffer.byteLength(text)));
+        res.writeHead(reply.status, headers);
+        res.end(head ? undefined : text);
+        return;
+      }
+      case "html":
+        headers.push(
+          "Content-Security-Policy",
+          OWN_PAGE_CSP,
+          "Content-Type",
+          "text/html; charset=utf-8",
+        );
+        headers.push("Content-Length", String(Buffer.byteLength(reply.body)));
+        res.writeHead(reply.status, headers);
+        res.end(head ? undefined : reply.body);
+        return;
+      case "redirect":
+        headers.push("Location", reply.location, "Content-Security-Policy", API_CSP);
+        res.writeHead(reply.status, headers);
+        res.end();
+        return;
+      case "empty":
+        res.writeHead(reply.status, headers);
+        res.end();
+        return;
+    }
+  }
+
+  /**
+   * Adds the security headers to whatever the static handler writes, CSP with inline hashes.
+   * `status` replaces the handler's status (the site's 404 page is served with 404).
+   */
+  function guardStatic(ctx: Ctx, res: ServerResponse, status?: number): void {
+    for (const [name, value] of Object.entries(BASE_HEADERS)) res.setHeader(name, value);
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    const paymentPage = isPaymentPage(ctx.path);
+    (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
+      if (status !== undefined && !res.headersSent) {
+        res.statusCode = status;
+        res.setHeader("Cache-Control", "no-store");
+      }
+      const type = String(res.getHeader("Content-Type") ?? "");
+      if (type.startsWith("text/html") && !res.headersSent) {
+        const etag = String(res.getHeader("ETag") ?? "");
+        const key = `${paymentPage ? "pay" : "page"} ${etag}`;
+        let csp = etag ? staticCsp.get(key) : undefined;
+        const chunk = args[0];
+        if (csp === undefined && (Buffer.isBuffer(chunk) || typeof chunk === "string")) {
+          const encoding = String(res.getHeader("Content-Encoding") ?? "");
+          let text = "";
+          try {
+            const raw = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+            const plain =
+              encoding === "br"
+                ? brotliDecompressSync(raw)
+                : encoding === "gzip"
+                  ? gunzipSync(raw)
+                  : raw;
+            text = plain.toString("utf8");
+          } catch {
+            text = "";
+          }
+          csp = staticPageCsp({
+            inlineScriptHashes: inlineScriptHashes(text),
+            paymentPage,
+            payments: {
+              stripe: deps.config.stripePublishableKey !== null,
+              paypal: deps.config.paypalClientId !== null,
+            },
+            hubOrigins: deps.config.hubOrigins,
+          });
+          if (etag) staticCsp.set(key, csp);
+        }
+        // A 304 without a known policy keeps the one the browser cached with the page.
+        if (csp !== undefined) res.setHeader("Content-Security-Policy", csp);
+      }
+      return end(...args);
+    };
+  }
+
+  async function notFoundPage(ctx: Ctx, res: ServerResponse): Promise<void> {
+    if (deps.notFound) {
+      deps.notFound(ctx.req, res);
+      return;
+    }
+    // The site's own 404 page when the build has one.
+    if (deps.staticHandler && (ctx.req.method === "GET" || ctx.req.method === "HEAD")) {
+      const original = ctx.req.url;
+      ctx.req.url = "/404.html";
+      delete ctx.req.headers["if-none-match"];
+      guardStatic(ctx, res, 404);
+      const served = await deps.staticHandler(ctx.req, res);
+      ctx.req.url = original;
+      if (served) return;
+    }
+    write(ctx, res, {
+      kind: "html",
+      status: 404,
+      body: '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><h1>Not found</h1><p><a href="/">Go to the home page</a></p></html>',
+    });
+  }
+
+  async function serveStatic(ctx: Ctx, res: ServerResponse): Promise<void> {
+    if (deps.staticHandler && (ctx.req.method === "GET" || ctx.req.method === "HEAD")) {
+      guardStatic(ctx, res);
+      if (await deps.staticHandler(ctx.req, res)) return;
+    }
+    await notFoundPage(ctx, res);
+  }
+
+  async function dispatch(ctx: Ctx, res: ServerResponse): Promise<void> {
+    const method = ctx.req.method ?? "GET";
+    const api = isApiPath(ctx.path);
+    if (
+      isStateChanging(method) &&
+      isCrossSite(ctx.req, ownOriginsFor(ctx.req, deps.config.publicBaseUrl, ctx.secure))
+    ) {
+      write(ctx, res, { kind: "json", status: 403, body: apiError("cross_site").body });
+      return;
+    }
+    if (!api) {
+      await serveStatic(ctx, res);
+      return;
+    }
+    const match = router.match(method, ctx.path);
+    if (match.kind === "none") {
+      if (ctx.path.startsWith("/login")) return serveStatic(ctx, res);
+      write(ctx, res, { kind: "json", status: 404, body: apiError("not_found").body });
+      return;
+    }
+    if (match.kind === "method-not-allowed") {
+      const allowed = match.allowed.join(", ");
+      if (method === "OPTIONS") {
+        write(ctx, res, { kind: "empty", status: 204, headers: { Allow: `${allowed}, OPTIONS` } });
+        return;
+      }
+      write(ctx, res, {
+        kind: "json",
+        status: 405,
+        body: apiError("method_not_allowed", allowed).body,
+        headers: { Allow: allowed },
+      });
+      return;
+    }
+    ctx.params = match.params;
+    const { handler, endpoint } = match.handler;
+    let reply: Handled;
+    try {
+      reply = await handler(ctx);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        reply = {
+          kind: "json",
+          status: error.error.status,
+          body: error.error.body,
+          headers: error.headers ?? {},
+        };
+      } else {
+        deps.log.error(`${method} ${ctx.path} failed`, error);
+        reply = { kind: "json", status: 500, body: apiError("internal_error").body };
+      }
+    }
+    if (reply.kind === "pass") {
+      await serveStatic(ctx, res);
+      return;
+    }
+    if (deps.validateResponses && endpoint && reply.kind === "json" && reply.status < 300) {
+      const checked = endpoint.response.safeParse(reply.body);
+      if (!checked.success) {
+        deps.log.error(`${method} ${ctx.path} answered outside its contract`, checked.error);
+        reply = { kind: "json", status: 500, body: apiError("internal_error").body };
+      }
+    }
+    write(ctx, res, reply);
+  }
+
+  return {
+    routes,
+    handle(req, res) {
+      let url: URL;
+      try {
+        url = new URL(req.url ?? "/", "http://localhost");
+      } catch {
+        res.statusCode = 400;
+        res.end();
+        return;
+      }
+      const ctx = new Ctx(deps, req, url);
+      dispatch(ctx, res).catch((error: unknown) => {
+        deps.log.error(`${req.method} ${url.pathname} failed while answering`, error);
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader("Content-Type", "application/json; charset=utf-8");
+          res.end(JSON.stringify(apiError("internal_error").body));
+        } else {
+          res.destroy();
+        }
+      });
+    },
+  };
+}

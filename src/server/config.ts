@@ -1,0 +1,143 @@
+// The server's configuration: one pure function of the environment, validated by zod. A bad value
+// stops start-up with a message that names the variable (main.ts prints it).
+import { z } from "zod";
+
+const origin = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value;
+    } catch {
+      return false;
+    }
+  },
+  { message: "must be an origin such as https://hub.example.com (no path, no trailing slash)" },
+);
+
+const flag = z
+  .enum(["true", "false", "1", "0"], { message: "must be true or false" })
+  .transform((v) => v === "true" || v === "1");
+
+const EnvSchema = z
+  .object({
+    PORT: z.coerce
+      .number({ message: "must be a port number" })
+      .int({ message: "must be a whole number" })
+      .min(0, { message: "must be between 0 and 65535" })
+      .max(65535, { message: "must be between 0 and 65535" })
+      .default(4321),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    DATA_DIR: z.string().min(1, { message: "must not be empty" }).default(".data"),
+    PAYMENTS: z
+      .enum(["sandbox", "stripe"], { message: "must be sandbox or stripe" })
+      .default("sandbox"),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, {
+        message: "must be a Stripe secret key (sk_test_… or sk_live_…)",
+      })
+      .optional(),
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, {
+        message: "must be a Stripe publishable key (pk_test_… or pk_live_…)",
+      })
+      .optional(),
+    /** Where the Stripe SDK sends requests; only for tests and local fakes. */
+    STRIPE_API_URL: z.url({ message: "must be a URL" }).optional(),
+    PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+    HUB_ORIGINS: z
+      .string()
+      .default("")
+      .transform((s) =>
+        s
+          .split(",")
+          .map((part) => part.trim())
+          .filter((part) => part.length > 0),
+      )
+      .pipe(z.array(origin)),
+    PUBLIC_BASE_URL: origin.optional(),
+    SMTP_URL: z
+      .url({ message: "must be a URL such as smtp://user:password@mail.example.com:587" })
+      .refine((u) => /^smtps?:\/\//.test(u), { message: "must start with smtp:// or smtps://" })
+      .optional(),
+    SMTP_FROM: z.string().min(3).default("Checkout <no-reply@localhost>"),
+    DEPLOYMENT_ENV: z.string().min(1).default("local"),
+    SEED: flag.optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.PAYMENTS === "stripe") {
+      for (const key of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const) {
+        if (!env[key])
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: "is required when PAYMENTS=stripe",
+          });
+      }
+    }
+  });
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  payments: "sandbox" | "stripe";
+  stripe: { secretKey: string; publishableKey: string; apiUrl: string | null } | null;
+  /** Set when the checkout loads Stripe Elements (its pages then allow Stripe's origins). */
+  stripePublishableKey: string | null;
+  paypalClientId: string | null;
+  hubOrigins: string[];
+  /** The public origin, for links in e-mails and the same-origin check. */
+  publicBaseUrl: string;
+  smtp: { url: string; from: string } | null;
+  deploymentEnv: string;
+  /** Create the demo accounts on first start (sandbox only). */
+  seed: boolean;
+};
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+export function getConfig(env: Record<string, string | undefined>): ConfigResult {
+  // Empty variables count as unset, as in most deployment tools.
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? "environment");
+        const value = cleaned[name];
+        const shown = value === undefined || /KEY|SMTP_URL/.test(name) ? "" : ` (got "${value}")`;
+        return `${name} ${issue.message}${shown}`;
+      }),
+    };
+  }
+  const e = parsed.data;
+  return {
+    ok: true,
+    config: {
+      port: e.PORT,
+      host: e.HOST,
+      dataDir: e.DATA_DIR,
+      payments: e.PAYMENTS,
+      stripe:
+        e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
+          ? {
+              secretKey: e.STRIPE_SECRET_KEY,
+              publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+              apiUrl: e.STRIPE_API_URL ?? null,
+            }
+          : null,
+      stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
+      paypalClientId: e.PAYPAL_CLIENT_ID ?? null,
+      hubOrigins: e.HUB_ORIGINS,
+      publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
+      smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
+      deploymentEnv: e.DEPLOYMENT_ENV,
+      seed: e.SEED ?? e.PAYMENTS === "sandbox",
+    },
+  };
+}

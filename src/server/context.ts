@@ -1,0 +1,143 @@
+// The per-request context handlers receive, and the dependencies of the app.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import type { z } from "zod";
+import { MAX_BODY_BYTES } from "../api/contract/common.ts";
+import type { Catalog } from "../domain/catalog/catalog-schema.ts";
+import { apiError } from "../domain/errors/api-errors.ts";
+import { tokenHash } from "./auth/tokens.ts";
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/db.ts";
+import type { Subscription } from "./db/subscriptions.ts";
+import { type User, Users } from "./db/users.ts";
+import { parseBody, readBody, validate } from "./http/body.ts";
+import { parseCookies } from "./http/cookies.ts";
+import type { RateLimiter, RateRuleName } from "./http/rate-limit.ts";
+import { type Headers, HttpError } from "./http/reply.ts";
+import type { Logger } from "./log.ts";
+import type { Mailer } from "./mail/mailer.ts";
+import type { PaymentProvider } from "./payments/provider.ts";
+import type { IdempotencyService } from "./services/idempotency.ts";
+
+export type StaticHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+) => boolean | Promise<boolean>;
+
+export type AppDeps = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  catalog: Catalog;
+  payments: PaymentProvider;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  idempotency: IdempotencyService;
+  /** Key of the HMACs that store session ids, reset tokens and e-mail codes. */
+  secret: Buffer;
+  /** scrypt cost (log2 N) for new password hashes. */
+  passwordCost: number;
+  /** Check every 2xx JSON answer against the contract (tests turn it on). */
+  validateResponses: boolean;
+  /** Work started after an answer went out (e-mails); close() waits for it. */
+  background: Set<Promise<unknown>>;
+  staticHandler: StaticHandler | null;
+  notFound: ((req: IncomingMessage, res: ServerResponse) => void) | null;
+};
+
+export const SESSION_COOKIE = "sid";
+export const SESSION_DAYS = 30;
+
+export class Ctx {
+  readonly app: AppDeps;
+  readonly req: IncomingMessage;
+  readonly url: URL;
+  readonly path: string;
+  params: Record<string, string> = {};
+  readonly ip: string;
+  readonly secure: boolean;
+  readonly cookies: Record<string, string>;
+  /** Headers added to whatever answer the handler gives (Set-Cookie, ...). */
+  readonly responseHeaders: Headers = {};
+  private bodyValue: Promise<unknown> | null = null;
+  private sessionUser: Promise<User | null> | null = null;
+  /** The session user's subscription as read with the user (null when it has none). */
+  sessionSubscription: Subscription | null = null;
+
+  constructor(app: AppDeps, req: IncomingMessage, url: URL) {
+    this.app = app;
+    this.req = req;
+    this.url = url;
+    this.path = url.pathname;
+    this.ip = req.socket.remoteAddress ?? "unknown";
+    this.secure =
+      app.config.publicBaseUrl.startsWith("https:") ||
+      Boolean((req.socket as TLSSocket).encrypted) ||
+      req.headers["x-forwarded-proto"] === "https";
+    this.cookies = parseCookies(req.headers.cookie);
+  }
+
+  get method(): string {
+    return this.req.method ?? "GET";
+  }
+
+  now(): number {
+    return this.app.clock.now();
+  }
+
+  /** The parsed body (JSON or form), read once, capped at MAX_BODY_BYTES. */
+  rawBody(): Promise<unknown> {
+    this.bodyValue ??= readBody(this.req, MAX_BODY_BYTES).then((raw) =>
+      parseBody(raw, this.req.headers["content-type"]),
+    );
+    return this.bodyValue;
+  }
+
+  async body<S extends z.ZodType>(schema: S): Promise<z.output<S>> {
+    return validate(schema, await this.rawBody(), "body");
+  }
+
+  query<S extends z.ZodType>(schema: S): z.output<S> {
+    return validate(schema, Object.fromEntries(this.url.searchParams), "query");
+  }
+
+  sessionHash(): string | null {
+    const sid = this.cookies[SESSION_COOKIE];
+    return sid ? tokenHash(sid) : null;
+  }
+
+  /** The signed-in user, or null. */
+  user(): Promise<User | null> {
+    this.sessionUser ??= (async () => {
+      const hash = this.sessionHash();
+      const found = hash ? await Users.bySession(this.app.db, hash, this.now()) : null;
+      this.sessionSubscription = found?.subscription ?? null;
+      return found?.user ?? null;
+    })();
+    return this.sessionUser;
+  }
+
+  async requireUser(): Promise<User> {
+    const user = await this.user();
+    if (!user) throw new HttpError(apiError("not_authenticated"));
+    return user;
+  }
+
+  /** Refuses the request with 429 and Retry-After when the bucket is empty. */
+  rateLimit(rule: RateRuleName, key: string): void {
+    const decision = this.app.limiter.take(rule, key);
+    if (!decision.ok) {
+      throw new HttpError(apiError("rate_limited", decision.retryAfterSeconds), {
+        "Retry-After": String(decision.retryAfterSeconds),
+      });
+    }
+  }
+
+  addHeader(name: string, value: string): void {
+    const existing = this.responseHeaders[name];
+    if (existing === undefined) this.responseHeaders[name] = value;
+    else this.responseHeaders[name] = [...(Array.isArray(existing) ? existing : [existing]), value];
+  }
+}

@@ -1,0 +1,101 @@
+// Queries of the idempotency_keys table (see services/idempotency.ts for the protocol).
+import type { Queryable } from "./db.ts";
+
+export type IdempotencyRecord = {
+  userId: number;
+  key: string;
+  fingerprint: string;
+  state: "pending" | "done";
+  /** The server process (boot id) that is working on a pending key. */
+  owner: string;
+  status: number | null;
+  response: string | null;
+  createdAt: number;
+};
+
+type Raw = {
+  user_id: number;
+  key: string;
+  fingerprint: string;
+  state: "pending" | "done";
+  owner: string;
+  status: number | null;
+  response: string | null;
+  created_at: number;
+};
+
+export const IdempotencyKeys = {
+  async get(q: Queryable, userId: number, key: string): Promise<IdempotencyRecord | null> {
+    const r = await q.get<Raw>("SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ?", [
+      userId,
+      key,
+    ]);
+    return r
+      ? {
+          userId: r.user_id,
+          key: r.key,
+          fingerprint: r.fingerprint,
+          state: r.state,
+          owner: r.owner,
+          status: r.status,
+          response: r.response,
+          createdAt: r.created_at,
+        }
+      : null;
+  },
+  /** Claims a key; false when a record for it exists already. */
+  async claim(
+    q: Queryable,
+    r: { userId: number; key: string; fingerprint: string; owner: string; now: number },
+  ): Promise<boolean> {
+    const result = await q.run(
+      `INSERT INTO idempotency_keys (user_id, key, fingerprint, state, owner, created_at)
+       VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT (user_id, key) DO NOTHING`,
+      [r.userId, r.key, r.fingerprint, r.owner, r.now],
+    );
+    return result.changes === 1;
+  },
+  /** Takes over a pending key left by a server process that is gone. */
+  async takeOver(
+    q: Queryable,
+    userId: number,
+    key: string,
+    from: string,
+    to: string,
+  ): Promise<boolean> {
+    const result = await q.run(
+      "UPDATE idempotency_keys SET owner = ? WHERE user_id = ? AND key = ? AND state = 'pending' AND owner = ?",
+      [to, userId, key, from],
+    );
+    return result.changes === 1;
+  },
+  async complete(
+    q: Queryable,
+    r: {
+      userId: number;
+      key: string;
+      owner: string;
+      status: number;
+      response: string;
+      now: number;
+    },
+  ): Promise<boolean> {
+    const result = await q.run(
+      `UPDATE idempotency_keys SET state = 'done', status = ?, response = ?, completed_at = ?
+       WHERE user_id = ? AND key = ? AND state = 'pending' AND owner = ?`,
+      [r.status, r.response, r.now, r.userId, r.key, r.owner],
+    );
+    return result.changes === 1;
+  },
+  async release(q: Queryable, userId: number, key: string, owner: string): Promise<void> {
+    await q.run(
+      "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND state = 'pending' AND owner = ?",
+      [userId, key, owner],
+    );
+  },
+  async deleteOlderThan(q: Queryable, before: number): Promise<number> {
+    return (
+      await q.run("DELETE FROM idempotency_keys WHERE state = 'done' AND created_at < ?", [before])
+    ).changes;
+  },
+};

@@ -1,0 +1,95 @@
+// Queries of the instances (team workspaces) and invites tables.
+import type { Queryable } from "./db.ts";
+import { mapper } from "./mapper.ts";
+
+export type Instance = {
+  id: number;
+  name: string;
+  ownerUserId: number | null;
+  productCode: string;
+  maxSeats: number;
+  coupon: string | null;
+  licensePricingStructure: string | null;
+  createdAt: number;
+  disbandedAt: number | null;
+};
+
+const map = mapper<Instance>("instances", {
+  id: ["id", "int"],
+  name: ["name", "text"],
+  ownerUserId: ["owner_user_id", "int"],
+  productCode: ["product_code", "text"],
+  maxSeats: ["max_seats", "int"],
+  coupon: ["coupon", "text"],
+  licensePricingStructure: ["license_pricing_structure", "text"],
+  createdAt: ["created_at", "int"],
+  disbandedAt: ["disbanded_at", "int"],
+});
+
+export type Invite = {
+  code: string;
+  instanceId: number;
+  inviterUserId: number | null;
+  email: string | null;
+  createdAt: number;
+  acceptedAt: number | null;
+  acceptedBy: number | null;
+};
+
+const inviteMap = mapper<Invite>("invites", {
+  code: ["code", "text"],
+  instanceId: ["instance_id", "int"],
+  inviterUserId: ["inviter_user_id", "int"],
+  email: ["email", "text"],
+  createdAt: ["created_at", "int"],
+  acceptedAt: ["accepted_at", "int"],
+  acceptedBy: ["accepted_by", "int"],
+});
+
+export const Instances = {
+  async byId(q: Queryable, id: number): Promise<Instance | null> {
+    const row = await q.get("SELECT * FROM instances WHERE id = ? AND disbanded_at IS NULL", [id]);
+    return row ? map.fromRow(row) : null;
+  },
+  async byName(q: Queryable, name: string): Promise<Instance | null> {
+    const row = await q.get("SELECT * FROM instances WHERE lower(name) = lower(?)", [name]);
+    return row ? map.fromRow(row) : null;
+  },
+  async byCoupon(q: Queryable, coupon: string): Promise<Instance | null> {
+    const row = await q.get(
+      "SELECT * FROM instances WHERE lower(coupon) = lower(?) AND disbanded_at IS NULL",
+      [coupon],
+    );
+    return row ? map.fromRow(row) : null;
+  },
+  async insert(q: Queryable, instance: Omit<Instance, "id">): Promise<number> {
+    const { sql, params } = map.insert(instance);
+    const row = await q.get<{ id: number }>(`${sql} RETURNING id`, params);
+    if (!row) throw new Error("INSERT INTO instances returned no id");
+    return row.id;
+  },
+  async update(q: Queryable, id: number, patch: Partial<Omit<Instance, "id">>): Promise<void> {
+    const { clause, params } = map.set(patch);
+    if (clause === "") return;
+    await q.run(`UPDATE instances SET ${clause} WHERE id = ?`, [...params, id]);
+  },
+};
+
+export const Invites = {
+  async byCode(q: Queryable, code: string): Promise<Invite | null> {
+    const row = await q.get("SELECT * FROM invites WHERE code = ?", [code]);
+    return row ? inviteMap.fromRow(row) : null;
+  },
+  async insert(q: Queryable, invite: Invite): Promise<void> {
+    const { sql, params } = inviteMap.insert(invite);
+    await q.run(sql, params);
+  },
+  /** Marks an invitation accepted; false when someone accepted it first. */
+  async accept(q: Queryable, code: string, userId: number, now: number): Promise<boolean> {
+    const result = await q.run(
+      "UPDATE invites SET accepted_at = ?, accepted_by = ? WHERE code = ? AND accepted_at IS NULL",
+      [now, userId, code],
+    );
+    return result.changes === 1;
+  },
+};

@@ -1,0 +1,205 @@
+// The sandbox payment provider's own books: card tokens from the local card form, customers with
+// a card attached, and charges keyed by the provider idempotency key (as Stripe keeps them), plus
+// the PayPal sandbox approvals. In production these live at the provider, not here.
+import type { Queryable } from "./db.ts";
+
+export type CardToken = {
+  id: string;
+  numberHash: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  attachError: string | null;
+  chargeError: string | null;
+  createdAt: number;
+  usedAt: number | null;
+};
+
+export type SandboxCharge = {
+  idempotencyKey: string;
+  id: string;
+  customerId: string;
+  amount: number;
+  currency: string;
+  description: string;
+  errorCode: string | null;
+  createdAt: number;
+};
+
+export type PaypalApproval = {
+  id: string;
+  userId: number;
+  productCode: string;
+  seats: number;
+  addOns: string[];
+  coupon: string | null;
+  total: number;
+  returnUrl: string;
+  state: "created" | "approved" | "cancelled";
+  orderId: string | null;
+  createdAt: number;
+};
+
+export const CardTokens = {
+  async insert(q: Queryable, t: Omit<CardToken, "usedAt">): Promise<void> {
+    await q.run(
+      `INSERT INTO card_tokens (id, number_hash, brand, last4, exp_month, exp_year, attach_error, charge_error, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        t.id,
+        t.numberHash,
+        t.brand,
+        t.last4,
+        t.expMonth,
+        t.expYear,
+        t.attachError,
+        t.chargeError,
+        t.createdAt,
+      ],
+    );
+  },
+  async get(q: Queryable, id: string): Promise<CardToken | null> {
+    const r = await q.get<Record<string, unknown>>("SELECT * FROM card_tokens WHERE id = ?", [id]);
+    if (!r) return null;
+    return {
+      id: String(r.id),
+      numberHash: String(r.number_hash),
+      brand: String(r.brand),
+      last4: String(r.last4),
+      expMonth: Number(r.exp_month),
+      expYear: Number(r.exp_year),
+      attachError: (r.attach_error as string | null) ?? null,
+      chargeError: (r.charge_error as string | null) ?? null,
+      createdAt: Number(r.created_at),
+      usedAt: r.used_at === null ? null : Number(r.used_at),
+    };
+  },
+  /** Tokens are single use; false when it was used already. */
+  async use(q: Queryable, id: string, now: number): Promise<boolean> {
+    return (
+      (
+        await q.run("UPDATE card_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL", [
+          now,
+          id,
+        ])
+      ).changes === 1
+    );
+  },
+};
+
+export const SandboxCustomers = {
+  async upsert(
+    q: Queryable,
+    c: { id: string; tokenId: string; email: string; now: number },
+  ): Promise<void> {
+    await q.run(
+      `INSERT INTO sandbox_customers (id, token_id, email, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET token_id = excluded.token_id`,
+      [c.id, c.tokenId, c.email, c.now],
+    );
+  },
+  async tokenOf(q: Queryable, customerId: string): Promise<string | null> {
+    const r = await q.get<{ token_id: string }>(
+      "SELECT token_id FROM sandbox_customers WHERE id = ?",
+      [customerId],
+    );
+    return r?.token_id ?? null;
+  },
+};
+
+export const SandboxCharges = {
+  async byKey(q: Queryable, idempotencyKey: string): Promise<SandboxCharge | null> {
+    const r = await q.get<Record<string, unknown>>(
+      "SELECT * FROM sandbox_charges WHERE idempotency_key = ?",
+      [idempotencyKey],
+    );
+    if (!r) return null;
+    return {
+      idempotencyKey: String(r.idempotency_key),
+      id: String(r.id),
+      customerId: String(r.customer_id),
+      amount: Number(r.amount),
+      currency: String(r.currency),
+      description: String(r.description),
+      errorCode: (r.error_code as string | null) ?? null,
+      createdAt: Number(r.created_at),
+    };
+  },
+  async insert(q: Queryable, c: SandboxCharge): Promise<void> {
+    await q.run(
+      `INSERT INTO sandbox_charges (idempotency_key, id, customer_id, amount, currency, description, error_code, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        c.idempotencyKey,
+        c.id,
+        c.customerId,
+        c.amount,
+        c.currency,
+        c.description,
+        c.errorCode,
+        c.createdAt,
+      ],
+    );
+  },
+  async count(q: Queryable): Promise<number> {
+    const r = await q.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
+    );
+    return r?.n ?? 0;
+  },
+};
+
+export const PaypalApprovals = {
+  async insert(q: Queryable, a: PaypalApproval): Promise<void> {
+    await q.run(
+      `INSERT INTO paypal_approvals (id, user_id, product_code, seats, add_ons, coupon, total, return_url, state, order_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        a.id,
+        a.userId,
+        a.productCode,
+        a.seats,
+        JSON.stringify(a.addOns),
+        a.coupon,
+        a.total,
+        a.returnUrl,
+        a.state,
+        a.orderId,
+        a.createdAt,
+      ],
+    );
+  },
+  async get(q: Queryable, id: string): Promise<PaypalApproval | null> {
+    const r = await q.get<Record<string, unknown>>("SELECT * FROM paypal_approvals WHERE id = ?", [
+      id,
+    ]);
+    if (!r) return null;
+    return {
+      id: String(r.id),
+      userId: Number(r.user_id),
+      productCode: String(r.product_code),
+      seats: Number(r.seats),
+      addOns: JSON.parse(String(r.add_ons)) as string[],
+      coupon: (r.coupon as string | null) ?? null,
+      total: Number(r.total),
+      returnUrl: String(r.return_url),
+      state: r.state as PaypalApproval["state"],
+      orderId: (r.order_id as string | null) ?? null,
+      createdAt: Number(r.created_at),
+    };
+  },
+  /** Moves a created approval to approved or cancelled; false when it was settled already. */
+  async settle(
+    q: Queryable,
+    id: string,
+    state: "approved" | "cancelled",
+    orderId: string | null,
+  ): Promise<boolean> {
+    const result = await q.run(
+      "UPDATE paypal_approvals SET state = ?, order_id = ? WHERE id = ? AND state = 'created'",
+      [state, orderId, id],
+    );
+    return result.changes === 1;
+  },
+};

@@ -1,0 +1,59 @@
+// Maps rows between snake_case columns and camelCase records, with booleans stored as 0/1 and
+// JSON stored as text. Column names come only from the fixed maps of the table modules, never
+// from input, so the SQL built here cannot be injected.
+import type { Row, SqlValue } from "./db.ts";
+
+export type Codec = "text" | "int" | "bool" | "json";
+export type Columns<T> = { [K in keyof T]: readonly [column: string, codec: Codec] };
+
+function decode(value: unknown, codec: Codec): unknown {
+  if (value === null || value === undefined) return codec === "bool" ? false : null;
+  switch (codec) {
+    case "bool":
+      return value === 1 || value === 1n || value === true;
+    case "int":
+      return typeof value === "bigint" ? Number(value) : value;
+    case "json":
+      return typeof value === "string" ? JSON.parse(value) : value;
+    case "text":
+      return value;
+  }
+}
+
+function encode(value: unknown, codec: Codec): SqlValue {
+  if (value === null || value === undefined) return null;
+  if (codec === "bool") return value ? 1 : 0;
+  if (codec === "json") return JSON.stringify(value);
+  return value as SqlValue;
+}
+
+export function mapper<T>(table: string, columns: Columns<T>) {
+  const keys = Object.keys(columns) as (keyof T)[];
+  return {
+    fromRow(row: Row): T {
+      const out = {} as Record<keyof T, unknown>;
+      for (const key of keys) {
+        const [column, codec] = columns[key];
+        out[key] = decode(row[column], codec);
+      }
+      return out as T;
+    },
+    /** `INSERT INTO table (cols) VALUES (?...)` for the keys of `record` that are not undefined. */
+    insert(record: Partial<T>): { sql: string; params: SqlValue[] } {
+      const present = keys.filter((key) => record[key] !== undefined);
+      const names = present.map((key) => columns[key][0]);
+      return {
+        sql: `INSERT INTO ${table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+        params: present.map((key) => encode(record[key], columns[key][1])),
+      };
+    },
+    /** `SET a = ?, b = ?` for the keys present in `patch`. */
+    set(patch: Partial<T>): { clause: string; params: SqlValue[] } {
+      const present = keys.filter((key) => Object.hasOwn(patch, key));
+      return {
+        clause: present.map((key) => `${columns[key][0]} = ?`).join(", "),
+        params: present.map((key) => encode(patch[key], columns[key][1])),
+      };
+    },
+  };
+}

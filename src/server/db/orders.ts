@@ -1,0 +1,90 @@
+// Queries of the orders table. An order row is written in the same transaction as the account
+// change it pays for and the idempotency record that acknowledges it.
+import type { Queryable } from "./db.ts";
+import { mapper } from "./mapper.ts";
+
+export type OrderKind = "plan" | "trial" | "one_off";
+
+export type Order = {
+  id: string;
+  userId: number;
+  kind: OrderKind;
+  productCode: string;
+  productName: string;
+  seats: number;
+  addOns: string[];
+  subTotal: number;
+  salesTax: number;
+  total: number;
+  listPrice: number;
+  prorateAmount: number;
+  currency: string;
+  processor: "cc" | "paypal" | null;
+  chargeRef: string | null;
+  invoiceId: string | null;
+  periodStart: number;
+  periodEnd: number | null;
+  termMonths: number;
+  coupon: string | null;
+  idempotencyKey: string | null;
+  createdAt: number;
+};
+
+const map = mapper<Order>("orders", {
+  id: ["id", "text"],
+  userId: ["user_id", "int"],
+  kind: ["kind", "text"],
+  productCode: ["product_code", "text"],
+  productName: ["product_name", "text"],
+  seats: ["seats", "int"],
+  addOns: ["add_ons", "json"],
+  subTotal: ["sub_total", "int"],
+  salesTax: ["sales_tax", "int"],
+  total: ["total", "int"],
+  listPrice: ["list_price", "int"],
+  prorateAmount: ["prorate_amount", "int"],
+  currency: ["currency", "text"],
+  processor: ["processor", "text"],
+  chargeRef: ["charge_ref", "text"],
+  invoiceId: ["invoice_id", "text"],
+  periodStart: ["period_start", "int"],
+  periodEnd: ["period_end", "int"],
+  termMonths: ["term_months", "int"],
+  coupon: ["coupon", "text"],
+  idempotencyKey: ["idempotency_key", "text"],
+  createdAt: ["created_at", "int"],
+});
+
+export const Orders = {
+  async insert(q: Queryable, order: Order): Promise<void> {
+    const { sql, params } = map.insert(order);
+    await q.run(sql, params);
+  },
+  async byId(q: Queryable, id: string): Promise<Order | null> {
+    const row = await q.get("SELECT * FROM orders WHERE id = ?", [id]);
+    return row ? map.fromRow(row) : null;
+  },
+  /** A page of a user's paid orders (invoices) for one processor, oldest first within the page. */
+  async invoicesFor(
+    q: Queryable,
+    userId: number,
+    processor: "cc" | "paypal",
+    page: number,
+    pageSize: number,
+  ): Promise<Order[]> {
+    const rows = await q.all(
+      `SELECT * FROM (
+         SELECT * FROM orders WHERE user_id = ? AND processor = ? AND invoice_id IS NOT NULL
+         ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?
+       ) AS page ORDER BY created_at ASC, seq ASC`,
+      [userId, processor, pageSize, (page - 1) * pageSize],
+    );
+    return rows.map((row) => map.fromRow(row));
+  },
+  async countFor(q: Queryable, userId: number): Promise<number> {
+    const row = await q.get<{ n: number }>("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?", [
+      userId,
+    ]);
+    return row?.n ?? 0;
+  },
+};

@@ -1,0 +1,91 @@
+// Queries of the subscriptions table: each account's current product and order state.
+import type { Queryable } from "./db.ts";
+import { mapper } from "./mapper.ts";
+
+export type Subscription = {
+  userId: number;
+  productCode: string;
+  orderState: string;
+  prevOrderState: string | null;
+  orderId: string | null;
+  orderStart: number | null;
+  orderEnd: number | null;
+  termMonths: number | null;
+  seats: number;
+  /** What was paid for the current period, for proration. */
+  paidCents: number;
+  paymentProcessor: string | null;
+  covidPromotion: boolean;
+  expiredFlag: boolean;
+  ccRequiredForTrial: boolean;
+  upcomingPurchaseOrder: boolean;
+  exportCredits: number;
+  updatedAt: number;
+};
+
+const map = mapper<Subscription>("subscriptions", {
+  userId: ["user_id", "int"],
+  productCode: ["product_code", "text"],
+  orderState: ["order_state", "text"],
+  prevOrderState: ["prev_order_state", "text"],
+  orderId: ["order_id", "text"],
+  orderStart: ["order_start", "int"],
+  orderEnd: ["order_end", "int"],
+  termMonths: ["term_months", "int"],
+  seats: ["seats", "int"],
+  paidCents: ["paid_cents", "int"],
+  paymentProcessor: ["payment_processor", "text"],
+  covidPromotion: ["covid_promotion", "bool"],
+  expiredFlag: ["expired_flag", "bool"],
+  ccRequiredForTrial: ["cc_required_for_trial", "bool"],
+  upcomingPurchaseOrder: ["upcoming_purchase_order", "bool"],
+  exportCredits: ["export_credits", "int"],
+  updatedAt: ["updated_at", "int"],
+});
+
+/** The free plan, as every account starts. */
+export function freeSubscription(userId: number, now: number): Subscription {
+  return {
+    userId,
+    productCode: "wv_free",
+    orderState: "unknown",
+    prevOrderState: null,
+    orderId: null,
+    orderStart: null,
+    orderEnd: null,
+    termMonths: null,
+    seats: 1,
+    paidCents: 0,
+    paymentProcessor: null,
+    covidPromotion: false,
+    expiredFlag: false,
+    ccRequiredForTrial: false,
+    upcomingPurchaseOrder: false,
+    exportCredits: 0,
+    updatedAt: now,
+  };
+}
+
+export const Subscriptions = {
+  /** A subscription from a row that also holds other tables' columns (a join), or null. */
+  fromJoinedRow(row: Record<string, unknown>): Subscription | null {
+    return row.user_id === null || row.user_id === undefined ? null : map.fromRow(row);
+  },
+  async get(q: Queryable, userId: number): Promise<Subscription | null> {
+    const row = await q.get("SELECT * FROM subscriptions WHERE user_id = ?", [userId]);
+    return row ? map.fromRow(row) : null;
+  },
+  async insert(q: Queryable, s: Subscription): Promise<void> {
+    const { sql, params } = map.insert(s);
+    await q.run(sql, params);
+  },
+  async update(
+    q: Queryable,
+    userId: number,
+    patch: Partial<Omit<Subscription, "userId">>,
+  ): Promise<void> {
+    const { clause, params } = map.set(patch);
+    if (clause === "") return;
+    await q.run(`UPDATE subscriptions SET ${clause} WHERE user_id = ?`, [...params, userId]);
+  },
+};

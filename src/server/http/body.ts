@@ -1,0 +1,95 @@
+// Reading and validating request bodies and queries: capped size, JSON or form, validated with
+// the contract's zod schemas. Every failure becomes a 4xx answer, never a 500.
+import type { IncomingMessage } from "node:http";
+import type { z } from "zod";
+import { apiError } from "../../domain/errors/api-errors.ts";
+import { HttpError } from "./reply.ts";
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = issue.path.map(String).join(".");
+      return path ? `${path} ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+/** Reads the raw body, refusing more than `limit` bytes (413) without buffering the excess. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    return Promise.reject(
+      new HttpError(apiError("body_too_large", limit), { Connection: "close" }),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        req.pause();
+        reject(new HttpError(apiError("body_too_large", limit), { Connection: "close" }));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (done) return;
+      done = true;
+      resolve(Buffer.concat(chunks));
+    });
+    req.on("error", (error) => {
+      if (done) return;
+      done = true;
+      reject(error);
+    });
+  });
+}
+
+/**
+ * Parses a body as JSON (application/json, or text/plain as browsers send beacons) or as a form
+ * (application/x-www-form-urlencoded: values are strings, "true"/"false" become booleans).
+ * An empty body is undefined.
+ */
+export function parseBody(raw: Buffer, contentType: string | undefined): unknown {
+  if (raw.length === 0) return undefined;
+  const type = (contentType ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "application/x-www-form-urlencoded") {
+    const out: Record<string, string | boolean> = {};
+    for (const [key, value] of new URLSearchParams(raw.toString("utf8"))) {
+      out[key] = value === "true" ? true : value === "false" ? false : value;
+    }
+    return out;
+  }
+  if (type !== "application/json" && type !== "text/plain" && !type.endsWith("+json")) {
+    throw new HttpError(apiError("unsupported_media_type"));
+  }
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw new HttpError(apiError("invalid_json"));
+  }
+}
+
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: "body" | "query",
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const detail = describeIssues(result.error);
+    throw new HttpError(
+      apiError(
+        "invalid_request",
+        value === undefined && where === "body" ? "a JSON body is required" : detail,
+      ),
+    );
+  }
+  return result.data;
+}

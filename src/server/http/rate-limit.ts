@@ -1,0 +1,63 @@
+// Token-bucket rate limits, in memory per server process (a multi-instance deployment would keep
+// the buckets in a shared store; the interface stays the same). Time comes from the clock.
+import type { Clock } from "../clock.ts";
+
+export type RateRule = { limit: number; windowMs: number };
+
+export const RATE_RULES = {
+  signInPerIp: { limit: 20, windowMs: 60_000 },
+  signInPerEmail: { limit: 5, windowMs: 60_000 },
+  signUpPerIp: { limit: 10, windowMs: 60_000 },
+  forgotPerIp: { limit: 5, windowMs: 60_000 },
+  forgotPerEmail: { limit: 3, windowMs: 15 * 60_000 },
+  changePasswordPerIp: { limit: 10, windowMs: 60_000 },
+  emailCodeVerifyPerUser: { limit: 10, windowMs: 10 * 60_000 },
+  emailCodeGeneratePerUser: { limit: 3, windowMs: 60_000 },
+  couponPerIp: { limit: 20, windowMs: 60_000 },
+} as const satisfies Record<string, RateRule>;
+
+export type RateRuleName = keyof typeof RATE_RULES;
+
+type Bucket = { tokens: number; updatedAt: number };
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly clock: Clock;
+  private readonly scale: number;
+
+  /** `scale` multiplies every limit (tests raise it; 1 in production). */
+  constructor(clock: Clock, scale = 1) {
+    this.clock = clock;
+    this.scale = scale;
+  }
+
+  take(rule: RateRuleName, key: string): RateDecision {
+    const { limit: baseLimit, windowMs } = RATE_RULES[rule];
+    const limit = baseLimit * this.scale;
+    const now = this.clock.now();
+    const id = `${rule}:${key}`;
+    const bucket = this.buckets.get(id) ?? { tokens: limit, updatedAt: now };
+    const refill = ((now - bucket.updatedAt) / windowMs) * limit;
+    bucket.tokens = Math.min(limit, bucket.tokens + Math.max(0, refill));
+    bucket.updatedAt = now;
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      this.buckets.set(id, bucket);
+      if (this.buckets.size > 50_000) this.sweep(now);
+      return { ok: true };
+    }
+    this.buckets.set(id, bucket);
+    const msForOne = ((1 - bucket.tokens) / limit) * windowMs;
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(msForOne / 1000)) };
+  }
+
+  /** Forgets buckets that have refilled completely. */
+  private sweep(now: number): void {
+    for (const [id, bucket] of this.buckets) {
+      const rule = RATE_RULES[id.slice(0, id.indexOf(":")) as RateRuleName];
+      if (!rule || now - bucket.updatedAt > rule.windowMs) this.buckets.delete(id);
+    }
+  }
+}

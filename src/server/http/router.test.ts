@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { api } from "../../api/contract/index.ts";
+import { testClock } from "../clock.ts";
+import { RateLimiter } from "./rate-limit.ts";
+import { Router } from "./router.ts";
+import { inlineScriptHashes, isPaymentPage, staticPageCsp } from "./security.ts";
+
+describe("Router", () => {
+  const router = new Router<string>();
+  router.add("GET", "/api/2/wevideouser/info/", "info");
+  router.add("DELETE", "/api/4/user/", "delete");
+  router.add("PUT", "/api/4/user", "edit");
+  router.add("POST", "/api/5/invites/:code", "accept");
+  router.add("GET", "/api/5/invites/:code", "show");
+
+  it("matches with or without the trailing slash", () => {
+    expect(router.match("GET", "/api/2/wevideouser/info")).toMatchObject({
+      kind: "found",
+      handler: "info",
+    });
+    expect(router.match("GET", "/api/2/wevideouser/info/")).toMatchObject({
+      kind: "found",
+      handler: "info",
+    });
+    expect(router.match("DELETE", "/api/4/user")).toMatchObject({
+      kind: "found",
+      handler: "delete",
+    });
+    expect(router.match("PUT", "/api/4/user/")).toMatchObject({ kind: "found", handler: "edit" });
+  });
+
+  it("decodes parameters and reports the allowed methods", () => {
+    expect(router.match("POST", "/api/5/invites/a%20b")).toEqual({
+      kind: "found",
+      handler: "accept",
+      params: { code: "a b" },
+    });
+    expect(router.match("PATCH", "/api/5/invites/x")).toEqual({
+      kind: "method-not-allowed",
+      allowed: ["POST", "GET"],
+    });
+    expect(router.match("GET", "/api/5/invites/%E0%A4%A")).toMatchObject({ kind: "none" });
+    expect(router.match("GET", "/nothing")).toEqual({ kind: "none" });
+  });
+
+  it("refuses a route defined twice", () => {
+    expect(() => router.add("GET", "/api/2/wevideouser/info", "again")).toThrow(/defined twice/);
+  });
+
+  it("has one path per contract endpoint", () => {
+    const seen = new Set(Object.values(api).map((e) => `${e.method} ${e.path.replace(/\/$/, "")}`));
+    expect(seen.size).toBe(Object.keys(api).length);
+  });
+});
+
+describe("RateLimiter", () => {
+  it("refills over its window", () => {
+    const clock = testClock(0);
+    const limiter = new RateLimiter(clock);
+    for (let i = 0; i < 5; i++) expect(limiter.take("signInPerEmail", "a")).toEqual({ ok: true });
+    expect(limiter.take("signInPerEmail", "a")).toEqual({ ok: false, retryAfterSeconds: 12 });
+    expect(limiter.take("signInPerEmail", "b")).toEqual({ ok: true });
+    clock.advance(12_000);
+    expect(limiter.take("signInPerEmail", "a")).toEqual({ ok: true });
+  });
+});
+
+describe("content security policy", () => {
+  it("hashes inline scripts only", () => {
+    const html =
+      '<script>a()</script><script src="/x.js"></script><script type="application/ld+json">{}</script><SCRIPT type="module">b()</SCRIPT>';
+    const hash = (s: string) => `sha256-${createHash("sha256").update(s).digest("base64")}`;
+    expect(inlineScriptHashes(html)).toEqual([hash("a()"), hash("b()")]);
+  });
+
+  it("adds the payment providers on payment pages only", () => {
+    const options = {
+      inlineScriptHashes: [],
+      payments: { stripe: true, paypal: true },
+      hubOrigins: [],
+    };
+    expect(staticPageCsp({ ...options, paymentPage: false })).not.toMatch(/stripe|paypal/);
+    const pay = staticPageCsp({ ...options, paymentPage: true });
+    expect(pay).toContain("script-src 'self' https://js.stripe.com https://www.paypal.com");
+    expect(pay).toContain("frame-ancestors 'self'");
+    expect(isPaymentPage("/cart/checkout_summary")).toBe(true);
+    expect(isPaymentPage("/cartoons")).toBe(false);
+  });
+});

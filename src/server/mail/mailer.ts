@@ -1,0 +1,87 @@
+// E-mail goes to the outbox table first, in the same transaction as whatever caused it. In sandbox
+// mode the /dev/mailbox page shows it; when SMTP is configured a sender delivers it and marks it
+// sent, retrying a few times.
+import type { Clock } from "../clock.ts";
+import type { Db, Queryable } from "../db/db.ts";
+import { Outbox } from "../db/outbox.ts";
+import type { Logger } from "../log.ts";
+
+export type Mail = { to: string; subject: string; text: string };
+export type MailTransport = { send(mail: Mail & { from: string }): Promise<void> };
+
+const MAX_ATTEMPTS = 5;
+
+export class Mailer {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly transport: MailTransport | null;
+  private readonly from: string;
+  private sending: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(options: {
+    db: Db;
+    clock: Clock;
+    log: Logger;
+    transport: MailTransport | null;
+    from: string;
+  }) {
+    this.db = options.db;
+    this.clock = options.clock;
+    this.log = options.log;
+    this.transport = options.transport;
+    this.from = options.from;
+  }
+
+  /** Queues a mail inside the caller's transaction. Call `kick()` after it commits. */
+  async queue(tx: Queryable, mail: Mail): Promise<void> {
+    await Outbox.insert(tx, {
+      recipient: mail.to,
+      subject: mail.subject,
+      body: mail.text,
+      now: this.clock.now(),
+    });
+  }
+
+  /** Starts delivering queued mail (no-op without SMTP). */
+  kick(): void {
+    if (!this.transport || this.sending) return;
+    this.sending = this.deliver().finally(() => {
+      this.sending = null;
+    });
+  }
+
+  start(intervalMs = 5000): void {
+    if (!this.transport || this.timer) return;
+    this.timer = setInterval(() => this.kick(), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.sending;
+  }
+
+  private async deliver(): Promise<void> {
+    const transport = this.transport;
+    if (!transport) return;
+    const pending = await Outbox.unsent(this.db, 20, MAX_ATTEMPTS);
+    for (const mail of pending) {
+      try {
+        await transport.send({
+          from: this.from,
+          to: mail.recipient,
+          subject: mail.subject,
+          text: mail.body,
+        });
+        await this.db.transaction((tx) => Outbox.markSent(tx, mail.id, this.clock.now()));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.log.warn(`mail: sending #${mail.id} failed: ${message}`);
+        await this.db.transaction((tx) => Outbox.markFailed(tx, mail.id, message));
+      }
+    }
+  }
+}

@@ -1,0 +1,251 @@
+// Start-up: configuration, database and migrations, payment provider, seed, HTTP server.
+// `npm start` runs scripts/serve.ts, which calls startServer() with the static site's handler;
+// `node src/server/main.ts` runs the API alone.
+import { randomBytes, randomUUID } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Catalog } from "../domain/catalog/catalog-schema.ts";
+import { type App, createApp } from "./app.ts";
+import { DEFAULT_COST } from "./auth/passwords.ts";
+import { loadCatalog } from "./catalog.ts";
+import { type Clock, DAY_MS, systemClock } from "./clock.ts";
+import { type Config, getConfig } from "./config.ts";
+import type { AppDeps, StaticHandler } from "./context.ts";
+import { IdempotencyKeys } from "./db/idempotency.ts";
+import { migrate } from "./db/migrations.ts";
+import { Events } from "./db/outbox.ts";
+import { Secrets } from "./db/secrets.ts";
+import { Sessions } from "./db/sessions.ts";
+import { SqliteDb } from "./db/sqlite.ts";
+import { RateLimiter } from "./http/rate-limit.ts";
+import { consoleLogger, type Logger } from "./log.ts";
+import { Mailer, type MailTransport } from "./mail/mailer.ts";
+import { createSmtpTransport } from "./mail/smtp.ts";
+import type { PaymentProvider } from "./payments/provider.ts";
+import { createSandboxProvider } from "./payments/sandbox.ts";
+import { createStripeProvider } from "./payments/stripe.ts";
+import { registerRoutes } from "./routes/index.ts";
+import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
+import { IdempotencyService } from "./services/idempotency.ts";
+
+export type StartOptions = {
+  /** Overrides PORT and HOST of the environment. */
+  port?: number;
+  host?: string;
+  staticHandler?: StaticHandler;
+  notFound?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The environment (defaults to process.env). */
+  env?: Record<string, string | undefined>;
+  clock?: Clock;
+  log?: Logger;
+  catalog?: Catalog;
+  /** Replaces the provider chosen by PAYMENTS (tests pass a fake). */
+  payments?: (deps: { db: SqliteDb; clock: Clock; config: Config }) => PaymentProvider;
+  mailTransport?: MailTransport | null;
+  /** Multiplies every rate limit (tests raise it). */
+  rateLimitScale?: number;
+  passwordCost?: number;
+  validateResponses?: boolean;
+  /** Print the banner with the demo accounts (default: true unless a logger is given). */
+  quiet?: boolean;
+  /**
+   * Close cleanly on SIGTERM and SIGINT, then exit (default: when started as a program, that is
+   * without a logger or environment passed in, as scripts/serve.ts does).
+   */
+  handleSignals?: boolean;
+};
+
+export type RunningServer = {
+  url: string;
+  port: number;
+  server: Server;
+  app: App;
+  deps: AppDeps;
+  close(): Promise<void>;
+};
+
+export class ConfigError extends Error {
+  readonly errors: string[];
+  constructor(errors: string[]) {
+    super(`Invalid configuration:\n  ${errors.join("\n  ")}`);
+    this.name = "ConfigError";
+    this.errors = errors;
+  }
+}
+
+/** The HMAC key for stored secrets: made once per data folder, readable by the owner only. */
+function serverSecret(dataDir: string): Buffer {
+  const path = join(dataDir, "server-secret");
+  if (existsSync(path)) return Buffer.from(readFileSync(path, "utf8").trim(), "base64url");
+  const secret = randomBytes(32);
+  writeFileSync(path, secret.toString("base64url"), { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return secret;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const env = { ...(options.env ?? process.env) };
+  if (options.port !== undefined) env.PORT = String(options.port);
+  if (options.host !== undefined) env.HOST = options.host;
+  const programMode =
+    options.handleSignals ?? (options.log === undefined && options.env === undefined);
+  const parsed = getConfig(env);
+  if (!parsed.ok) {
+    const error = new ConfigError(parsed.errors);
+    if (!programMode) throw error;
+    // Started as a program (npm start): the message names the variable; a stack would not help.
+    console.error(`server: ${error.message}`);
+    process.exit(1);
+  }
+  const config = parsed.config;
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? consoleLogger;
+  const catalog = options.catalog ?? loadCatalog();
+
+  const dataDir = resolve(config.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const db = new SqliteDb(join(dataDir, "checkout.sqlite"));
+  migrate(db.raw, clock.now());
+  const secret = serverSecret(dataDir);
+  const passwordCost = options.passwordCost ?? DEFAULT_COST;
+
+  const payments =
+    options.payments?.({ db, clock, config }) ??
+    (config.payments === "stripe" && config.stripe
+      ? createStripeProvider({ secretKey: config.stripe.secretKey, apiUrl: config.stripe.apiUrl })
+      : createSandboxProvider(db, clock));
+  const transport =
+    options.mailTransport !== undefined
+      ? options.mailTransport
+      : config.smtp
+        ? createSmtpTransport(config.smtp.url)
+        : null;
+  const mailer = new Mailer({
+    db,
+    clock,
+    log,
+    transport,
+    from: config.smtp?.from ?? "Checkout <no-reply@localhost>",
+  });
+
+  const deps: AppDeps = {
+    config,
+    db,
+    clock,
+    log,
+    catalog,
+    payments,
+    mailer,
+    limiter: new RateLimiter(clock, options.rateLimitScale ?? 1),
+    idempotency: new IdempotencyService(db, clock, randomUUID()),
+    secret,
+    passwordCost,
+    validateResponses: options.validateResponses ?? false,
+    background: new Set(),
+    staticHandler: options.staticHandler ?? null,
+    notFound: options.notFound ?? null,
+  };
+
+  const seeded =
+    config.seed && config.payments === "sandbox"
+      ? await seedDemoAccounts(db, { catalog, now: clock.now(), secret, passwordCost })
+      : [];
+
+  const app = createApp(deps);
+  registerRoutes(app.routes);
+  const server = createServer(
+    { requestTimeout: 30_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 },
+    app.handle,
+  );
+  await new Promise<void>((done, fail) => {
+    server.once("error", fail);
+    server.listen(config.port, config.host, () => {
+      server.off("error", fail);
+      done();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+
+  mailer.start();
+  mailer.kick();
+  const cleanup = setInterval(
+    () => {
+      const now = clock.now();
+      void Promise.all([
+        db.transaction((tx) => Sessions.deleteExpired(tx, now)),
+        db.transaction((tx) => Secrets.deleteExpired(tx, now - DAY_MS)),
+        db.transaction((tx) => IdempotencyKeys.deleteOlderThan(tx, now - DAY_MS)),
+        db.transaction((tx) => Events.deleteOlderThan(tx, now - 30 * DAY_MS)),
+      ]).catch((error: unknown) => log.error("cleanup failed", error));
+    },
+    60 * 60 * 1000,
+  );
+  cleanup.unref();
+
+  if (!(options.quiet ?? options.log !== undefined)) {
+    const lines = [
+      `server: API and site at ${url}/ (payments: ${config.payments}, data: ${dataDir})`,
+      ...(seeded.length > 0
+        ? [
+            `server: created demo accounts, all with the password "${DEMO_PASSWORD}":`,
+            ...seeded.map((a) => `  ${a.email.padEnd(34)} ${a.role}`),
+          ]
+        : []),
+      ...(config.payments === "sandbox" ? [`server: sandbox mailbox at ${url}/dev/mailbox`] : []),
+    ];
+    log.info(lines.join("\n"));
+  }
+
+  let closing: Promise<void> | null = null;
+  const running: RunningServer = {
+    url,
+    port,
+    server,
+    app,
+    deps,
+    close() {
+      closing ??= (async () => {
+        clearInterval(cleanup);
+        await new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        });
+        await Promise.allSettled([...deps.background]);
+        await mailer.stop();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+  if (programMode) {
+    const stop = () => {
+      running.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  }
+  return running;
+}
+
+async function runAlone(): Promise<void> {
+  try {
+    await startServer({ handleSignals: true });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`server: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await runAlone();
+}

@@ -1,0 +1,64 @@
+// The sandbox payment provider: cards come from the local card form (POST
+// /api/3/payment/sandbox/tokens) and behave as Stripe's test cards. Its books (tokens, customers,
+// charges) are tables of the same database, written in their own transactions, as a remote
+// provider's would be. Charges are keyed by the idempotency key, so a retry finds the first charge.
+
+import { randomId } from "../auth/tokens.ts";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/db.ts";
+import { CardTokens, SandboxCharges, SandboxCustomers } from "../db/ledger.ts";
+import type { AttachResult, ChargeResult, PaymentProvider } from "./provider.ts";
+
+export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
+  return {
+    name: "sandbox",
+
+    async attachCard({ customerId, userId, email, token }) {
+      const now = clock.now();
+      return db.transaction(async (tx): Promise<AttachResult> => {
+        const card = await CardTokens.get(tx, token);
+        if (!card) return { ok: false, kind: "invalid", message: "this card token does not exist" };
+        if (!(await CardTokens.use(tx, token, now))) {
+          return { ok: false, kind: "invalid", message: "this card token was used already" };
+        }
+        if (card.attachError) return { ok: false, kind: "card", code: card.attachError };
+        const expiry = Date.UTC(card.expYear, card.expMonth); // first instant after the expiry month
+        if (expiry <= now) return { ok: false, kind: "card", code: "expired_card" };
+        const id = customerId ?? `cus_sandbox_${userId}`;
+        await SandboxCustomers.upsert(tx, { id, tokenId: token, email, now });
+        return { ok: true, customerId: id, brand: card.brand, last4: card.last4 };
+      });
+    },
+
+    async charge({ customerId, amount, description, idempotencyKey }) {
+      const now = clock.now();
+      return db.transaction(async (tx): Promise<ChargeResult> => {
+        const previous = await SandboxCharges.byKey(tx, idempotencyKey);
+        if (previous) {
+          return previous.errorCode
+            ? { ok: false, kind: "card", code: previous.errorCode }
+            : { ok: true, chargeId: previous.id };
+        }
+        const tokenId = await SandboxCustomers.tokenOf(tx, customerId);
+        const card = tokenId ? await CardTokens.get(tx, tokenId) : null;
+        if (!card)
+          return { ok: false, kind: "invalid", message: "no card is saved for this customer" };
+        const errorCode = card.chargeError;
+        const id = randomId("ch_sandbox");
+        await SandboxCharges.insert(tx, {
+          idempotencyKey,
+          id,
+          customerId,
+          amount,
+          currency: "usd",
+          description,
+          errorCode,
+          createdAt: now,
+        });
+        return errorCode
+          ? { ok: false, kind: "card", code: errorCode }
+          : { ok: true, chargeId: id };
+      });
+    },
+  };
+}

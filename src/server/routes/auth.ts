@@ -1,0 +1,138 @@
+// Sessions and passwords: sign-up, sign-in, forgot password, change password, logout.
+import { api } from "../../api/contract/index.ts";
+import { isBlockedEmail } from "../../domain/account/email-rules.ts";
+import { passwordValidations } from "../../domain/account/password.ts";
+import type { Routes } from "../app.ts";
+import { hashPassword, verifyAgainstDummy, verifyPassword } from "../auth/passwords.ts";
+import { Secrets } from "../db/secrets.ts";
+import { Sessions } from "../db/sessions.ts";
+import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
+import { newUser, Users } from "../db/users.ts";
+import { escapeHtml, fail, html, json, redirect } from "../http/reply.ts";
+import { resetHash, sendEmailCode, sendResetLink } from "../services/emails.ts";
+import { endSession, startSession } from "../services/sessions.ts";
+
+const isUniqueViolation = (error: unknown) =>
+  error instanceof Error && /UNIQUE constraint failed/.test(error.message);
+
+export function authRoutes(routes: Routes): void {
+  routes.api(api.signUp, async (ctx) => {
+    ctx.rateLimit("signUpPerIp", ctx.ip);
+    const body = await ctx.body(api.signUp.body);
+    const { db, catalog, mailer } = ctx.app;
+    const email = body.email.trim().toLowerCase();
+    if (isBlockedEmail(email, catalog.blockedEmailDomains)) return fail("blocked_domain");
+    if (await Users.byEmail(db, email)) return fail("email_taken");
+    const passwordHash = await hashPassword(body.password, ctx.app.passwordCost);
+    const now = ctx.now();
+    let userId: number;
+    try {
+      userId = await db.transaction(async (tx) => {
+        const id = await Users.insert(
+          tx,
+          newUser({
+            email,
+            username: email,
+            firstName: body.firstName,
+            lastName: body.lastName,
+            passwordHash,
+            createdAt: now,
+            activationRequired: true,
+          }),
+        );
+        await Subscriptions.insert(tx, freeSubscription(id, now));
+        const user = await Users.byId(tx, id);
+        if (user) await sendEmailCode(tx, ctx.app, user, now);
+        return id;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return fail("email_taken");
+      throw error;
+    }
+    mailer.kick();
+    await startSession(ctx, userId);
+    return json({ success: true, userId, activationRequired: true });
+  });
+
+  routes.api(api.signIn, async (ctx) => {
+    const body = await ctx.body(api.signIn.body);
+    const email = body.email.trim().toLowerCase();
+    ctx.rateLimit("signInPerIp", ctx.ip);
+    ctx.rateLimit("signInPerEmail", email);
+    const user = await Users.byEmail(ctx.app.db, email);
+    const ok = user
+      ? await verifyPassword(body.password, user.passwordHash)
+      : await verifyAgainstDummy(body.password, ctx.app.passwordCost);
+    if (!user || !ok) return fail("invalid_credentials");
+    await startSession(ctx, user.id);
+    return json({ success: true, userId: user.id });
+  });
+
+  routes.api(api.forgotPassword, async (ctx) => {
+    const body = await ctx.body(api.forgotPassword.body);
+    const email = body.email.trim().toLowerCase();
+    ctx.rateLimit("forgotPerIp", ctx.ip);
+    ctx.rateLimit("forgotPerEmail", email);
+    const { db, mailer, log } = ctx.app;
+    const now = ctx.now();
+    // The answer goes out before the account is even looked up, so it is the same, and takes the
+    // same time, for known and unknown addresses.
+    const task = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(async () => {
+        const user = await Users.byEmail(db, email);
+        if (!user) return;
+        await db.transaction((tx) =>
+          sendResetLink(tx, { ...ctx.app, publicBaseUrl: ctx.app.config.publicBaseUrl }, user, now),
+        );
+        mailer.kick();
+      })
+      .catch((error: unknown) => log.error("forgot password: sending the reset link failed", error))
+      .finally(() => ctx.app.background.delete(task));
+    ctx.app.background.add(task);
+    return json({ success: true });
+  });
+
+  routes.api(api.changePassword, async (ctx) => {
+    ctx.rateLimit("changePasswordPerIp", ctx.ip);
+    const body = await ctx.body(api.changePassword.body);
+    const failed = passwordValidations(body.newPassword, body.confirmNewPassword);
+    if (failed.length > 0) return json({ success: false, failedValidations: failed });
+    const { db, secret } = ctx.app;
+    const now = ctx.now();
+    const hash = resetHash(secret, body.vc);
+    const stored = body.vc ? await Secrets.byHash(db, hash, "reset") : null;
+    const expired = { success: false, failedValidations: [] };
+    if (!stored || stored.usedAt !== null || stored.expiresAt <= now) return json(expired);
+    const user = await Users.byId(db, stored.userId);
+    if (!user || user.email !== body.email.trim().toLowerCase()) return json(expired);
+    const passwordHash = await hashPassword(body.newPassword, ctx.app.passwordCost);
+    const changed = await db.transaction(async (tx) => {
+      if (!(await Secrets.use(tx, hash, now))) return false;
+      await Users.update(tx, user.id, { passwordHash });
+      // A new password signs every session of the account out.
+      await Sessions.deleteForUser(tx, user.id);
+      return true;
+    });
+    return json(changed ? { success: true, failedValidations: [] } : expired);
+  });
+
+  // Logout (spec 2.3: /login?action=logout). GET changes nothing: it shows a one-button form that
+  // POSTs to the same address, which ends the session.
+  routes.raw("GET", "/login", async (ctx) => {
+    if (ctx.url.searchParams.get("action") !== "logout") return { kind: "pass" };
+    const action = `/login?${new URLSearchParams(ctx.url.searchParams)}`;
+    return html(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Log out</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}button{font:inherit;padding:.6rem 1.2rem}</style></head>
+<body><h1>Log out</h1><p>Do you want to log out of your account on this browser?</p>
+<form method="post" action="${escapeHtml(action)}"><button type="submit">Log out</button></form>
+<p><a href="/">Stay signed in</a></p></body></html>`,
+    );
+  });
+
+  routes.raw("POST", "/login", async (ctx) => {
+    if (ctx.url.searchParams.get("action") !== "logout") return fail("not_found");
+    await endSession(ctx);
+    return redirect("/sign-in", 303);
+  });
+}

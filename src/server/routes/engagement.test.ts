@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../../api/contract/index.ts";
+import { startTestServer, type TestServer } from "../testing/harness.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function newAccount(email: string) {
+  const client = server.client();
+  const answer = await client.call(api.signUp, {
+    body: { email, password: "secret-1", firstName: "Sam", lastName: "Sample" },
+  });
+  if (!answer.ok) throw new Error(answer.body.message);
+  return client;
+}
+
+describe("coupons", () => {
+  it("verifies campaign coupons within their window only", async () => {
+    const client = await newAccount("coupon@example.com");
+    const vip = await client.call(api.verifyCoupon, { params: { code: "VIPCOUPON" } });
+    expect(vip.ok && vip.body).toMatchObject({
+      success: true,
+      instanceName: null,
+      campaign: { id: "vip", targeted: true },
+    });
+    expect(await client.call(api.verifyCoupon, { params: { code: "oldcoupon" } })).toMatchObject({
+      status: 409,
+      body: { error_code: "coupon_not_active" },
+    });
+    expect(await client.call(api.verifyCoupon, { params: { code: "nothing" } })).toMatchObject({
+      status: 404,
+      body: { error_code: "coupon_not_found" },
+    });
+  });
+
+  it("applies a targeted campaign to the account's quotes", async () => {
+    const client = await newAccount("coupon2@example.com");
+    const before = await client.call(api.orderSummary, {
+      body: { targetProduct: "wv_unloct17_12m", seats: 1 },
+    });
+    const applied = await client.call(api.applyCoupon, { params: { code: "vipcoupon" } });
+    expect(applied.body).toEqual({ success: true, reason: "campaign_applied", instanceName: null });
+    const after = await client.call(api.orderSummary, {
+      body: { targetProduct: "wv_unloct17_12m", seats: 1 },
+    });
+    expect(before.ok && before.body.total).toBe(9588);
+    expect(after.ok && after.body.total).toBe(4794);
+    const context = await client.call(api.userContext);
+    expect(context.ok && context.body.targetedPricingCampaign).toBe("vipcoupon");
+  });
+
+  it("joins a team workspace by its coupon", async () => {
+    const client = await newAccount("joiner@example.com");
+    const verify = await client.call(api.verifyCoupon, { params: { code: "demoteam" } });
+    expect(verify.ok && verify.body.instanceName).toBe("demo-team");
+    const apply = await client.call(api.applyCoupon, { params: { code: "demoteam" } });
+    expect(apply.body).toEqual({
+      success: true,
+      reason: "joined_instance",
+      instanceName: "demo-team",
+    });
+    const context = await client.call(api.userContext);
+    expect(context.ok && context.body).toMatchObject({
+      isUserEnterpriseMember: true,
+      productCode: "wv_bizoct17_12m",
+    });
+  });
+});
+
+describe("invitations", () => {
+  it("shows an invitation to anyone and asks a subscriber to cancel first", async () => {
+    const info = await server.client().call(api.inviteInfo, { params: { code: "demo-invite" } });
+    expect(info.ok && info.body).toMatchObject({
+      instanceName: "demo-team",
+      inviterName: "Olivia Owner",
+      email: null,
+    });
+    expect((await server.client().call(api.inviteInfo, { params: { code: "nope" } })).status).toBe(
+      404,
+    );
+
+    const subscriber = await server.signedIn("monthly@demo.test");
+    const refused = await subscriber.call(api.acceptInvite, { params: { code: "demo-invite" } });
+    expect(refused.body).toEqual({
+      success: false,
+      failureReason: "active_subscription",
+      instanceName: "demo-team",
+    });
+    const accepted = await subscriber.call(api.acceptInvite, {
+      params: { code: "demo-invite" },
+      query: { cancelSubscription: "true" },
+    });
+    expect(accepted.body).toEqual({
+      success: true,
+      failureReason: null,
+      instanceName: "demo-team",
+    });
+    const context = await subscriber.call(api.userContext);
+    expect(context.ok && context.body).toMatchObject({
+      isUserEnterpriseMember: true,
+      prevOrderState: "automatic",
+    });
+    const again = await subscriber.call(api.acceptInvite, { params: { code: "demo-invite" } });
+    expect(again.body).toMatchObject({ success: false, failureReason: "already_member" });
+  });
+});
+
+describe("leaving and converting to free", () => {
+  it("lets a member leave but not the owner", async () => {
+    const member = await server.signedIn("member@demo.test");
+    const license = await member.call(api.enterpriseLicense);
+    const id = license.ok ? license.body.instanceId : -1;
+    expect(await member.call(api.leaveInstance, { params: { id: 9999 } })).toMatchObject({
+      status: 404,
+    });
+    expect((await member.call(api.leaveInstance, { params: { id } })).body).toEqual({
+      success: true,
+      productCode: "wv_free",
+    });
+    expect((await member.call(api.userContext)).body).toMatchObject({
+      isUserEnterpriseMember: false,
+      productCode: "wv_free",
+    });
+    const owner = await server.signedIn("owner@demo.test");
+    expect(await owner.call(api.leaveInstance, { params: { id } })).toMatchObject({
+      status: 409,
+      body: { error_code: "owner_cannot_leave" },
+    });
+  });
+
+  it("disbands the owner's workspace on convert to free", async () => {
+    const owner = await server.signedIn("owner@demo.test");
+    const answer = await owner.call(api.disbandInstance, {
+      body: { reason: "too expensive", forgetMe: false, deleteOwner: false, deleteMembers: false },
+    });
+    expect(answer.body).toEqual({ success: true, productCode: "wv_free" });
+    expect((await owner.call(api.userContext)).body).toMatchObject({
+      productCode: "wv_free",
+      orderState: "cancelled",
+      prevOrderState: "automatic",
+    });
+    const joiner = await server.signedIn("monthly@demo.test");
+    const info = await joiner.call(api.userInfo);
+    expect(info.ok && info.body).toMatchObject({ enterpriseMember: false, memberState: null });
+  });
+});
+
+describe("cancellations", () => {
+  it("cancels a trial (DELETE /api/4/user/)", async () => {
+    const client = await server.signedIn("trial@demo.test");
+    expect((await client.call(api.deleteUser, { body: { forgetMe: false } })).body).toEqual({
+      success: true,
+    });
+    expect((await client.call(api.userContext)).body).toMatchObject({
+      productCode: "wv_free",
+      isTrial: false,
+      isCancelled: true,
+    });
+    expect(await client.call(api.deleteUser, { body: { forgetMe: false } })).toMatchObject({
+      status: 409,
+      body: { error_code: "not_on_trial" },
+    });
+  });
+
+  it("removes the essentials add-on, then refuses a second time", async () => {
+    const client = await server.signedIn("annual@demo.test");
+    expect((await client.call(api.deleteEssentials)).body).toEqual({
+      success: true,
+      productCode: "wv_single_12m",
+    });
+    expect(await client.call(api.deleteEssentials)).toMatchObject({
+      status: 409,
+      body: { error_code: "no_essentials" },
+    });
+  });
+
+  it("cancels a subscription at the end of its period", async () => {
+    const client = await server.signedIn("teacher@demo-school.edu");
+    const answer = await client.call(api.cancelSubscription);
+    expect(answer.ok && answer.body).toMatchObject({ success: true, orderState: "cancelled" });
+    expect(answer.ok && answer.body.orderEndDate).toBeGreaterThan(server.clock.now());
+    expect(await client.call(api.cancelSubscription)).toMatchObject({
+      status: 409,
+      body: { error_code: "no_subscription" },
+    });
+  });
+
+  it("deletes the account with forgetMe", async () => {
+    const client = await newAccount("forget@example.com");
+    expect((await client.call(api.deleteUser, { body: { forgetMe: true } })).body).toEqual({
+      success: true,
+    });
+    expect((await client.call(api.userInfo)).status).toBe(401);
+    expect(
+      await server
+        .client()
+        .call(api.signIn, { body: { email: "forget@example.com", password: "secret-1" } }),
+    ).toMatchObject({
+      status: 401,
+    });
+  });
+});
+
+describe("analytics and error reports", () => {
+  it("records instrumentation, hubspot events and trackjs reports", async () => {
+    const client = await server.signedIn("free@demo.test");
+    expect(
+      (
+        await client.call(api.instrumentation, {
+          body: { eventName: "add_to_cart", properties: { plan: "wv_single_12m" } },
+        })
+      ).body,
+    ).toEqual({
+      success: true,
+    });
+    expect(
+      (
+        await client.call(api.hubspotEvent, {
+          params: { id: "pe123" },
+          query: { requiredEvent: "true" },
+        })
+      ).body,
+    ).toEqual({ success: true });
+    expect(
+      (
+        await server
+          .client()
+          .call(api.trackJs, { body: { message: "checkout-prod: boom", url: "/cart" } })
+      ).body,
+    ).toEqual({ success: true });
+    const rows = await server.running.deps.db.all<{ kind: string; name: string }>(
+      "SELECT kind, name FROM events ORDER BY id",
+    );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { kind: "instrumentation", name: "add_to_cart" },
+        { kind: "hubspot", name: "pe123" },
+        { kind: "trackjs", name: "checkout-prod: boom" },
+      ]),
+    );
+    expect(await client.call(api.instrumentation, { body: { properties: {} } })).toMatchObject({
+      status: 400,
+    });
+  });
+});

@@ -1,0 +1,213 @@
+// Coupons, invitations and analytics.
+import { api } from "../../api/contract/index.ts";
+import type { CampaignEntry } from "../../domain/catalog/catalog-schema.ts";
+import { couponMatches, isCampaignActive } from "../../domain/pricing/index.ts";
+import type { Routes } from "../app.ts";
+import type { Ctx } from "../context.ts";
+import { type Instance, Instances, Invites } from "../db/instances.ts";
+import { Events } from "../db/outbox.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import { Users } from "../db/users.ts";
+import { fail, json, type Reply } from "../http/reply.ts";
+import type { Account } from "../services/account.ts";
+import { accountOf } from "./helpers.ts";
+
+type CouponMatch =
+  | { kind: "instance"; instance: Instance }
+  | { kind: "campaign"; campaign: CampaignEntry };
+
+async function findCoupon(ctx: Ctx, code: string): Promise<CouponMatch | Reply> {
+  const instance = await Instances.byCoupon(ctx.app.db, code);
+  if (instance) return { kind: "instance", instance };
+  const campaigns = ctx.app.catalog.campaigns.filter((c) => couponMatches(c, code));
+  if (campaigns.length === 0) return fail("coupon_not_found");
+  const active = campaigns.find((c) => isCampaignActive(c, ctx.now()));
+  if (!active) return fail("coupon_not_active");
+  return { kind: "campaign", campaign: active };
+}
+
+async function joinInstance(
+  ctx: Ctx,
+  account: Account,
+  instance: Instance,
+): Promise<string | null> {
+  if (account.instance?.id === instance.id) return "already_member";
+  if (account.instance) return "member_of_another_workspace";
+  if (account.usedSeats >= instance.maxSeats) {
+    const used = await Users.countApprovedMembers(ctx.app.db, instance.id);
+    if (used >= instance.maxSeats) return "no_seats";
+  }
+  await ctx.app.db.transaction((tx) =>
+    Users.update(tx, account.user.id, {
+      instanceId: instance.id,
+      memberState: "approved",
+      enterpriseRole: "member",
+    }),
+  );
+  return null;
+}
+
+export function engagementRoutes(routes: Routes): void {
+  routes.api(api.verifyCoupon, async (ctx) => {
+    await ctx.body(api.verifyCoupon.body);
+    ctx.rateLimit("couponPerIp", ctx.ip);
+    await ctx.requireUser();
+    const code = (ctx.params.code ?? "").trim();
+    const match = await findCoupon(ctx, code);
+    if ("status" in match) return match;
+    if (match.kind === "instance") {
+      return json({
+        success: true,
+        coupon: code,
+        instanceName: match.instance.name,
+        campaign: null,
+      });
+    }
+    const c = match.campaign;
+    return json({
+      success: true,
+      coupon: c.coupon,
+      instanceName: null,
+      campaign: {
+        id: c.id,
+        name: c.name,
+        products: c.products,
+        validTo: c.validTo,
+        targeted: c.targeted,
+      },
+    });
+  });
+
+  routes.api(api.applyCoupon, async (ctx) => {
+    await ctx.body(api.applyCoupon.body);
+    ctx.rateLimit("couponPerIp", ctx.ip);
+    const account = await accountOf(ctx);
+    const code = (ctx.params.code ?? "").trim();
+    const match = await findCoupon(ctx, code);
+    if ("status" in match) return match;
+    if (match.kind === "instance") {
+      if (account.managed && !account.isMember) return fail("managed_account");
+      const failure = await joinInstance(ctx, account, match.instance);
+      if (failure) return fail("coupon_not_applicable");
+      return json({ success: true, reason: "joined_instance", instanceName: match.instance.name });
+    }
+    await ctx.app.db.transaction((tx) =>
+      Users.update(tx, account.user.id, { appliedCoupon: match.campaign.coupon }),
+    );
+    return json({ success: true, reason: "campaign_applied", instanceName: null });
+  });
+
+  routes.api(api.inviteInfo, async (ctx) => {
+    const invite = await Invites.byCode(ctx.app.db, ctx.params.code ?? "");
+    const instance = invite ? await Instances.byId(ctx.app.db, invite.instanceId) : null;
+    if (!invite || !instance) return fail("invite_not_found");
+    const inviter = invite.inviterUserId
+      ? await Users.byId(ctx.app.db, invite.inviterUserId)
+      : null;
+    const plan = ctx.app.catalog.plans.find((p) => p.code === instance.productCode);
+    return json({
+      code: invite.code,
+      instanceName: instance.name,
+      inviterName: inviter ? `${inviter.firstName} ${inviter.lastName}`.trim() : instance.name,
+      email: invite.email,
+      productCode: instance.productCode,
+      tier: plan?.tier ?? "business",
+      accepted: invite.email !== null && invite.acceptedAt !== null,
+    });
+  });
+
+  routes.api(api.acceptInvite, async (ctx) => {
+    const { cancelSubscription } = ctx.query(api.acceptInvite.query);
+    await ctx.body(api.acceptInvite.body);
+    const account = await accountOf(ctx);
+    const { db } = ctx.app;
+    const invite = await Invites.byCode(db, ctx.params.code ?? "");
+    const instance = invite ? await Instances.byId(db, invite.instanceId) : null;
+    if (!invite || !instance) return fail("invite_not_found");
+    const refuse = (failureReason: string) =>
+      json({ success: false, failureReason, instanceName: instance.name });
+    // Invitations to an address are single use; open invitations (no address) are a team's link.
+    if (
+      invite.email !== null &&
+      invite.acceptedAt !== null &&
+      invite.acceptedBy !== account.user.id
+    )
+      return refuse("used");
+    if (invite.email !== null && invite.email !== account.user.email) return refuse("wrong_email");
+    if (account.instance?.id === instance.id) return refuse("already_member");
+    if (account.instance) return refuse("member_of_another_workspace");
+    // A paying subscriber would pay twice: joining needs the subscription cancelled, which the
+    // client asks for with cancelSubscription=true after telling the customer.
+    const paying = account.orderState === "automatic" && account.sub.paidCents > 0;
+    if (paying && cancelSubscription !== "true") return refuse("active_subscription");
+    const used = await Users.countApprovedMembers(db, instance.id);
+    if (used >= instance.maxSeats) return refuse("no_seats");
+    const now = ctx.now();
+    const joined = await db.transaction(async (tx) => {
+      if (invite.email !== null && !(await Invites.accept(tx, invite.code, account.user.id, now)))
+        return false;
+      if (paying) {
+        await Subscriptions.update(tx, account.user.id, {
+          orderState: "cancelled",
+          prevOrderState: "automatic",
+          updatedAt: now,
+        });
+      }
+      await Users.update(tx, account.user.id, {
+        instanceId: instance.id,
+        memberState: "approved",
+        enterpriseRole: "member",
+      });
+      return true;
+    });
+    if (!joined) return refuse("used");
+    return json({ success: true, failureReason: null, instanceName: instance.name });
+  });
+
+  routes.api(api.instrumentation, async (ctx) => {
+    const body = await ctx.body(api.instrumentation.body);
+    const user = await ctx.user();
+    await ctx.app.db.transaction((tx) =>
+      Events.insert(tx, {
+        kind: "instrumentation",
+        name: body.eventName,
+        userId: user?.id ?? null,
+        payload: body.properties ?? {},
+        now: ctx.now(),
+      }),
+    );
+    return json({ success: true });
+  });
+
+  routes.api(api.hubspotEvent, async (ctx) => {
+    const query = ctx.query(api.hubspotEvent.query);
+    const body = await ctx.body(api.hubspotEvent.body);
+    const user = await ctx.user();
+    await ctx.app.db.transaction((tx) =>
+      Events.insert(tx, {
+        kind: "hubspot",
+        name: ctx.params.id ?? "",
+        userId: user?.id ?? null,
+        payload: { requiredEvent: query.requiredEvent === "true", ...(body ?? {}) },
+        now: ctx.now(),
+      }),
+    );
+    return json({ success: true });
+  });
+
+  routes.api(api.trackJs, async (ctx) => {
+    const body = await ctx.body(api.trackJs.body);
+    const user = await ctx.user();
+    const message = typeof body.message === "string" ? body.message : "error report";
+    await ctx.app.db.transaction((tx) =>
+      Events.insert(tx, {
+        kind: "trackjs",
+        name: message,
+        userId: user?.id ?? null,
+        payload: body,
+        now: ctx.now(),
+      }),
+    );
+    return json({ success: true });
+  });
+}

@@ -1,0 +1,19 @@
+// Every route of the server.
+import type { Routes } from "../app.ts";
+import { authRoutes } from "./auth.ts";
+import { devRoutes } from "./dev.ts";
+import { engagementRoutes } from "./engagement.ts";
+import { paymentRoutes } from "./payments.ts";
+import { paypalRoutes } from "./paypal.ts";
+import { productRoutes } from "./products.ts";
+import { userRoutes } from "./user.ts";
+
+export function registerRoutes(routes: Routes): void {
+  authRoutes(routes);
+  userRoutes(routes);
+  productRoutes(routes);
+  paymentRoutes(routes);
+  paypalRoutes(routes);
+  engagementRoutes(routes);
+  devRoutes(routes);
+}

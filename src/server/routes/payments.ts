@@ -1,0 +1,329 @@
+// Payments: the sandbox card form, saving a card, upgrades, trials, invoices, address, essentials
+// and subscription cancellation. Every figure charged is the order summary's total.
+import { api } from "../../api/contract/index.ts";
+import type { Invoice } from "../../api/contract/payment.ts";
+import { isBlockedEmail } from "../../domain/account/email-rules.ts";
+import { tierForVertical, trialProductForTier } from "../../domain/account/tier.ts";
+import { apiError, cardError } from "../../domain/errors/api-errors.ts";
+import type { Routes } from "../app.ts";
+import { keyedHash, randomId } from "../auth/tokens.ts";
+import type { Ctx } from "../context.ts";
+import { CardTokens } from "../db/ledger.ts";
+import { type Order, Orders } from "../db/orders.ts";
+import { Events } from "../db/outbox.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import type { User } from "../db/users.ts";
+import { Users } from "../db/users.ts";
+import { fail, HttpError, json } from "../http/reply.ts";
+import type { ProviderFailure } from "../payments/provider.ts";
+import { classifyCard } from "../payments/test-cards.ts";
+import type { Account } from "../services/account.ts";
+import { sendEmailCode } from "../services/emails.ts";
+import type { Outcome } from "../services/idempotency.ts";
+import { isUsState } from "../services/location.ts";
+import { applyOrder, buildOrder, startTrial, trialDays } from "../services/orders.ts";
+import { quoteFor } from "../services/quotes.ts";
+import { DEFAULT_TRIAL_DAYS } from "../services/views.ts";
+import { accountOf, errorOutcome, idempotent } from "./helpers.ts";
+
+const INVOICE_PAGE_SIZE = 50;
+
+export function providerFailure(failure: ProviderFailure): Outcome {
+  if (failure.kind === "card") return errorOutcome(cardError(failure.code));
+  if (failure.kind === "invalid") return errorOutcome(apiError("invalid_card", failure.message));
+  return errorOutcome(apiError("payment_provider_unavailable"));
+}
+
+/** Who may buy on the web at all (spec sections 2.5 and 6). */
+export function assertCanPurchase(
+  account: Account,
+  catalog: { blockedEmailDomains: string[] },
+): void {
+  if (
+    account.user.domainStatus === "blocked" ||
+    isBlockedEmail(account.user.email, catalog.blockedEmailDomains)
+  ) {
+    throw new HttpError(apiError("blocked_domain"));
+  }
+  if (account.upgradesDisabled) throw new HttpError(apiError("upgrades_disabled"));
+  if (account.managed) throw new HttpError(apiError("managed_account"));
+}
+
+export type PurchaseRequest = {
+  product?: { code?: string | undefined } | null | undefined;
+  seats?: number | undefined;
+  addOns?: string[] | undefined;
+  coupon?: string | undefined;
+  expectedTotal?: number | undefined;
+};
+
+/** The product code of an upgrade call, or the spec's 'Upgrade call without any product'. */
+export function productCodeOf(body: PurchaseRequest): string {
+  const code = body.product?.code?.trim();
+  if (!code) throw new HttpError(apiError("upgrade_without_product"));
+  return code;
+}
+
+/** Prices a purchase for the account, refusing what cannot be bought. */
+export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest) {
+  const { catalog } = ctx.app;
+  const code = productCodeOf(body);
+  assertCanPurchase(account, catalog);
+  const plan = catalog.plans.find((p) => p.code === code);
+  if (plan && (plan.isTrial || plan.price === 0 || plan.legacy)) {
+    throw new HttpError(apiError("product_not_purchasable", code));
+  }
+  const priced = quoteFor(catalog, account, {
+    targetProduct: code,
+    seats: body.seats,
+    addOns: body.addOns,
+    coupon: body.coupon,
+  });
+  if (!priced.ok) throw new HttpError(priced.error);
+  if (body.expectedTotal !== undefined && body.expectedTotal !== priced.quote.summary.total) {
+    throw new HttpError(apiError("price_changed"));
+  }
+  return { code, quote: priced.quote };
+}
+
+function invoiceOf(order: Order): Invoice {
+  return {
+    invoiceId: order.invoiceId,
+    invoiceNumber: order.invoiceId ? order.invoiceId.replace(/^in_/, "INV-").toUpperCase() : null,
+    orderId: order.id,
+    productCode: order.productCode,
+    productName: order.productName,
+    orderDuration: order.termMonths,
+    orderEndDate: order.periodEnd ?? order.periodStart,
+    created: order.createdAt,
+    price: order.listPrice,
+    amountPaid: order.total,
+    salesTax: order.salesTax,
+    seats: order.seats,
+    paymentProcessor: order.processor ?? "cc",
+  };
+}
+
+async function invoices(ctx: Ctx, processor: "cc" | "paypal") {
+  const user = await ctx.requireUser();
+  const page = Number(ctx.params.page);
+  if (!Number.isSafeInteger(page) || page < 1 || page > 10_000) {
+    return fail("invalid_request", "the page must be a whole number of at least 1");
+  }
+  const orders = await Orders.invoicesFor(ctx.app.db, user.id, processor, page, INVOICE_PAGE_SIZE);
+  return json(orders.map(invoiceOf));
+}
+
+export function paymentRoutes(routes: Routes): void {
+  routes.api(api.sandboxToken, async (ctx) => {
+    if (ctx.app.config.payments !== "sandbox") return fail("not_found");
+    const body = await ctx.body(api.sandboxToken.body);
+    const card = classifyCard(body.number);
+    if (!card) return fail("invalid_card", "the card number is not valid");
+    const now = new Date(ctx.now());
+    const expired =
+      body.expYear < now.getUTCFullYear() ||
+      (body.expYear === now.getUTCFullYear() && body.expMonth < now.getUTCMonth() + 1);
+    if (expired) return fail("invalid_card", "the expiry date is in the past");
+    const id = randomId("tok_sandbox", 16);
+    const last4 = body.number.slice(-4);
+    await ctx.app.db.transaction((tx) =>
+      CardTokens.insert(tx, {
+        id,
+        numberHash: keyedHash(ctx.app.secret, `card:${body.number}`),
+        brand: card.brand,
+        last4,
+        expMonth: body.expMonth,
+        expYear: body.expYear,
+        attachError: card.attachError,
+        chargeError: card.chargeError,
+        createdAt: ctx.now(),
+      }),
+    );
+    return json({
+      id,
+      card: { brand: card.brand, last4, expMonth: body.expMonth, expYear: body.expYear },
+    });
+  });
+
+  routes.api(
+    api.paymentToken,
+    idempotent(api.paymentToken.body, async (ctx, user: User, body, key) => {
+      const attached = await ctx.app.payments.attachCard({
+        customerId: user.paymentCustomer,
+        userId: user.id,
+        email: user.email,
+        token: body.token,
+        idempotencyKey: `card:${user.id}:${key}`,
+      });
+      if (!attached.ok) return providerFailure(attached);
+      return {
+        status: 200,
+        body: {
+          success: true,
+          paymentMethod: { processor: "cc", brand: attached.brand, last4: attached.last4 },
+        },
+        commit: (tx) =>
+          Users.update(tx, user.id, {
+            paymentCustomer: attached.customerId,
+            cardBrand: attached.brand,
+            cardLast4: attached.last4,
+          }),
+      };
+    }),
+  );
+
+  routes.api(
+    api.upgrade,
+    idempotent(api.upgrade.body, async (ctx, user, body, key) => {
+      const account = await accountOf(ctx, user);
+      const { code, quote } = pricePurchase(ctx, account, body);
+      const { summary } = quote;
+      if (summary.total > 0 && !user.paymentCustomer)
+        return errorOutcome(apiError("no_payment_method"));
+      let chargeRef: string | null = null;
+      if (summary.total > 0 && user.paymentCustomer) {
+        const charged = await ctx.app.payments.charge({
+          customerId: user.paymentCustomer,
+          amount: summary.total,
+          description: `${code} × ${quote.seats}`,
+          idempotencyKey: `order:${user.id}:${key}`,
+          metadata: { userId: String(user.id), productCode: code },
+        });
+        if (!charged.ok) return providerFailure(charged);
+        chargeRef = charged.chargeId;
+      }
+      const now = ctx.now();
+      const order = buildOrder(
+        ctx.app.catalog,
+        account,
+        quote,
+        { code, addOns: body.addOns ?? [] },
+        { processor: "cc", chargeRef, idempotencyKey: key },
+        now,
+      );
+      return {
+        status: 200,
+        body: {
+          success: true,
+          orderId: order.id,
+          invoiceId: order.invoiceId ?? "",
+          productCode: order.productCode,
+          seats: order.seats,
+          total: order.total,
+          orderEndDate: order.kind === "plan" ? order.periodEnd : null,
+          paymentProcessor: "cc",
+        },
+        commit: (tx) => applyOrder(tx, ctx.app.catalog, account, order, summary),
+      };
+    }),
+  );
+
+  routes.api(
+    api.activateFreeTrial,
+    idempotent(api.activateFreeTrial.body, async (ctx, user, body) => {
+      const account = await accountOf(ctx, user);
+      assertCanPurchase(account, ctx.app.catalog);
+      const code = trialProductForTier(tierForVertical(body.vertical));
+      const plan = code ? ctx.app.catalog.plans.find((p) => p.code === code) : undefined;
+      if (!plan) return errorOutcome(apiError("trial_not_available"));
+      if (user.previousTrialOwner || account.orderState === "automatic" || account.isTrial) {
+        return errorOutcome(apiError("trial_not_available"));
+      }
+      const ccRequired =
+        account.sub.ccRequiredForTrial || user.properties.ccRequiredForTrial === "true";
+      if (ccRequired && !user.paymentCustomer && !user.paypalSubscriptionId) {
+        return errorOutcome(apiError("card_required_for_trial"));
+      }
+      const days = trialDays(plan, DEFAULT_TRIAL_DAYS);
+      const now = ctx.now();
+      // The trial's order and account change are written with the stored answer; the answer
+      // needs the order id and the workspace name, so the commit fills them in.
+      const answer = {
+        success: true as const,
+        productCode: plan.code,
+        orderId: "",
+        orderEndDate: now + days * 86_400_000,
+        remainingTrialDays: days,
+        instanceName: null as string | null,
+      };
+      return {
+        status: 200,
+        body: answer,
+        commit: async (tx) => {
+          const result = await startTrial(tx, account, plan, {
+            days,
+            instanceName: body.instanceName ?? null,
+            now,
+          });
+          answer.orderId = result.orderId;
+          answer.instanceName = result.instanceName;
+          if (plan.isTrial && !user.emailVerified) {
+            await sendEmailCode(tx, ctx.app, user, now);
+          }
+        },
+      };
+    }),
+  );
+
+  routes.api(api.invoices, (ctx) => invoices(ctx, "cc"));
+  routes.api(api.paypalInvoices, (ctx) => invoices(ctx, "paypal"));
+
+  routes.api(api.address, async (ctx) => {
+    const user = await ctx.requireUser();
+    const body = await ctx.body(api.address.body);
+    const state = body.country === "US" ? (body.state ?? null) : null;
+    if (state !== null && !isUsState(state))
+      return fail("invalid_request", "state must be a US state code such as CA");
+    await ctx.app.db.transaction((tx) =>
+      Users.update(tx, user.id, {
+        country: body.country,
+        stateCode: state,
+        address: { ...body, state: state ?? undefined },
+      }),
+    );
+    return json({ success: true, countryCode: body.country, stateCode: state });
+  });
+
+  routes.api(api.deleteEssentials, async (ctx) => {
+    const account = await accountOf(ctx);
+    if (account.managed || account.isMember) return fail("managed_account");
+    const plan = account.plan;
+    if (!plan?.essentials || !plan.essentialsDowngrade) return fail("no_essentials");
+    const downgrade = plan.essentialsDowngrade;
+    const now = ctx.now();
+    await ctx.app.db.transaction(async (tx) => {
+      await Subscriptions.update(tx, account.user.id, { productCode: downgrade, updatedAt: now });
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: "cancel_essentials",
+        userId: account.user.id,
+        payload: { from: plan.code },
+        now,
+      });
+    });
+    return json({ success: true, productCode: downgrade });
+  });
+
+  routes.api(api.cancelSubscription, async (ctx) => {
+    const account = await accountOf(ctx);
+    if (account.isMember) return fail("managed_account");
+    if (account.orderState !== "automatic") return fail("no_subscription");
+    const now = ctx.now();
+    await ctx.app.db.transaction(async (tx) => {
+      await Subscriptions.update(tx, account.user.id, {
+        orderState: "cancelled",
+        prevOrderState: "automatic",
+        updatedAt: now,
+      });
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: "cancel_subscription",
+        userId: account.user.id,
+        payload: { productCode: account.productCode },
+        now,
+      });
+    });
+    return json({ success: true, orderState: "cancelled", orderEndDate: account.sub.orderEnd });
+  });
+}

@@ -1,0 +1,170 @@
+// PayPal. In sandbox mode the approval happens on a local page that stands in for PayPal's: the
+// subscription call prices the order and answers with that page's address; approving it there
+// writes the order (once) and sends the customer back to the return address.
+import { api } from "../../api/contract/index.ts";
+import { apiError } from "../../domain/errors/api-errors.ts";
+import { formatUsd } from "../../domain/pricing/index.ts";
+import type { Routes } from "../app.ts";
+import { randomId } from "../auth/tokens.ts";
+import { PaypalApprovals } from "../db/ledger.ts";
+import { Users } from "../db/users.ts";
+import { escapeHtml, fail, HttpError, html, redirect } from "../http/reply.ts";
+import { loadAccount } from "../services/account.ts";
+import { applyOrder, buildOrder } from "../services/orders.ts";
+import { quoteFor } from "../services/quotes.ts";
+import { errorOutcome, idempotent } from "./helpers.ts";
+import { pricePurchase } from "./payments.ts";
+
+export const PAYPAL_APPROVAL_PATH = "/dev/paypal/approve";
+
+/** The return address must be a page of this site; only its path, query and hash are kept. */
+export function safeReturnPath(href: string, publicBaseUrl: string): string | null {
+  if (href.startsWith("/") && !href.startsWith("//") && !href.startsWith("/\\")) return href;
+  try {
+    const url = new URL(href);
+    if (url.origin !== new URL(publicBaseUrl).origin) return null;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return null;
+  }
+}
+
+function withParams(path: string, params: Record<string, string>): string {
+  const hashAt = path.indexOf("#");
+  const base = hashAt < 0 ? path : path.slice(0, hashAt);
+  const hash = hashAt < 0 ? "" : path.slice(hashAt);
+  const separator = base.includes("?") ? "&" : "?";
+  return `${base}${separator}${new URLSearchParams(params)}${hash}`;
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+.box{border:1px solid #c8c8c8;border-radius:8px;padding:1rem 1.25rem}.note{color:#555;font-size:.9rem}
+button{font:inherit;padding:.6rem 1.2rem;margin-right:.5rem;border-radius:6px;border:1px solid #888;background:#fff}
+button.primary{background:#0b4ea2;color:#fff;border-color:#0b4ea2}</style></head><body>${body}</body></html>`;
+
+export function paypalRoutes(routes: Routes): void {
+  routes.api(
+    api.paypalSubscription,
+    idempotent(api.paypalSubscription.body, async (ctx, user, body) => {
+      if (ctx.app.config.payments !== "sandbox")
+        return errorOutcome(apiError("paypal_unavailable"));
+      const returnUrl = safeReturnPath(body.href, ctx.app.config.publicBaseUrl);
+      if (returnUrl === null) return errorOutcome(apiError("invalid_return_url"));
+      const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
+      const { code, quote } = pricePurchase(ctx, account, body);
+      const plan = ctx.app.catalog.plans.find((p) => p.code === code);
+      const id = randomId("PAYID", 12);
+      const answer = {
+        success: true as const,
+        approvalId: id,
+        approvalUrl: `${PAYPAL_APPROVAL_PATH}?${new URLSearchParams({ id })}`,
+        paypal: {
+          totalAmount: quote.summary.total,
+          productCode: code,
+          productName: plan?.name ?? code,
+          tier: account.tier,
+          hasPaypalPayment: true,
+          isCCRequiredTrial: false,
+          planIsTrial: plan?.isTrial ?? false,
+        },
+      };
+      return {
+        status: 200,
+        body: answer,
+        commit: (tx) =>
+          PaypalApprovals.insert(tx, {
+            id,
+            userId: user.id,
+            productCode: code,
+            seats: quote.seats,
+            addOns: body.addOns ?? [],
+            coupon: quote.coupon,
+            total: quote.summary.total,
+            returnUrl,
+            state: "created",
+            orderId: null,
+            createdAt: ctx.now(),
+          }),
+      };
+    }),
+  );
+
+  routes.raw("GET", PAYPAL_APPROVAL_PATH, async (ctx) => {
+    if (ctx.app.config.payments !== "sandbox") return fail("not_found");
+    const approval = await PaypalApprovals.get(ctx.app.db, ctx.url.searchParams.get("id") ?? "");
+    if (approval?.state !== "created") {
+      return html(
+        page(
+          "PayPal sandbox",
+          `<h1>PayPal sandbox</h1><p>${escapeHtml(apiError("paypal_approval_not_found").body.message)}</p>`,
+        ),
+        404,
+      );
+    }
+    const plan = ctx.app.catalog.plans.find((p) => p.code === approval.productCode);
+    const id = escapeHtml(approval.id);
+    return html(
+      page(
+        "Approve payment — PayPal sandbox",
+        `<h1>PayPal sandbox</h1>
+<p class="note">This page stands in for PayPal while the server runs in sandbox mode. No money moves.</p>
+<div class="box"><p><strong>${escapeHtml(plan?.name ?? approval.productCode)}</strong>${approval.seats > 1 ? `, ${approval.seats} seats` : ""}</p>
+<p>Total today: <strong>${escapeHtml(formatUsd(approval.total))}</strong></p></div>
+<form method="post" action="${PAYPAL_APPROVAL_PATH}"><input type="hidden" name="id" value="${id}">
+<p><button class="primary" type="submit" name="action" value="approve">Approve and pay</button>
+<button type="submit" name="action" value="cancel">Cancel</button></p></form>`,
+      ),
+    );
+  });
+
+  routes.raw("POST", PAYPAL_APPROVAL_PATH, async (ctx) => {
+    if (ctx.app.config.payments !== "sandbox") return fail("not_found");
+    const form = (await ctx.rawBody()) as { id?: unknown; action?: unknown } | undefined;
+    const id = typeof form?.id === "string" ? form.id : "";
+    const action = form?.action === "cancel" ? "cancel" : "approve";
+    const { db, catalog } = ctx.app;
+    const approval = await PaypalApprovals.get(db, id);
+    if (!approval) throw new HttpError(apiError("paypal_approval_not_found"));
+    if (approval.state !== "created") {
+      // A second click (or a replayed form) lands where the first one did.
+      return redirect(
+        withParams(approval.returnUrl, { paypal: approval.state, orderId: approval.orderId ?? "" }),
+      );
+    }
+    if (action === "cancel") {
+      await db.transaction((tx) => PaypalApprovals.settle(tx, id, "cancelled", null));
+      return redirect(withParams(approval.returnUrl, { paypal: "cancelled" }));
+    }
+    const user = await Users.byId(db, approval.userId);
+    if (!user) throw new HttpError(apiError("paypal_approval_not_found"));
+    const now = ctx.now();
+    const account = await loadAccount(db, catalog, user, now);
+    const priced = quoteFor(catalog, account, {
+      targetProduct: approval.productCode,
+      seats: approval.seats,
+      addOns: approval.addOns,
+      coupon: approval.coupon ?? undefined,
+    });
+    if (!priced.ok) throw new HttpError(priced.error);
+    // PayPal charges what the customer approved: the total shown on this page.
+    const summary = { ...priced.quote.summary, total: approval.total };
+    const order = buildOrder(
+      catalog,
+      account,
+      { ...priced.quote, summary },
+      { code: approval.productCode, addOns: approval.addOns },
+      { processor: "paypal", chargeRef: `PAYPAL-${approval.id}`, idempotencyKey: approval.id },
+      now,
+    );
+    const settled = await db.transaction(async (tx) => {
+      if (!(await PaypalApprovals.settle(tx, id, "approved", order.id))) return false;
+      await applyOrder(tx, catalog, account, order, summary);
+      await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
+      return true;
+    });
+    const final = settled ? order.id : ((await PaypalApprovals.get(db, id))?.orderId ?? "");
+    return redirect(withParams(approval.returnUrl, { paypal: "approved", orderId: final }));
+  });
+}

@@ -1,0 +1,72 @@
+// Products, plan options and the order summary.
+import { api } from "../../api/contract/index.ts";
+import type { Routes } from "../app.ts";
+import type { Ctx } from "../context.ts";
+import { freeSubscription } from "../db/subscriptions.ts";
+import type { User } from "../db/users.ts";
+import { newUser } from "../db/users.ts";
+import { fromApiError, json } from "../http/reply.ts";
+import { loadAccount } from "../services/account.ts";
+import { optionsView } from "../services/options.ts";
+import { quoteFor } from "../services/quotes.ts";
+import { productsView } from "../services/views.ts";
+import { accountOf } from "./helpers.ts";
+
+/** A visitor who is not signed in is priced as a new free account in the default region. */
+async function accountOrVisitor(ctx: Ctx) {
+  const user = await ctx.user();
+  if (user)
+    return loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now(), ctx.sessionSubscription);
+  const visitor: User = {
+    id: 0,
+    ...newUser({
+      email: "",
+      username: "",
+      firstName: "",
+      lastName: "",
+      passwordHash: "",
+      createdAt: 0,
+    }),
+  };
+  const account = await loadAccount(ctx.app.db, ctx.app.catalog, visitor, ctx.now());
+  return { ...account, sub: freeSubscription(0, ctx.now()) };
+}
+
+export function productRoutes(routes: Routes): void {
+  routes.api(api.products, async (ctx) =>
+    json(productsView(await accountOf(ctx), ctx.app.catalog)),
+  );
+
+  routes.api(api.paymentOptions, async (ctx) => {
+    const query = ctx.query(api.paymentOptions.query);
+    const user = await ctx.user();
+    const account = user ? await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now()) : null;
+    return json(
+      optionsView(ctx.app.catalog, {
+        tier: query.tier,
+        newPlans: query.new === "true",
+        trial: query.trial === "true",
+        coupon: query.promoId ?? user?.appliedCoupon ?? null,
+        priceTestingGroupValue: user?.priceTestingGroupValue ?? null,
+        currentProduct: account?.productCode ?? null,
+        atMs: ctx.now(),
+      }),
+    );
+  });
+
+  routes.api(api.orderSummary, async (ctx) => {
+    const body = await ctx.body(api.orderSummary.body);
+    const account = await accountOrVisitor(ctx);
+    const targetProduct =
+      typeof body.targetProduct === "string" ? body.targetProduct : body.targetProduct.code;
+    const priced = quoteFor(ctx.app.catalog, account, {
+      targetProduct,
+      seats: body.seats,
+      addOns: body.addOns,
+      coupon: body.coupon,
+    });
+    if (!priced.ok) return fromApiError(priced.error);
+    const { summary, seats } = priced.quote;
+    return json({ ...summary, productCode: targetProduct, seats, currency: "USD" });
+  });
+}

@@ -1,0 +1,250 @@
+// The user, the session status, location, attributes, licence, instance info, account changes.
+import { api, SETTABLE_ATTRIBUTES } from "../../api/contract/index.ts";
+import { isBlockedEmail, teacherEmailValid } from "../../domain/account/email-rules.ts";
+import { FREE_PRODUCT } from "../../domain/account/tier.ts";
+import { apiError } from "../../domain/errors/api-errors.ts";
+import { planPrice } from "../../domain/pricing/index.ts";
+import type { Routes } from "../app.ts";
+import { Instances } from "../db/instances.ts";
+import { Events } from "../db/outbox.ts";
+import { Secrets } from "../db/secrets.ts";
+import { Users } from "../db/users.ts";
+import { fail, HttpError, json } from "../http/reply.ts";
+import { codeHash, EMAIL_CODE_MAX_ATTEMPTS, sendEmailCode } from "../services/emails.ts";
+import { isGdprCountry, locationOf } from "../services/location.ts";
+import { convertToFree, disbandInstance } from "../services/orders.ts";
+import { endSession } from "../services/sessions.ts";
+import { contextView, priceSetOf, userInfoView } from "../services/views.ts";
+import { accountOf } from "./helpers.ts";
+
+const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{1,62}$/;
+
+export function userRoutes(routes: Routes): void {
+  routes.api(api.userInfo, async (ctx) => {
+    const user = await ctx.user();
+    if (!user) return json({ success: false, ...apiError("not_authenticated").body }, 401);
+    return json(userInfoView(await accountOf(ctx, user), ctx.app.config.deploymentEnv));
+  });
+
+  routes.api(api.userContext, async (ctx) =>
+    json(contextView(await accountOf(ctx), ctx.app.catalog)),
+  );
+
+  routes.api(api.sessionStatus, async (ctx) => {
+    ctx.query(api.sessionStatus.query);
+    const user = await ctx.user();
+    const location = locationOf(user);
+    return json({
+      isAuth: user !== null,
+      userId: user?.id ?? null,
+      eu: isGdprCountry(location.countryCode),
+      countryCode: location.countryCode,
+      stateCode: location.stateCode,
+      activationRequired: user?.activationRequired ?? false,
+      deploymentEnv: ctx.app.config.deploymentEnv,
+    });
+  });
+
+  routes.api(api.location, async (ctx) => json(locationOf(await ctx.requireUser())));
+
+  routes.api(api.setAttribute, async (ctx) => {
+    const user = await ctx.requireUser();
+    const { key, value } = ctx.query(api.setAttribute.query);
+    if (!(SETTABLE_ATTRIBUTES as readonly string[]).includes(key))
+      return fail("unknown_attribute", key);
+    await ctx.app.db.transaction((tx) =>
+      Users.update(tx, user.id, { properties: { ...user.properties, [key]: value } }),
+    );
+    return json({ success: true });
+  });
+
+  routes.api(api.enterpriseLicense, async (ctx) => {
+    const account = await accountOf(ctx);
+    const { instance } = account;
+    if (!instance) return fail("not_enterprise");
+    const plan = ctx.app.catalog.plans.find((p) => p.code === instance.productCode);
+    const seatPrice = plan ? planPrice(plan, priceSetOf(ctx.app.catalog, account)).seatPrice : -1;
+    return json({
+      hasLicense: account.isOwner || account.user.memberState === "approved",
+      licensePricingStructure: instance.licensePricingStructure,
+      instanceId: instance.id,
+      instanceName: instance.name,
+      productCode: instance.productCode,
+      seatPrice,
+      currentSeats: instance.maxSeats,
+      usedSeats: account.usedSeats,
+      maxSeats: instance.maxSeats,
+      isEnterpriseAdmin: account.isOwner,
+    });
+  });
+
+  routes.api(api.instanceInfo, async (ctx) => {
+    const query = ctx.query(api.instanceInfo.query);
+    if (query.method !== "getInstanceInfo") return fail("unknown_method", query.method);
+    await ctx.requireUser();
+    const name = (query.instanceName ?? "").trim();
+    if (!name) return fail("invalid_request", "instanceName is required");
+    const existing = await Instances.byName(ctx.app.db, name);
+    return json({
+      success: true,
+      instanceName: name,
+      exists: existing !== null,
+      available: existing === null && INSTANCE_NAME.test(name),
+    });
+  });
+
+  routes.api(api.activateUser, async (ctx) => {
+    await ctx.body(api.activateUser.body);
+    const user = await ctx.requireUser();
+    if (!user.emailVerified) return fail("email_not_verified");
+    await ctx.app.db.transaction((tx) => Users.update(tx, user.id, { activationRequired: false }));
+    return json({ success: true });
+  });
+
+  routes.api(api.editUser, async (ctx) => {
+    const user = await ctx.requireUser();
+    const body = await ctx.body(api.editUser.body);
+    const { db, catalog, mailer } = ctx.app;
+    const email = body.email.trim().toLowerCase();
+    if (email !== user.email) {
+      if (isBlockedEmail(email, catalog.blockedEmailDomains)) return fail("blocked_domain");
+      if (await Users.byEmail(db, email)) return fail("email_taken");
+    }
+    if (body.username !== user.username) {
+      const other = await Users.byUsername(db, body.username);
+      if (other && other.id !== user.id) return fail("username_taken");
+    }
+    const now = ctx.now();
+    try {
+      await db.transaction(async (tx) => {
+        await Users.update(tx, user.id, {
+          email,
+          username: body.username,
+          firstName: body.firstName,
+          lastName: body.lastName,
+          ...(email !== user.email ? { emailVerified: false } : {}),
+        });
+        if (email !== user.email) await sendEmailCode(tx, ctx.app, { ...user, email }, now);
+      });
+    } catch (error) {
+      if (error instanceof Error && /UNIQUE/.test(error.message)) return fail("email_taken");
+      throw error;
+    }
+    mailer.kick();
+    return json({ success: true });
+  });
+
+  // Cancel trial (spec 7: DELETE /api/4/user/ {forgetMe}). forgetMe also deletes the account.
+  routes.api(api.deleteUser, async (ctx) => {
+    const body = await ctx.body(api.deleteUser.body);
+    const account = await accountOf(ctx);
+    if (!account.isTrial && !body.forgetMe) return fail("not_on_trial");
+    const now = ctx.now();
+    await ctx.app.db.transaction(async (tx) => {
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: "cancel_trial",
+        userId: account.user.id,
+        payload: body,
+        now,
+      });
+      if (body.forgetMe) {
+        if (account.isOwner && account.instance)
+          await disbandInstance(tx, account.instance, { deleteMembers: false, now });
+        await Users.delete(tx, account.user.id);
+      } else {
+        await convertToFree(tx, account, now);
+      }
+    });
+    if (body.forgetMe) await endSession(ctx);
+    return json({ success: true });
+  });
+
+  routes.api(api.generateEmailCode, async (ctx) => {
+    await ctx.body(api.generateEmailCode.body);
+    const user = await ctx.requireUser();
+    ctx.rateLimit("emailCodeGeneratePerUser", String(user.id));
+    await ctx.app.db.transaction((tx) => sendEmailCode(tx, ctx.app, user, ctx.now()));
+    ctx.app.mailer.kick();
+    return json({ success: true });
+  });
+
+  routes.api(api.verifyEmailCode, async (ctx) => {
+    const user = await ctx.requireUser();
+    ctx.rateLimit("emailCodeVerifyPerUser", String(user.id));
+    const { code } = await ctx.body(api.verifyEmailCode.body);
+    const now = ctx.now();
+    const hash = codeHash(ctx.app.secret, user.id, code);
+    const ok = await ctx.app.db.transaction(async (tx) => {
+      const active = await Secrets.activeFor(tx, user.id, "email_code", now);
+      if (!active) return false;
+      if (active.hash !== hash) {
+        await Secrets.countAttempt(tx, active.hash);
+        if (active.attempts + 1 >= EMAIL_CODE_MAX_ATTEMPTS) await Secrets.use(tx, active.hash, now);
+        return false;
+      }
+      if (!(await Secrets.use(tx, hash, now))) return false;
+      await Users.update(tx, user.id, { emailVerified: true });
+      return true;
+    });
+    return ok ? json({ success: true }) : fail("invalid_code");
+  });
+
+  routes.api(api.validateTeacher, async (ctx) => {
+    await ctx.body(api.validateTeacher.body);
+    const user = await ctx.requireUser();
+    const extraDomains = ctx.app.catalog.schoolDistricts.flatMap((d) => d.emailDomains);
+    return json({
+      success: teacherEmailValid({
+        email: user.email,
+        emailVerified: user.emailVerified,
+        extraDomains,
+      }),
+    });
+  });
+
+  // Convert to free (spec 7: POST /api/4/instance/disband). The owner of a team workspace
+  // dissolves it; any other self-managed account just goes back to the free plan.
+  routes.api(api.disbandInstance, async (ctx) => {
+    const body = await ctx.body(api.disbandInstance.body);
+    const account = await accountOf(ctx);
+    if (account.isMember) return fail("not_instance_owner");
+    if (account.managed) return fail("managed_account");
+    const now = ctx.now();
+    await ctx.app.db.transaction(async (tx) => {
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: "convert_to_free",
+        userId: account.user.id,
+        payload: body,
+        now,
+      });
+      if (account.instance)
+        await disbandInstance(tx, account.instance, { deleteMembers: body.deleteMembers, now });
+      if (body.deleteOwner) {
+        await Users.delete(tx, account.user.id);
+      } else {
+        await convertToFree(tx, account, now);
+      }
+    });
+    if (body.deleteOwner) await endSession(ctx);
+    return json({ success: true, productCode: FREE_PRODUCT });
+  });
+
+  routes.api(api.leaveInstance, async (ctx) => {
+    await ctx.body(api.leaveInstance.body);
+    const account = await accountOf(ctx);
+    const id = Number(ctx.params.id);
+    if (!account.instance || account.instance.id !== id)
+      throw new HttpError(apiError("instance_not_found"));
+    if (account.isOwner) return fail("owner_cannot_leave");
+    await ctx.app.db.transaction((tx) =>
+      Users.update(tx, account.user.id, {
+        instanceId: null,
+        memberState: null,
+        enterpriseRole: null,
+      }),
+    );
+    return json({ success: true, productCode: account.sub.productCode });
+  });
+}

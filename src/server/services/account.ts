@@ -1,0 +1,113 @@
+// An account as the rules of spec section 4 see it: the user, the subscription, the team
+// workspace, and every flag derived from them at the clock's current time. Views (user info,
+// context, products) and the payment rules all start from here.
+import {
+  effectiveOrderState,
+  isCancelled,
+  isExpiredTrial,
+  isManagedAccount,
+  type OrderState,
+  parseOrderState,
+  remainingDays,
+  upgradesDisabled,
+} from "../../domain/account/order-state.ts";
+import { paymentMethodOf } from "../../domain/account/payment-method.ts";
+import { resolveTier, type Tier } from "../../domain/account/tier.ts";
+import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
+import type { Queryable } from "../db/db.ts";
+import { type Instance, Instances } from "../db/instances.ts";
+import { freeSubscription, type Subscription, Subscriptions } from "../db/subscriptions.ts";
+import { type User, Users } from "../db/users.ts";
+import { type Location, locationOf } from "./location.ts";
+
+export type Account = {
+  user: User;
+  sub: Subscription;
+  instance: Instance | null;
+  isOwner: boolean;
+  /** An enterprise member who is not the owner. */
+  isMember: boolean;
+  /** The product the account uses: the workspace's for an approved member, else its own. */
+  productCode: string;
+  plan: PlanEntry | null;
+  orderState: OrderState;
+  remainingTrialDays: number | null;
+  isTrial: boolean;
+  isExpiredTrial: boolean;
+  isCancelled: boolean;
+  professionalTrial: boolean;
+  managed: boolean;
+  upgradesDisabled: boolean;
+  paymentMethod: "paypal" | "cc" | null;
+  usedSeats: number;
+  tier: Tier;
+  location: Location;
+  now: number;
+};
+
+export function planOf(catalog: Catalog, code: string): PlanEntry | null {
+  return catalog.plans.find((p) => p.code === code) ?? null;
+}
+
+export async function loadAccount(
+  q: Queryable,
+  catalog: Catalog,
+  user: User,
+  now: number,
+  /** The subscription when the caller read it already (with the session). */
+  prefetched: Subscription | null = null,
+): Promise<Account> {
+  const sub =
+    (prefetched?.userId === user.id ? prefetched : await Subscriptions.get(q, user.id)) ??
+    freeSubscription(user.id, now);
+  const instance = user.instanceId === null ? null : await Instances.byId(q, user.instanceId);
+  const isOwner = instance !== null && instance.ownerUserId === user.id;
+  const isMember = instance !== null && !isOwner;
+  const approvedMember = isMember && user.memberState === "approved";
+  const productCode = approvedMember && instance ? instance.productCode : sub.productCode;
+  const plan = planOf(catalog, productCode);
+  const orderState = effectiveOrderState(parseOrderState(sub.orderState), sub.covidPromotion);
+  const days = orderState === "automatic" ? null : remainingDays(sub.orderEnd, now);
+  const professionalTrial = productCode === "wv_bizindiv_trial";
+  const usedSeats = instance ? await Users.countApprovedMembers(q, instance.id) : 0;
+  return {
+    user,
+    sub,
+    instance,
+    isOwner,
+    isMember,
+    productCode,
+    plan,
+    orderState,
+    remainingTrialDays: orderState === "trial" ? days : null,
+    isTrial: orderState === "trial",
+    isExpiredTrial:
+      (orderState === "trial" || orderState === "cancelled") &&
+      isExpiredTrial({
+        orderState,
+        hasProductInfo: true,
+        expiredAccount: sub.expiredFlag,
+        remainingDays: days,
+        professionalTrial,
+        orderEndDate: sub.orderEnd,
+        now,
+      }),
+    isCancelled: isCancelled({ orderState, remainingDays: days }),
+    professionalTrial,
+    managed: isManagedAccount({
+      enterpriseMember: isMember,
+      enterpriseAccountOwner: isOwner,
+      orderState,
+    }),
+    upgradesDisabled: upgradesDisabled(user),
+    paymentMethod: paymentMethodOf({
+      paypalSubscriptionId: user.paypalSubscriptionId,
+      stripeId: user.paymentCustomer,
+      paymentMethod: sub.paymentProcessor,
+    }),
+    usedSeats,
+    tier: resolveTier({ tier: plan?.tier ?? "personal", productCode }),
+    location: locationOf(user),
+    now,
+  };
+}

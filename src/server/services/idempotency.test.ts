@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../../api/contract/index.ts";
+import { testClock } from "../clock.ts";
+import { IdempotencyKeys } from "../db/idempotency.ts";
+import { migrate } from "../db/migrations.ts";
+import { SqliteDb } from "../db/sqlite.ts";
+import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
+import { fingerprint, IdempotencyService } from "./idempotency.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function countRows(sql: string, params: (string | number)[] = []): Promise<number> {
+  return (await server.running.deps.db.get<{ n: number }>(sql, params))?.n ?? 0;
+}
+
+describe("one key, one order", () => {
+  it("replays one payment 100 times at once and finds one order and one charge", async () => {
+    const client = await server.signedIn("monthly@demo.test");
+    const key = newKey();
+    const chargesBefore = await countRows("SELECT COUNT(*) AS n FROM sandbox_charges");
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        client.call(api.upgrade, {
+          body: { product: { code: "wv_unloct17_12m" }, newCart: true },
+          idempotencyKey: key,
+        }),
+      ),
+    );
+    const bodies = new Set(answers.map((a) => JSON.stringify(a.body)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(bodies.size).toBe(1);
+    expect(
+      await countRows("SELECT COUNT(*) AS n FROM orders WHERE idempotency_key = ?", [key]),
+    ).toBe(1);
+    expect(await countRows("SELECT COUNT(*) AS n FROM sandbox_charges")).toBe(chargesBefore + 1);
+  });
+
+  it("refuses the same key with other parameters, also while the first is running", async () => {
+    const client = await server.signedIn("owner@demo.test");
+    const key = newKey();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        client.call(api.upgrade, {
+          body: { product: { code: i % 2 === 0 ? "single_export_hd" : "single_export_4k" } },
+          idempotencyKey: key,
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length).toBe(10);
+    expect(statuses.filter((s) => s === 422).length).toBe(10);
+    expect(
+      await countRows("SELECT COUNT(*) AS n FROM orders WHERE idempotency_key = ?", [key]),
+    ).toBe(1);
+  });
+
+  it("keeps keys apart per user", async () => {
+    const key = newKey();
+    const a = await (await server.signedIn("teacher@demo-school.edu")).call(api.upgrade, {
+      body: { product: { code: "single_export_hd" } },
+      idempotencyKey: key,
+    });
+    const b = await (await server.signedIn("owner@demo.test")).call(api.upgrade, {
+      body: { product: { code: "single_export_hd" } },
+      idempotencyKey: key,
+    });
+    expect(a.ok && b.ok).toBe(true);
+    expect(a.ok && b.ok && a.body.orderId !== b.body.orderId).toBe(true);
+  });
+});
+
+describe("IdempotencyService", () => {
+  const dir = mkdtempSync(join(tmpdir(), "idem-"));
+  const db = new SqliteDb(join(dir, "db.sqlite"));
+  const clock = testClock(1_000_000);
+  migrate(db.raw, clock.now());
+  afterAll(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("takes over a key left pending by a process that is gone, and stores one answer", async () => {
+    const print = fingerprint("POST", "/x", { a: 1 });
+    await db.transaction((tx) =>
+      IdempotencyKeys.claim(tx, { userId: 1, key: "k", fingerprint: print, owner: "dead", now: 1 }),
+    );
+    const service = new IdempotencyService(db, clock, "alive");
+    let runs = 0;
+    const work = async () => {
+      runs += 1;
+      return { status: 200, body: { n: runs } };
+    };
+    const first = await service.run(1, "k", print, work);
+    const second = await service.run(1, "k", print, work);
+    expect(first).toEqual({ status: 200, body: { n: 1 }, replayed: false });
+    expect(second).toEqual({ status: 200, body: { n: 1 }, replayed: true });
+    expect(runs).toBe(1);
+  });
+
+  it("frees the key when the work fails, so that a retry can do it", async () => {
+    const service = new IdempotencyService(db, clock, "alive");
+    const print = fingerprint("POST", "/y", {});
+    await expect(
+      service.run(1, "fails", print, async () => Promise.reject(new Error("boom"))),
+    ).rejects.toThrow("boom");
+    const retried = await service.run(1, "fails", print, async () => ({
+      status: 201,
+      body: { ok: true },
+    }));
+    expect(retried).toEqual({ status: 201, body: { ok: true }, replayed: false });
+  });
+
+  it("ignores the order of keys in the fingerprint", () => {
+    expect(fingerprint("POST", "/p", { a: 1, b: [{ c: 1, d: 2 }] })).toBe(
+      fingerprint("POST", "/p", { b: [{ d: 2, c: 1 }], a: 1 }),
+    );
+    expect(fingerprint("POST", "/p", { a: 1 })).not.toBe(fingerprint("POST", "/p", { a: 2 }));
+  });
+});

@@ -1,0 +1,83 @@
+// Where an account is, for tax and the GDPR flag: the billing address when one is saved,
+// otherwise the United States with no state (the spec's default region for a new session).
+
+// EU and EEA members, plus the United Kingdom and Switzerland, whose privacy rules match the GDPR.
+const GDPR_COUNTRIES = new Set(
+  "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE IS LI NO GB CH".split(
+    " ",
+  ),
+);
+
+const US_STATES: Record<string, string> = {
+  AL: "Alabama",
+  AK: "Alaska",
+  AZ: "Arizona",
+  AR: "Arkansas",
+  CA: "California",
+  CO: "Colorado",
+  CT: "Connecticut",
+  DE: "Delaware",
+  DC: "District of Columbia",
+  FL: "Florida",
+  GA: "Georgia",
+  HI: "Hawaii",
+  ID: "Idaho",
+  IL: "Illinois",
+  IN: "Indiana",
+  IA: "Iowa",
+  KS: "Kansas",
+  KY: "Kentucky",
+  LA: "Louisiana",
+  ME: "Maine",
+  MD: "Maryland",
+  MA: "Massachusetts",
+  MI: "Michigan",
+  MN: "Minnesota",
+  MS: "Mississippi",
+  MO: "Missouri",
+  MT: "Montana",
+  NE: "Nebraska",
+  NV: "Nevada",
+  NH: "New Hampshire",
+  NJ: "New Jersey",
+  NM: "New Mexico",
+  NY: "New York",
+  NC: "North Carolina",
+  ND: "North Dakota",
+  OH: "Ohio",
+  OK: "Oklahoma",
+  OR: "Oregon",
+  PA: "Pennsylvania",
+  RI: "Rhode Island",
+  SC: "South Carolina",
+  SD: "South Dakota",
+  TN: "Tennessee",
+  TX: "Texas",
+  UT: "Utah",
+  VT: "Vermont",
+  VA: "Virginia",
+  WA: "Washington",
+  WV: "West Virginia",
+  WI: "Wisconsin",
+  WY: "Wyoming",
+};
+
+export type Location = { countryCode: string; stateCode: string | null; stateName: string | null };
+
+export const DEFAULT_COUNTRY = "US";
+
+export function locationOf(
+  user: { country: string | null; stateCode: string | null } | null,
+): Location {
+  const countryCode = user?.country ?? DEFAULT_COUNTRY;
+  const stateCode = countryCode === "US" ? (user?.stateCode ?? null) : null;
+  return { countryCode, stateCode, stateName: stateCode ? (US_STATES[stateCode] ?? null) : null };
+}
+
+export function isGdprCountry(countryCode: string): boolean {
+  return GDPR_COUNTRIES.has(countryCode.toUpperCase());
+}
+
+export function isUsState(code: string): boolean {
+  return Object.hasOwn(US_STATES, code);
+}

@@ -1,0 +1,301 @@
+// What a purchase, a trial or a cancellation does to an account. Each function writes inside the
+// caller's transaction, so an order and the account change it pays for commit together.
+import { FREE_PRODUCT } from "../../domain/account/tier.ts";
+import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
+import type { OrderSummary } from "../../domain/pricing/index.ts";
+import { randomId } from "../auth/tokens.ts";
+import { addMonths, DAY_MS } from "../clock.ts";
+import type { Queryable } from "../db/db.ts";
+import { type Instance, Instances } from "../db/instances.ts";
+import type { Order } from "../db/orders.ts";
+import { Orders } from "../db/orders.ts";
+import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
+import { type User, Users } from "../db/users.ts";
+import type { Account } from "./account.ts";
+import type { Quote } from "./quotes.ts";
+
+export type Payment = {
+  processor: "cc" | "paypal";
+  chargeRef: string | null;
+  idempotencyKey: string | null;
+};
+
+function productName(catalog: Catalog, code: string): string {
+  return (
+    catalog.plans.find((p) => p.code === code)?.name ??
+    catalog.singleExports.find((e) => e.code === code)?.name ??
+    (catalog.exportUpgrades.some((u) => u.code === code) ? "Export upgrade" : code)
+  );
+}
+
+/** The value of the new period (the plan, essentials and seats after any discount; no add-ons, tax or credit). */
+export function periodValue(summary: OrderSummary): number {
+  const n = summary.newSubscription;
+  return n.firstTermBasePrice - n.firstTermDiscount + n.firstTermExtraSeatsPrice;
+}
+
+/** The product the account has after buying `code` with these add-ons (a plan plus essentials is the essentials variant). */
+export function resultingProduct(
+  catalog: Catalog,
+  plan: PlanEntry,
+  addOns: readonly string[],
+): string {
+  const withEssentials = addOns.some((a) => catalog.essentials.addOns.some((e) => e.code === a));
+  return withEssentials && plan.essentialsUpgrade ? plan.essentialsUpgrade : plan.code;
+}
+
+export function buildOrder(
+  catalog: Catalog,
+  account: Account,
+  quote: Quote,
+  input: { code: string; addOns: readonly string[] },
+  payment: Payment,
+  now: number,
+): Order {
+  const plan = catalog.plans.find((p) => p.code === input.code) ?? null;
+  const { summary } = quote;
+  const months = plan ? (plan.validMonths ?? plan.termDuration) : 0;
+  return {
+    id: randomId("ord"),
+    userId: account.user.id,
+    kind: plan ? "plan" : "one_off",
+    productCode: plan ? resultingProduct(catalog, plan, input.addOns) : input.code,
+    productName: productName(catalog, input.code),
+    seats: quote.seats,
+    addOns: [...input.addOns],
+    subTotal: summary.subTotal,
+    salesTax: summary.salesTax,
+    total: summary.total,
+    listPrice: summary.subTotal + summary.proration.prorateAmount,
+    prorateAmount: summary.proration.prorateAmount,
+    currency: "USD",
+    processor: payment.processor,
+    chargeRef: payment.chargeRef,
+    invoiceId: randomId("in"),
+    periodStart: now,
+    periodEnd: plan ? addMonths(now, months) : now,
+    termMonths: plan ? plan.termDuration : 0,
+    coupon: quote.coupon,
+    idempotencyKey: payment.idempotencyKey,
+    createdAt: now,
+  };
+}
+
+function uniqueName(base: string): string {
+  return `${base.replace(/[^A-Za-z0-9 _.-]/g, "").slice(0, 40) || "team"}-${randomId("x", 3).slice(2)}`;
+}
+
+/** Creates the buyer's team workspace, or resizes the one they own. */
+export async function ensureInstance(
+  tx: Queryable,
+  user: User,
+  owned: Instance | null,
+  input: {
+    productCode: string;
+    seats: number;
+    name: string | null;
+    pricingStructure: string | null;
+    now: number;
+  },
+): Promise<number> {
+  if (owned) {
+    await Instances.update(tx, owned.id, {
+      productCode: input.productCode,
+      maxSeats: input.seats,
+      licensePricingStructure: input.pricingStructure,
+    });
+    return owned.id;
+  }
+  const wanted = input.name?.trim() || `${user.firstName || "team"}'s team`;
+  const taken = await Instances.byName(tx, wanted);
+  const id = await Instances.insert(tx, {
+    name: taken ? uniqueName(wanted) : wanted,
+    ownerUserId: user.id,
+    productCode: input.productCode,
+    maxSeats: input.seats,
+    coupon: null,
+    licensePricingStructure: input.pricingStructure,
+    createdAt: input.now,
+    disbandedAt: null,
+  });
+  await Users.update(tx, user.id, {
+    instanceId: id,
+    memberState: "approved",
+    enterpriseRole: "admin",
+  });
+  return id;
+}
+
+/** Writes a paid order and gives the account what it paid for. */
+export async function applyOrder(
+  tx: Queryable,
+  catalog: Catalog,
+  account: Account,
+  order: Order,
+  summary: OrderSummary,
+): Promise<void> {
+  await Orders.insert(tx, order);
+  const { user } = account;
+  let sub = await Subscriptions.get(tx, user.id);
+  if (!sub) {
+    sub = freeSubscription(user.id, order.createdAt);
+    await Subscriptions.insert(tx, sub);
+  }
+  if (order.kind === "one_off") {
+    await Subscriptions.update(tx, user.id, {
+      exportCredits: sub.exportCredits + 1 + order.addOns.length,
+      updatedAt: order.createdAt,
+    });
+    return;
+  }
+  const plan = catalog.plans.find((p) => p.code === order.productCode);
+  await Subscriptions.update(tx, user.id, {
+    productCode: order.productCode,
+    orderState: "automatic",
+    prevOrderState: sub.orderState,
+    orderId: order.id,
+    orderStart: order.periodStart,
+    orderEnd: order.periodEnd,
+    termMonths: order.termMonths,
+    seats: order.seats,
+    paidCents: periodValue(summary),
+    paymentProcessor: order.processor,
+    expiredFlag: false,
+    exportCredits:
+      sub.exportCredits +
+      order.addOns.filter((a) => !catalog.essentials.addOns.some((e) => e.code === a)).length,
+    updatedAt: order.createdAt,
+  });
+  await Users.update(tx, user.id, { appliedCoupon: null });
+  if (plan?.multiUser) {
+    await ensureInstance(tx, user, account.isOwner ? account.instance : null, {
+      productCode: order.productCode,
+      seats: order.seats,
+      name: user.properties.desiredInstanceName ?? null,
+      pricingStructure: plan.seatStructure,
+      now: order.createdAt,
+    });
+  }
+}
+
+/** Back to the free plan; the previous state is kept as prevOrderState. */
+export async function convertToFree(tx: Queryable, account: Account, now: number): Promise<void> {
+  const sub = await Subscriptions.get(tx, account.user.id);
+  if (!sub) {
+    await Subscriptions.insert(tx, freeSubscription(account.user.id, now));
+    return;
+  }
+  await Subscriptions.update(tx, account.user.id, {
+    productCode: FREE_PRODUCT,
+    orderState: "cancelled",
+    prevOrderState: sub.orderState,
+    orderEnd: now,
+    paidCents: 0,
+    seats: 1,
+    updatedAt: now,
+  });
+}
+
+/** Dissolves a team workspace: members lose the licence (or their accounts, with deleteMembers). */
+export async function disbandInstance(
+  tx: Queryable,
+  instance: Instance,
+  options: { deleteMembers: boolean; now: number },
+): Promise<void> {
+  for (const member of await Users.membersOf(tx, instance.id)) {
+    if (member.id === instance.ownerUserId) {
+      await Users.update(tx, member.id, {
+        instanceId: null,
+        memberState: null,
+        enterpriseRole: null,
+      });
+    } else if (options.deleteMembers) {
+      await Users.delete(tx, member.id);
+    } else {
+      await Users.update(tx, member.id, {
+        instanceId: null,
+        memberState: "no_license",
+        enterpriseRole: null,
+      });
+    }
+  }
+  await Instances.update(tx, instance.id, {
+    disbandedAt: options.now,
+    coupon: null,
+    name: `${instance.name} (disbanded ${instance.id})`,
+  });
+}
+
+export function trialDays(plan: PlanEntry, fallback: number): number {
+  return plan.trialDuration > 0 ? plan.trialDuration : fallback;
+}
+
+/** Starts a trial: a zero-total order, the trial product until the end date. */
+export async function startTrial(
+  tx: Queryable,
+  account: Account,
+  plan: PlanEntry,
+  input: { days: number; instanceName: string | null; now: number },
+): Promise<{ orderId: string; orderEnd: number; instanceName: string | null }> {
+  const { user } = account;
+  const orderId = randomId("ord");
+  const orderEnd = input.now + input.days * DAY_MS;
+  const seats = plan.multiUser ? Math.max(1, plan.includedSeats) : 1;
+  await Orders.insert(tx, {
+    id: orderId,
+    userId: user.id,
+    kind: "trial",
+    productCode: plan.code,
+    productName: plan.name,
+    seats,
+    addOns: [],
+    subTotal: 0,
+    salesTax: 0,
+    total: 0,
+    listPrice: 0,
+    prorateAmount: 0,
+    currency: "USD",
+    processor: null,
+    chargeRef: null,
+    invoiceId: null,
+    periodStart: input.now,
+    periodEnd: orderEnd,
+    termMonths: 0,
+    coupon: null,
+    idempotencyKey: null,
+    createdAt: input.now,
+  });
+  const sub = await Subscriptions.get(tx, user.id);
+  if (!sub) await Subscriptions.insert(tx, freeSubscription(user.id, input.now));
+  await Subscriptions.update(tx, user.id, {
+    productCode: plan.code,
+    orderState: "trial",
+    prevOrderState: sub?.orderState ?? null,
+    orderId,
+    orderStart: input.now,
+    orderEnd,
+    termMonths: null,
+    seats,
+    paidCents: 0,
+    expiredFlag: false,
+    updatedAt: input.now,
+  });
+  const needsVerification = plan.isTrial && !user.emailVerified;
+  await Users.update(tx, user.id, {
+    previousTrialOwner: true,
+    previousTrialProduct: plan.code,
+    ...(needsVerification ? { activationRequired: true } : {}),
+  });
+  let instanceName: string | null = null;
+  if (plan.multiUser) {
+    const id = await ensureInstance(tx, user, account.isOwner ? account.instance : null, {
+      productCode: plan.code,
+      seats,
+      name: input.instanceName ?? user.properties.desiredInstanceName ?? null,
+      pricingStructure: plan.seatStructure,
+      now: input.now,
+    });
+    instanceName = (await Instances.byId(tx, id))?.name ?? null;
+  }
+  return { orderId, orderEnd, instanceName };
+}

@@ -1,0 +1,130 @@
+// The order summary of an account: the pricing module's orderSummary with the account's current
+// subscription (for proration), its location (for tax), price set and coupon. The upgrade call
+// charges exactly this summary's total.
+
+import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import {
+  API_ERRORS,
+  type ApiError,
+  type ApiErrorCode,
+  apiError,
+} from "../../domain/errors/api-errors.ts";
+import {
+  type CurrentSubscription,
+  type OrderSummary,
+  type PricingError,
+  quote,
+  safeOrderSummary,
+} from "../../domain/pricing/index.ts";
+import type { Account } from "./account.ts";
+
+export type QuoteInput = {
+  targetProduct: string;
+  seats?: number | undefined;
+  addOns?: readonly string[] | undefined;
+  coupon?: string | undefined;
+};
+
+export type ProductKind = "plan" | "one_off";
+
+/** Whether a code names something that can be bought, and what. */
+export function productKind(catalog: Catalog, code: string): ProductKind | null {
+  if (catalog.plans.some((p) => p.code === code)) return "plan";
+  if ([...catalog.singleExports, ...catalog.exportUpgrades].some((e) => e.code === code))
+    return "one_off";
+  return null;
+}
+
+function withMessage(code: ApiErrorCode, message: string): ApiError {
+  return { status: API_ERRORS[code].status, body: { message, error_code: code } };
+}
+
+/** The API error for a pricing refusal, keeping the pricing module's customer-facing message. */
+export function pricingError(error: PricingError): ApiError {
+  switch (error.code) {
+    case "UNKNOWN_PLAN":
+    case "NO_VARIANT":
+      return withMessage("unknown_product", error.message);
+    case "INVALID_SEATS":
+    case "SEATS_BELOW_MINIMUM":
+    case "SEATS_ABOVE_MAXIMUM":
+    case "SEATS_NOT_PRICED":
+    case "EXTRA_SEATS_NOT_SOLD":
+    case "UNKNOWN_SEAT_STRUCTURE":
+    case "SEAT_STRUCTURE_NOT_FOR_PLAN":
+      return withMessage("invalid_seats", error.message);
+    case "COUPON_UNKNOWN":
+      return withMessage("coupon_not_found", error.message);
+    case "COUPON_EXPIRED":
+    case "COUPON_NOT_STARTED":
+      return withMessage("coupon_not_active", error.message);
+    case "COUPON_NOT_FOR_PLAN":
+      return withMessage("coupon_not_applicable", error.message);
+    case "UNKNOWN_ADD_ON":
+    case "ADD_ON_NOT_FOR_PLAN":
+      return withMessage("invalid_add_on", error.message);
+    case "INVALID_TIME":
+    case "INVALID_CURRENT_SUBSCRIPTION":
+      return apiError("internal_error");
+  }
+}
+
+/** The paid period being replaced, when the account has one that is still running. */
+export function currentSubscription(
+  account: Account,
+  catalog: Catalog,
+): CurrentSubscription | null {
+  const { sub } = account;
+  if (account.isMember) return null;
+  if (!catalog.plans.some((p) => p.code === sub.productCode)) return null;
+  if (sub.orderStart === null || sub.orderEnd === null || sub.paidCents <= 0) return null;
+  if (sub.orderEnd <= account.now || sub.orderEnd <= sub.orderStart) return null;
+  if (account.orderState !== "automatic" && account.orderState !== "cancelled") return null;
+  return {
+    planCode: sub.productCode,
+    seats: sub.seats,
+    periodStart: sub.orderStart,
+    periodEnd: sub.orderEnd,
+    paidCents: sub.paidCents,
+  };
+}
+
+export type Quote = {
+  summary: OrderSummary;
+  kind: ProductKind;
+  seats: number;
+  coupon: string | null;
+};
+
+export function quoteFor(
+  catalog: Catalog,
+  account: Account,
+  input: QuoteInput,
+): { ok: true; quote: Quote } | { ok: false; error: ApiError } {
+  const kind = productKind(catalog, input.targetProduct);
+  if (kind === null) return { ok: false, error: apiError("unknown_product", input.targetProduct) };
+  const coupon = input.coupon?.trim() || account.user.appliedCoupon || null;
+  const { countryCode, stateCode } = account.location;
+  const result = safeOrderSummary(catalog, {
+    targetProduct: input.targetProduct,
+    seats: input.seats,
+    addOns: input.addOns,
+    atMs: account.now,
+    coupon: coupon ?? undefined,
+    priceGroup: account.user.priceTestingGroupValue ?? undefined,
+    current: kind === "plan" ? currentSubscription(account, catalog) : null,
+    tax: { country: countryCode, state: stateCode },
+  });
+  if (!result.ok) return { ok: false, error: pricingError(result.error) };
+  let seats = input.seats ?? 1;
+  if (kind === "plan" && input.seats === undefined) {
+    // The pricing module picks the default seat count (the plan's minimum); ask it which.
+    const priced = quote(catalog, {
+      plan: input.targetProduct,
+      atMs: account.now,
+      coupon: coupon ?? undefined,
+    });
+    if (priced.ok) seats = priced.quote.seats;
+  }
+  return { ok: true, quote: { summary: result.summary, kind, seats, coupon } };
+}

@@ -1,0 +1,252 @@
+// The answers of the user info, context and products calls (spec sections 3.1, 3.2 and 3.3),
+// built from an Account. Prices come from the pricing module; nothing is computed here.
+import type { z } from "zod";
+import type { ProductsResponse } from "../../api/contract/products.ts";
+import type { UserContextResponse, UserInfoResponse } from "../../api/contract/user.ts";
+import { prefersHtmlEditor } from "../../domain/account/features.ts";
+import { FREE_PRODUCT, isTrialCode, trialProductForTier } from "../../domain/account/tier.ts";
+import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
+import {
+  activeCampaigns,
+  basePriceWithoutAddOns,
+  couponMatches,
+  planPrice,
+  priceSetForGroup,
+} from "../../domain/pricing/index.ts";
+import type { Account } from "./account.ts";
+import { isGdprCountry } from "./location.ts";
+
+/** Trial length when a plan gives none (spec section 9: the checkout trial is 14 days). */
+export const DEFAULT_TRIAL_DAYS = 14;
+/** No account of this deployment predates the HTML editor, so none keeps the old one by default. */
+const LEGACY_EDITOR_USER_IDS_BELOW = 0;
+
+export function priceSetOf(catalog: Catalog, account: Account): string | null {
+  return priceSetForGroup(catalog, account.user.priceTestingGroupValue);
+}
+
+function enterpriseRole(account: Account): string | null {
+  if (account.user.enterpriseRole) return account.user.enterpriseRole;
+  if (account.isOwner) return "admin";
+  return account.isMember ? "member" : null;
+}
+
+export function userInfoView(
+  account: Account,
+  deploymentEnv: string,
+): z.input<typeof UserInfoResponse> {
+  const { user, instance } = account;
+  const properties: Record<string, string> = { ...user.properties };
+  if (user.paymentCustomer) properties.stripeId = user.paymentCustomer;
+  if (user.paypalSubscriptionId) properties.paypalSubscriptionId = user.paypalSubscriptionId;
+  if (user.appliedCoupon) properties.targetedPricingCampaign = user.appliedCoupon;
+  return {
+    success: true,
+    username: user.username,
+    userId: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    activationRequired: user.activationRequired,
+    enterpriseMember: instance !== null,
+    enterpriseAccountOwner: account.isOwner,
+    enterpriseMemberInstance: instance?.name ?? null,
+    enterpriseRole: enterpriseRole(account),
+    memberState: instance ? (user.memberState ?? "no_license") : null,
+    ssoType: user.ssoType,
+    canEditSSOCredentials: user.ssoType !== null,
+    canEditCredentials: user.ssoType === null,
+    instanceId: instance?.id ?? null,
+    instanceProduct: instance?.productCode ?? null,
+    usedSeats: account.usedSeats,
+    domainStatus: user.domainStatus,
+    privacyPreferences: [
+      {
+        key: "usage_analytics_web",
+        value: user.privacy.usage_analytics_web ?? true,
+        defaultValue: true,
+      },
+    ],
+    properties,
+    sessionProperties: user.sessionProperties,
+    priceTestingGroup: user.priceTestingGroup,
+    priceTestingGroupValue: user.priceTestingGroupValue,
+    priceCampaignKey: user.priceCampaignKey,
+    deploymentEnv,
+    useHtmlEditor: prefersHtmlEditor(
+      user.properties.useHtmlEditor,
+      user.id,
+      LEGACY_EDITOR_USER_IDS_BELOW,
+    ),
+    creationDate: user.createdAt,
+    locale: user.locale,
+    eu: isGdprCountry(account.location.countryCode),
+  };
+}
+
+export function contextView(
+  account: Account,
+  catalog: Catalog,
+): z.input<typeof UserContextResponse> {
+  const { user, sub, instance, plan } = account;
+  const coupon = user.appliedCoupon;
+  const banners = activeCampaigns(catalog, account.now).filter(
+    (c) => c.banners.length > 0 && (!c.targeted || couponMatches(c, coupon)),
+  );
+  const seatPrice = plan ? planPrice(plan, priceSetOf(catalog, account)).seatPrice : -1;
+  const free = account.productCode === FREE_PRODUCT;
+  const expiredAccount =
+    sub.expiredFlag ||
+    account.isExpiredTrial ||
+    (account.isCancelled && (sub.orderEnd ?? 0) <= account.now && !free);
+  return {
+    isAuth: true,
+    userId: user.id,
+    productCode: account.productCode,
+    orderState: account.orderState,
+    prevOrderState: sub.prevOrderState,
+    orderEndDate: sub.orderEnd,
+    lastOrderId: sub.orderId,
+    termDurationMonths: sub.termMonths,
+    isTrial: account.isTrial,
+    isMemberTrial: account.isMember && instance !== null && isTrialCode(instance.productCode),
+    isExpiredTrial: account.isExpiredTrial,
+    isExpiredAccount: expiredAccount,
+    isCancelled: account.isCancelled,
+    remainingTrialDays: account.remainingTrialDays,
+    professionalTrial: account.professionalTrial,
+    userHasTrialProduct: isTrialCode(account.productCode),
+    userHasPaymentMethodSet: user.paymentCustomer !== null || user.paypalSubscriptionId !== null,
+    paymentMethod: account.paymentMethod,
+    isPurchaseOrder: account.orderState === "purchaseOrder",
+    isManagedAccount: account.managed,
+    isUserEnterpriseMember: account.isMember,
+    isEnterpriseAdmin: account.isOwner || user.enterpriseRole === "admin",
+    hasInstanceProduct: account.isMember && user.memberState === "approved",
+    disableAccountUpgrades: user.disableAccountUpgrades,
+    upgradesDisabled: account.upgradesDisabled,
+    androidSubscription: user.androidSubscription,
+    itunesSubscription: user.itunesSubscription,
+    shouldViewUpgrade:
+      !account.managed && !account.upgradesDisabled && (free || account.isTrial || expiredAccount),
+    previousTrialOwner: user.previousTrialOwner,
+    ccRequiredForTrial: sub.ccRequiredForTrial || user.properties.ccRequiredForTrial === "true",
+    vertical: plan?.vertical ?? "personal",
+    tier: account.tier,
+    accountType: plan?.category ?? "personal",
+    targetedPricingCampaign: coupon ?? user.properties.targetedPricingCampaign ?? null,
+    showCampaignBanner: banners.length > 0,
+    activeTests:
+      user.priceTestingGroup && user.priceTestingGroupValue
+        ? [{ name: user.priceTestingGroup, data: { value: user.priceTestingGroupValue } }]
+        : [],
+    seatPrice,
+    currentSeats: sub.seats,
+    usedSeats: account.usedSeats,
+    maxSeats: instance?.maxSeats ?? sub.seats,
+  };
+}
+
+function features(plan: PlanEntry | null): string {
+  if (!plan) return "";
+  const list = [
+    plan.maxPublishResolution === "2160p"
+      ? "Publish4K"
+      : plan.maxPublishResolution === "1080p"
+        ? "Publish1080p"
+        : "Publish720p",
+    plan.screenCapture ? "ScreenCapture" : null,
+    plan.dualCapture ? "DualCapture" : null,
+    plan.premiumMusic ? "PremiumMusic" : null,
+    plan.essentials ? "Essentials" : null,
+    plan.multiUser ? "TeamManagement" : null,
+    plan.isTrial ? "TrialEmailVerification" : null,
+  ];
+  return list.filter((f): f is string => f !== null).join(" ");
+}
+
+function purchasable(catalog: Catalog, account: Account): string[] {
+  if (account.managed || account.upgradesDisabled) return [];
+  return catalog.plans
+    .filter(
+      (p) => !p.legacy && !p.isTrial && p.code !== FREE_PRODUCT && p.code !== account.productCode,
+    )
+    .map((p) => p.code);
+}
+
+export function productsView(account: Account, catalog: Catalog): z.input<typeof ProductsResponse> {
+  const { user, sub, plan, instance } = account;
+  const priceSet = priceSetOf(catalog, account);
+  const prices = plan ? planPrice(plan, priceSet) : { price: 0, seatPrice: -1 };
+  const upgrade = plan?.essentialsUpgrade
+    ? catalog.plans.find((p) => p.code === plan.essentialsUpgrade)
+    : undefined;
+  const addOn = catalog.essentials.addOns.find((a) => a.termDuration === plan?.termDuration);
+  const exportMax =
+    plan?.publishMinutesPerMonth == null ? -1 : plan.publishMinutesPerMonth * 60_000;
+  const hd = catalog.singleExports.find((e) => e.resolution !== "2160p");
+  const uhd = catalog.singleExports.find((e) => e.resolution === "2160p");
+  return {
+    productCode: account.productCode,
+    orderState: account.orderState,
+    prevOrderState: sub.prevOrderState,
+    orderEndDate: sub.orderEnd,
+    orderId: sub.orderId,
+    orderDuration: sub.termMonths,
+    TrialProduct: plan?.trialProduct ?? trialProductForTier(account.tier),
+    "Trial Duration": plan && plan.trialDuration > 0 ? plan.trialDuration : DEFAULT_TRIAL_DAYS,
+    FreeProduct: FREE_PRODUCT,
+    TermDurationMonths: sub.termMonths ?? plan?.termDuration ?? null,
+    "Purchasable Products": purchasable(catalog, account),
+    "Purchasable Products Trial": user.previousTrialOwner
+      ? []
+      : catalog.plans.filter((p) => p.isTrial && !p.legacy).map((p) => p.code),
+    "Seat Price": Math.max(0, prices.seatPrice),
+    Seats: sub.seats,
+    sku_term: `${plan?.termDuration ?? 1}m`,
+    essentialsInfo: {
+      hasEssentials: plan?.essentials ?? false,
+      upgradePlan: upgrade?.code ?? null,
+      essentialsPrice: plan?.essentials ? plan.essentialsPrice : (addOn?.price ?? 0),
+      newTotalPrice: upgrade ? planPrice(upgrade, priceSet).price : prices.price,
+    },
+    accountType: plan?.category ?? "personal",
+    covidPromotionOrder: sub.covidPromotion,
+    previousTrialOwner: user.previousTrialOwner,
+    previousTrialProduct: user.previousTrialProduct,
+    expiredAccount: account.isExpiredTrial || sub.expiredFlag,
+    licensePricingStructure: instance?.licensePricingStructure ?? null,
+    hasLicense: instance !== null && (account.isOwner || user.memberState === "approved"),
+    subscriptionName: plan?.name ?? account.productCode,
+    baseProductPrice: plan ? basePriceWithoutAddOns(plan, catalog, priceSet) : 0,
+    Features: features(plan),
+    "4KExportPrice": uhd?.price ?? 0,
+    ExportPrice: hd?.price ?? 0,
+    // Storage is not sold by the gigabyte in this catalogue.
+    "GB Price": 0,
+    "Export Upgrades": catalog.exportUpgrades.map((u) => `${u.hours}:${u.price}`).join(","),
+    maxExportResolution: plan?.maxPublishResolution ?? "720p",
+    maxExportMins: Math.round(catalog.maxExportMs / 60_000),
+    ExportQuotaMonths: plan?.validMonths ?? 1,
+    Vertical: plan?.vertical ?? "personal",
+    PriorityProcessingLevel: plan?.multiUser ? 2 : plan?.premiumMusic ? 1 : 0,
+    excludedFeatures: "",
+    FontPackages: "",
+    defaultCapacity: plan?.capacity ?? "",
+    maxInvitations:
+      account.isOwner && instance ? Math.max(0, instance.maxSeats - account.usedSeats) : 0,
+    exportTimeLeft: exportMax,
+    subscriptionExportTimeMax: exportMax,
+    timeUsed: 0,
+    exportTimeMax: exportMax,
+    flexExportTimeMax: plan?.recurring === false ? exportMax : 0,
+    nextBillingDate: account.orderState === "automatic" ? sub.orderEnd : null,
+    upcomingPurchaseOrder: sub.upcomingPurchaseOrder,
+    exportCredits: sub.exportCredits,
+    googleWalletSubscription: user.googleWalletSubscription,
+    itunesSubscription: user.itunesSubscription,
+    androidSubscription: user.androidSubscription,
+    disableAccountUpgrades: user.disableAccountUpgrades,
+  };
+}
