@@ -5,4 +5,5 @@
 import { enableCompileCache } from "node:module";
 
 enableCompileCache();
+
 await import("./main.ts");

@@ -42,7 +42,7 @@ function run(args: string[], cwd: string, env: Record<string, string> = {}) {
 describe("catalog validate", () => {
   it("exits 0 with a one-line summary for a valid catalogue", () => {
     const cwd = fixture(catalogTexts());
-    const result = run(["validate", "--no-cache"], cwd);
+    const result = run(["validate"], cwd);
     expect(result).toMatchInlineSnapshot(`
       {
         "code": 0,
@@ -97,7 +97,7 @@ describe("catalog validate", () => {
         },
       }),
     );
-    const result = run(["validate", "--no-cache"], cwd);
+    const result = run(["validate"], cwd);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatchInlineSnapshot(`
@@ -177,7 +177,7 @@ describe("catalog validate", () => {
         },
       }),
     );
-    const result = run(["validate", "--no-cache"], cwd);
+    const result = run(["validate"], cwd);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatchInlineSnapshot(`
       "catalog/campaigns.yaml:9 campaigns[0].products[0].price: campaign price 61.00 for wv_single_12m is not below its price 59.88: expected a lower price
@@ -213,7 +213,7 @@ describe("catalog validate", () => {
         },
       }),
     );
-    const result = run(["validate", "--no-cache"], cwd);
+    const result = run(["validate"], cwd);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatchInlineSnapshot(`
       "catalog/exports.yaml:5 singleExports[0].price: must not be negative, found -2.99
@@ -236,7 +236,7 @@ describe("catalog validate", () => {
         },
       ),
     );
-    const result = run(["validate", "catalog", "--no-cache"], cwd);
+    const result = run(["validate", "catalog"], cwd);
     expect(result.code).toBe(1);
     expect(result.stdout).not.toMatch(/\n\s+at /);
     expect(result.stdout).toMatchInlineSnapshot(`
@@ -254,7 +254,7 @@ describe("catalog validate", () => {
 
   it("prints JSON with --json", () => {
     const cwd = fixture(catalogTexts({}, { "campaigns.yaml": null }));
-    const result = run(["validate", "--json", "--no-cache"], cwd);
+    const result = run(["validate", "--json"], cwd);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({
       ok: false,
@@ -433,13 +433,30 @@ describe("the shell", () => {
   });
 
   it("runs through the npm bin shim", () => {
-    const result = spawnSync(
-      process.execPath,
-      [join(root, "cli/bin.js"), "validate", "--no-cache"],
-      { cwd: root, encoding: "utf8" },
-    );
+    const result = spawnSync(process.execPath, [join(root, "cli/bin.js"), "validate"], {
+      cwd: root,
+      encoding: "utf8",
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^✔ catalog is valid: /);
+  });
+
+  it("reports problems through the bin shim exactly as through the entry", () => {
+    const cwd = fixture(
+      catalogTexts(
+        { exports: { ...makeCatalogInput().exports, maxExportMs: -1 } },
+        { "marketing.yaml": "testimonials: {\n", "tax-rates.yaml": "rates: []\nrates: []\n" },
+      ),
+    );
+    const viaBin = spawnSync(process.execPath, [join(root, "cli/bin.js"), "validate"], {
+      cwd,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "" },
+    });
+    const viaMain = run(["validate"], cwd);
+    expect(viaMain.code).toBe(1);
+    expect(viaMain.stdout).toMatch(/exports\.yaml:\d+ maxExportMs: /);
+    expect({ code: viaBin.status, stdout: viaBin.stdout, stderr: viaBin.stderr }).toEqual(viaMain);
   });
 
   it("the generated catalogue module loads in Node 24", () => {

@@ -53,20 +53,32 @@ export function makeLargeCatalog(factor = 100): string {
       writeFileSync(join(plansDir, file.replace(".yaml", `-x${copy}.yaml`)), text);
     }
   }
-  // Seat structures name the plans they price; the copies keep the same structure ids, so point
-  // the copies at their own structures by leaving appliesTo alone: only the originals are banded.
+  // Seat structures name the plans they price (appliesTo): the copies of a banded plan keep its
+  // structure, so the structure lists them too.
+  const bandsFile = join(dir, "seat-bands.yaml");
+  const bands = readFileSync(bandsFile, "utf8").replace(
+    /appliesTo: \[([^\]]*)\]/g,
+    (_, list: string) => {
+      const listed = list.split(",").map((code) => code.trim());
+      const copies = listed.flatMap((code) =>
+        Array.from({ length: factor - 1 }, (_, i) => `${code}_x${i + 1}`),
+      );
+      return `appliesTo: [${[...listed, ...copies].join(", ")}]`;
+    },
+  );
+  writeFileSync(bandsFile, bands);
   return dir;
 }
 
 export async function benchCatalog(): Promise<Record<string, number>> {
   const nodeStart = medianMs(["-e", "0"]);
-  const validate = medianMs(["cli/main.ts", "validate", "catalog"]);
+  const validate = medianMs(["cli/bin.js", "validate", "catalog"]);
   const large = makeLargeCatalog();
   const out = mkdtempSync(join(tmpdir(), "catalog-build-"));
   try {
-    const build = medianMs(["cli/main.ts", "build", "--dir", "catalog", "--out", out]);
-    const validateLarge = medianMs(["cli/main.ts", "validate", large]);
-    const buildLarge = medianMs(["cli/main.ts", "build", "--dir", large, "--out", out]);
+    const build = medianMs(["cli/bin.js", "build", "--dir", "catalog", "--out", out]);
+    const validateLarge = medianMs(["cli/bin.js", "validate", large]);
+    const buildLarge = medianMs(["cli/bin.js", "build", "--dir", large, "--out", out]);
     return {
       "node -e 0 (ms)": nodeStart,
       "validate shipped (ms)": validate,

@@ -5,7 +5,6 @@ import type { Catalog } from "../../src/domain/catalog/catalog-schema.ts";
 import type { Issue } from "../../src/domain/catalog/issue.ts";
 import type { CatalogFs } from "../core/catalog-fs.ts";
 import type { Io } from "../core/output.ts";
-import type { ValidateCache } from "../core/validate-cache.ts";
 
 export type Summary = {
   plans: number;
@@ -39,33 +38,19 @@ export function summarise(catalog: Catalog): Summary {
   };
 }
 
-export type ValidateDeps = { fs: CatalogFs; cache?: { store: ValidateCache; codeVersion: string } };
+export type ValidateDeps = { fs: CatalogFs };
 
-/** Validates the catalogue folder `dir`; answers from the cache when nothing changed. */
+/** Validates the catalogue folder `dir`. */
 export async function validate(dir: string, deps: ValidateDeps): Promise<ValidateReport> {
   const { readTexts } = await import("../core/read-texts.ts");
   const raw = readTexts(deps.fs, dir);
-  let key: string | undefined;
-  if (deps.cache) {
-    const { cacheKey } = await import("../core/validate-cache.ts");
-    key = cacheKey(raw, deps.cache.codeVersion);
-    const hit = deps.cache.store.get(key) as ValidateReport | undefined;
-    if (hit?.ok) return { ...hit, dir };
-  }
   // zod's compiled fast path pays off over many parses; one run of the CLI parses each file once.
   const { z } = await import("zod");
   z.config({ jitless: true });
   const { validateRaw } = await import("../core/load-catalog.ts");
   const loaded = validateRaw(raw, dir);
   if (!loaded.ok) return { ok: false, dir, issues: loaded.issues, warnings: loaded.warnings };
-  const report: ValidateReport = {
-    ok: true,
-    dir,
-    summary: summarise(loaded.catalog),
-    warnings: loaded.warnings,
-  };
-  if (deps.cache && key) deps.cache.store.set(key, report);
-  return report;
+  return { ok: true, dir, summary: summarise(loaded.catalog), warnings: loaded.warnings };
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -93,22 +78,15 @@ export async function formatValidateReport(report: ValidateReport, io: Io): Prom
   return [head, ...warnings].join("\n");
 }
 
-export function register(program: Command, io: Io, root: string): void {
+export function register(program: Command, io: Io): void {
   program
     .command("validate")
     .description("check every catalogue file and the rules across them")
     .argument("[dir]", "catalogue folder", "catalog")
     .option("--json", "print the result as JSON")
-    .option("--no-cache", "validate even when nothing changed since the last valid run")
-    .action(async (dir: string, options: { json?: boolean; cache: boolean }) => {
-      const [{ diskFs }, cacheModule] = await Promise.all([
-        import("../core/catalog-fs.ts"),
-        options.cache ? import("../core/validate-cache.ts") : undefined,
-      ]);
-      const cache = cacheModule
-        ? { store: cacheModule.diskCache(root), codeVersion: cacheModule.codeVersion(root) }
-        : undefined;
-      const report = await validate(dir, { fs: diskFs, ...(cache ? { cache } : {}) });
+    .action(async (dir: string, options: { json?: boolean }) => {
+      const { diskFs } = await import("../core/catalog-fs.ts");
+      const report = await validate(dir, { fs: diskFs });
       io.out(
         options.json ? JSON.stringify(report, null, 2) : await formatValidateReport(report, io),
       );

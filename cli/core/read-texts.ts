@@ -1,5 +1,4 @@
-// Reads the text of a catalogue folder's files, without parsing them (parsing YAML is the slow
-// part of a cold run; a cache hit in `catalog validate` skips it).
+// Reads the text of a catalogue folder's files, without parsing them (read-catalog.ts parses).
 import { isIgnored, kindOf } from "../../src/domain/catalog/source-file.ts";
 import type { CatalogFs } from "./catalog-fs.ts";
 

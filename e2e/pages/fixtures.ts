@@ -16,7 +16,6 @@ export function planByCode(code: string): PlanEntry {
 
 /** What a person sees in an element: its rendered text (hidden parts left out), spaces squashed. */
 export async function visibleText(locator: Locator): Promise<string> {
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point: hidden prices must not count
   const text = await locator.innerText();
   return text.replace(/\s+/g, " ").trim();
 }
