@@ -1,4 +1,4 @@
-// Campaign windows on prerendered pages, with a set clock at both edges (src/pages/README.md).
+// Campaign windows on prerendered pages, with a set clock at both edges (docs/static-pages.md).
 // The site is built again "as of" a time before the campaign opens and a time inside it
 // (PAGES_NOW), served locally, and read with the browser's clock set by page.clock. The site
 // that `npm test` built today is the third case: built after the window closed.

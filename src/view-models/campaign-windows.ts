@@ -1,7 +1,7 @@
 // Campaign windows on prerendered pages. A page is built once and read for weeks, so it carries
 // every campaign price that is current or still to come when it is built, each with its window;
 // a tiny inline script (enhance-script.ts) shows each one only inside its window on the visitor's
-// clock. Expired campaigns are left out. See src/pages/README.md.
+// clock. Expired campaigns are left out. See docs/static-pages.md.
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { isCampaignActive, type Quote, quote } from "../domain/pricing/index.ts";
 

@@ -1,6 +1,6 @@
 // The only JavaScript of the static pages: one inline snippet, under 1 KB, that corrects what a
 // prerendered page cannot know at build time. Everything works without it (see
-// src/pages/README.md); with it:
+// docs/static-pages.md); with it:
 // - [data-on="from to ..."] is shown only while the visitor's clock is inside one of its windows
 //   (a campaign price or banner); [data-off="from to ..."] is hidden inside any of its windows
 //   (the regular price a campaign replaces). So a page built before a campaign opens, or before it
