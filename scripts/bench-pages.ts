@@ -164,6 +164,25 @@ async function runLighthouse(url: string, port: number): Promise<LighthouseRun> 
   };
 }
 
+// One Lighthouse run on a shared 2-core machine can lose a few performance points to whatever
+// else is running; Lighthouse's own guidance is to take the median of several runs.
+const LIGHTHOUSE_RUNS = 3;
+
+async function medianLighthouse(url: string, port: number): Promise<LighthouseRun> {
+  const runs: LighthouseRun[] = [];
+  for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await runLighthouse(url, port));
+  const scores: Record<string, number> = {};
+  for (const category of CATEGORIES) {
+    const sorted = runs.map((run) => run.scores[category] ?? 0).sort((a, b) => a - b);
+    scores[category] = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  }
+  return {
+    scores,
+    foreignRequests: [...new Set(runs.flatMap((run) => run.foreignRequests))],
+    scriptBytes: Math.max(...runs.map((run) => run.scriptBytes)),
+  };
+}
+
 /** Runs every measure and returns the figures (name → value) that `npm run bench` prints. */
 export async function benchPages(): Promise<Figures> {
   const { server, origin } = await serveDist();
@@ -172,7 +191,7 @@ export async function benchPages(): Promise<Figures> {
   const failures: string[] = [];
   try {
     for (const path of LIGHTHOUSE_PAGES) {
-      const run = await runLighthouse(`${origin}${path}`, chromium.port);
+      const run = await medianLighthouse(`${origin}${path}`, chromium.port);
       for (const [category, score] of Object.entries(run.scores)) {
         figures[`${path} Lighthouse ${category}`] = score;
         if (score < 100) failures.push(`${path} ${category} ${score} < 100`);
