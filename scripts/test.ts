@@ -94,6 +94,8 @@ for (const stage of selected) {
         `\n✗ test: stage "${stage.name}" (${stage.title}) failed with exit code ${code}.`,
       );
       console.error(`  timings: ${timings.join(", ")}`);
+      // The plain closing line CI reads (stages, not single tests: each runner prints its own).
+      console.log(`stages: ${timings.length - 1} passed, 1 failed`);
       process.exit(code);
     }
   }
@@ -103,3 +105,4 @@ for (const stage of selected) {
 console.log(
   `\n✓ test: all ${selected.length} stage(s) passed in ${seconds(allStart)}: ${timings.join(", ")}`,
 );
+console.log(`stages: ${selected.length} passed, 0 failed`);
