@@ -46,6 +46,18 @@ describe("parseSource", () => {
     `);
   });
 
+  it("turns an alias without its anchor into an issue at the alias, never a throw", () => {
+    const file = parseSource(
+      "catalog/accounts.yaml",
+      "accounts.yaml",
+      "blockedEmailDomains:\n  - a.test\nschoolDistricts: *districts\n",
+    );
+    expect(file.data).toBeUndefined();
+    expect(file.problems?.map((p) => `${p.line}: ${p.message}`)).toEqual([
+      expect.stringMatching(/^3: is not valid YAML: .*alias/i),
+    ]);
+  });
+
   it("reads an empty file as null", () => {
     expect(parseSource("catalog/accounts.yaml", "accounts.yaml", "").data).toBeNull();
   });

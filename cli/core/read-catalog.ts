@@ -35,20 +35,37 @@ export function parseSource(path: string, kind: FileKind, text: string): SourceF
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const lineAt = (offset: number) => lineCounter.linePos(offset).line;
+  const syntaxProblem = (message: string, offset: number): Issue => {
+    const problem = messages.yamlSyntax(message.charAt(0).toLowerCase() + message.slice(1));
+    return {
+      code: problem.code,
+      file: path,
+      line: lineAt(offset),
+      path: "",
+      message: problem.message,
+      ...(problem.hint ? { hint: problem.hint } : {}),
+    };
+  };
   if (doc.errors.length > 0) {
-    const problems = doc.errors.map((error): Issue => {
-      const detail = error.message.charAt(0).toLowerCase() + error.message.slice(1);
-      const problem = messages.yamlSyntax(detail);
-      return {
-        code: problem.code,
-        file: path,
-        line: lineAt(error.pos[0]),
-        path: "",
-        message: problem.message,
-        ...(problem.hint ? { hint: problem.hint } : {}),
-      };
-    });
+    const problems = doc.errors.map((error) => syntaxProblem(error.message, error.pos[0]));
     return { path, kind, data: undefined, lineOf: () => undefined, problems };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 }) ?? null;
+  } catch (error) {
+    // `yaml` parses an alias without its anchor (or too many aliases) and only fails when it
+    // builds the values: still the file's fault, so an issue at the alias, never a stack trace.
+    const message = error instanceof Error ? error.message : String(error);
+    const alias = /: (\S+)$/.exec(message)?.[1];
+    const offset = alias ? Math.max(0, text.indexOf(`*${alias}`)) : 0;
+    return {
+      path,
+      kind,
+      data: undefined,
+      lineOf: () => undefined,
+      problems: [syntaxProblem(message, offset)],
+    };
   }
   const resolve = (node: unknown): unknown => (isAlias(node) ? node.resolve(doc) : node);
   const lineOf = (fieldPath: FieldPath): number | undefined => {
@@ -75,7 +92,7 @@ export function parseSource(path: string, kind: FileKind, text: string): SourceF
     }
     return line;
   };
-  return { path, kind, data: doc.toJS({ maxAliasCount: 100 }) ?? null, lineOf };
+  return { path, kind, data, lineOf };
 }
 
 /** js-yaml and `yaml` read a file differently: it has to be read again with `yaml` alone. */
