@@ -14,34 +14,21 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import lighthouse from "lighthouse";
-import { findChromium } from "./find-chromium.ts";
+import { SITEMAP_PATHS } from "../src/view-models/seo.ts";
+import { chromiumArgs, findChromium } from "./find-chromium.ts";
 import { createStaticHandler, sendNotFound } from "./static-handler.ts";
 
 const distDir = fileURLToPath(new URL("../dist/", import.meta.url));
 
 /** Pages Lighthouse audits (the budgets), and every page whose bytes are counted. */
 export const LIGHTHOUSE_PAGES = ["/plans", "/pricing", "/faq"];
-export const BYTE_PAGES = [
-  "/",
-  "/plans",
-  "/plans/business",
-  "/plans/education",
-  "/pricing",
-  "/faq",
-];
+export const BYTE_PAGES = SITEMAP_PATHS;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 export const BUDGET = { inlineJsBytes: 1024, compressedBytes: 14 * 1024 } as const;
 
-// The flags; a remote-debugging port and a throwaway profile are added for Lighthouse.
-const CHROME_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+// The shared flags, headless; a remote-debugging port and a throwaway profile are added for
+// Lighthouse.
+const CHROME_FLAGS = ["--headless", ...chromiumArgs];
 
 type Figures = Record<string, number | string>;
 

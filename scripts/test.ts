@@ -20,8 +20,8 @@ const stages: Stage[] = [
   {
     name: "catalog",
     title: "catalogue build output is up to date",
-    commands: [["cli/main.ts", "build", "--check"]],
-    needs: "cli/main.ts",
+    commands: [["cli/bin.js", "build", "--check"]],
+    needs: "cli/bin.js",
   },
   {
     name: "types",

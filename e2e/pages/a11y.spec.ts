@@ -2,6 +2,7 @@
 // each tab, each billing mode, a toggletip open, every FAQ answer open.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { SITEMAP_PATHS } from "../../src/view-models/seo.ts";
 
 async function expectNoViolations(page: Page, state: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -12,15 +13,7 @@ async function expectNoViolations(page: Page, state: string): Promise<void> {
   expect(summary, state).toEqual([]);
 }
 
-for (const path of [
-  "/",
-  "/plans",
-  "/plans/business",
-  "/plans/education",
-  "/pricing",
-  "/faq",
-  "/404",
-]) {
+for (const path of [...SITEMAP_PATHS, "/404"]) {
   test(`${path} has no axe violations`, async ({ page }) => {
     await page.goto(path);
     await expectNoViolations(page, path);
