@@ -19,6 +19,7 @@ describe("getConfig", () => {
         smtp: null,
         deploymentEnv: "local",
         seed: true,
+        local: true,
       },
     });
   });
@@ -64,7 +65,6 @@ describe("getConfig", () => {
       HUB_ORIGINS: "https://hub.example.com,https://app.example.com",
       PUBLIC_BASE_URL: "https://checkout.example.com",
       SMTP_URL: "smtps://user:pw@mail.example.com",
-      SEED: "true",
     });
     expect(result.ok && result.config).toMatchObject({
       port: 8080,
@@ -73,7 +73,64 @@ describe("getConfig", () => {
       hubOrigins: ["https://hub.example.com", "https://app.example.com"],
       publicBaseUrl: "https://checkout.example.com",
       smtp: { url: "smtps://user:pw@mail.example.com", from: "Checkout <no-reply@localhost>" },
-      seed: true,
+      seed: false,
+      local: false,
     });
+  });
+});
+
+describe("local run (issue 7, item 2)", () => {
+  const stripe = {
+    PAYMENTS: "stripe",
+    STRIPE_SECRET_KEY: "sk_test_abc",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+  };
+
+  it("is local on a fresh clone: loopback host and public URL, demo accounts and sandbox on", () => {
+    for (const env of [
+      {},
+      { PUBLIC_BASE_URL: "http://127.0.0.1:4321" },
+      { HOST: "::1", PUBLIC_BASE_URL: "http://[::1]:4321" },
+      { HOST: "localhost" },
+    ]) {
+      const result = getConfig(env);
+      expect(result.ok && result.config.local, JSON.stringify(env)).toBe(true);
+      expect(result.ok && result.config.seed).toBe(true);
+    }
+  });
+
+  it("refuses sandbox payments with a public base URL, even when PAYMENTS was forgotten", () => {
+    const result = getConfig({ PUBLIC_BASE_URL: "https://checkout.example.com" });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors).toEqual([
+      'PAYMENTS must be stripe outside a local run: sandbox payments, the sandbox mailbox and the PayPal stand-in exist only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "https://checkout.example.com")',
+    ]);
+  });
+
+  it("refuses demo accounts outside a local run", () => {
+    const result = getConfig({
+      ...stripe,
+      PUBLIC_BASE_URL: "https://checkout.example.com",
+      SEED: "true",
+    });
+    expect(!result.ok && result.errors).toEqual([
+      'SEED cannot be true outside a local run: demo accounts with a published password exist only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "https://checkout.example.com") (got "true")',
+    ]);
+  });
+
+  it("needs a public base URL to listen on a public address, so the default cannot make it local", () => {
+    const result = getConfig({ ...stripe, HOST: "0.0.0.0" });
+    expect(!result.ok && result.errors[0]).toMatch(
+      /^PUBLIC_BASE_URL is required when HOST is not a loopback address \(HOST is "0\.0\.0\.0"\)/,
+    );
+    const sandbox = getConfig({ HOST: "0.0.0.0", PUBLIC_BASE_URL: "http://localhost:4321" });
+    expect(!sandbox.ok && sandbox.errors[0]).toMatch(
+      /^PAYMENTS must be stripe outside a local run/,
+    );
+  });
+
+  it("is not local with a public base URL and Stripe; no demo accounts by default", () => {
+    const result = getConfig({ ...stripe, PUBLIC_BASE_URL: "https://checkout.example.com" });
+    expect(result.ok && result.config).toMatchObject({ local: false, seed: false });
   });
 });

@@ -1,6 +1,7 @@
 // The server's configuration: one pure function of the environment, validated by zod. A bad value
 // stops start-up with a message that names the variable (main.ts prints it).
 import { z } from "zod";
+import { isLoopbackHost, isLoopbackUrl } from "./local-run.ts";
 
 const origin = z.string().refine(
   (value) => {
@@ -66,6 +67,32 @@ const EnvSchema = z
     SEED: flag.optional(),
   })
   .superRefine((env, ctx) => {
+    // Development conveniences exist only in a local run (local-run.ts); asking for them
+    // elsewhere stops start-up instead of quietly exposing a mailbox or test payments.
+    if (!isLoopbackHost(env.HOST) && !env.PUBLIC_BASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PUBLIC_BASE_URL"],
+        message: `is required when HOST is not a loopback address (HOST is "${env.HOST}"): set it to the public origin, such as https://checkout.example.com`,
+      });
+    }
+    const publicUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`;
+    if (!isLoopbackUrl(publicUrl) || !isLoopbackHost(env.HOST)) {
+      if (env.PAYMENTS !== "stripe") {
+        ctx.addIssue({
+          code: "custom",
+          path: ["PAYMENTS"],
+          message: `must be stripe outside a local run: sandbox payments, the sandbox mailbox and the PayPal stand-in exist only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "${publicUrl}")`,
+        });
+      }
+      if (env.SEED === true) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SEED"],
+          message: `cannot be true outside a local run: demo accounts with a published password exist only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "${publicUrl}")`,
+        });
+      }
+    }
     if (env.PAYMENTS === "stripe") {
       for (const key of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const) {
         if (!env[key])
@@ -94,6 +121,11 @@ export type Config = {
   deploymentEnv: string;
   /** Create the demo accounts on first start (sandbox only). */
   seed: boolean;
+  /**
+   * A local run (local-run.ts): the listen address and the public base URL are loopback. Only
+   * then do the development conveniences exist (the mailbox, the PayPal stand-in, /dev/).
+   */
+  local: boolean;
 };
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -116,6 +148,8 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
     };
   }
   const e = parsed.data;
+  const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
+  const local = isLoopbackHost(e.HOST) && isLoopbackUrl(publicBaseUrl);
   return {
     ok: true,
     config: {
@@ -134,10 +168,11 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
       stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
       paypalClientId: e.PAYPAL_CLIENT_ID ?? null,
       hubOrigins: e.HUB_ORIGINS,
-      publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
+      publicBaseUrl,
       smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
       deploymentEnv: e.DEPLOYMENT_ENV,
-      seed: e.SEED ?? e.PAYMENTS === "sandbox",
+      seed: local && (e.SEED ?? e.PAYMENTS === "sandbox"),
+      local,
     },
   };
 }
