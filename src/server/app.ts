@@ -19,6 +19,7 @@ import {
   ownOriginsFor,
   staticPageCsp,
 } from "./http/security.ts";
+import { isLoopbackHost } from "./local-run.ts";
 
 /** A handler may decline a request it does not own (GET /login without action=logout). */
 export type Handled = Reply | { kind: "pass" };
@@ -43,6 +44,21 @@ function isApiPath(path: string): boolean {
   return API_PREFIXES.some(
     (prefix) => path === prefix.replace(/\/$/, "") || path.startsWith(prefix),
   );
+}
+
+/**
+ * The development conveniences under /dev/ (the mailbox, the PayPal stand-in) answer only in a
+ * local run (local-run.ts), and only to requests addressed to a loopback host: a page of another
+ * site that rebinds its DNS name to 127.0.0.1 sends its own name as Host, and is refused.
+ */
+function devToolsAllowed(deps: AppDeps, req: IncomingMessage): boolean {
+  if (!deps.config.local) return false;
+  const host = req.headers.host ?? "";
+  try {
+    return isLoopbackHost(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
 }
 
 export type App = {
@@ -209,6 +225,10 @@ export function createApp(deps: AppDeps): App {
     }
     if (!api) {
       await serveStatic(ctx, res);
+      return;
+    }
+    if (ctx.path.startsWith("/dev/") && !devToolsAllowed(deps, ctx.req)) {
+      write(ctx, res, { kind: "json", status: 404, body: apiError("not_found").body });
       return;
     }
     const match = router.match(method, ctx.path);

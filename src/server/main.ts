@@ -195,7 +195,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
             ...seeded.map((a) => `  ${a.email.padEnd(34)} ${a.role}`),
           ]
         : []),
-      ...(config.payments === "sandbox" ? [`server: sandbox mailbox at ${url}/dev/mailbox`] : []),
+      ...(config.local ? [`server: sandbox mailbox at ${url}/dev/mailbox (local runs only)`] : []),
     ];
     log.info(lines.join("\n"));
   }

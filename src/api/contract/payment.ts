@@ -51,6 +51,18 @@ export const UpgradeResponse = z.object({
   total: Cents,
   orderEndDate: Timestamp.nullable(),
   paymentProcessor: z.enum(["cc", "paypal"]),
+  /**
+   * Set when the purchase is a downgrade: nothing was charged, the account keeps its plan until
+   * `effectiveDate` (the end of the paid period), then renews as this product at `total`.
+   */
+  scheduledChange: z
+    .object({
+      productCode: z.string(),
+      seats: z.number().int(),
+      effectiveDate: Timestamp,
+      total: Cents,
+    })
+    .nullable(),
 });
 
 export const PaypalSubscriptionRequest = UpgradeRequest.extend({

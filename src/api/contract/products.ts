@@ -193,5 +193,12 @@ export const OrderSummaryResponse = z.object({
   productCode: z.string(),
   seats: z.number().int(),
   currency: z.literal("USD"),
+  /**
+   * What buying it does to a running subscription: new, upgrade (now, with credit) or downgrade
+   * (at the end of the paid period, nothing charged now; domain/account/plan-change.ts).
+   */
+  change: z.enum(["new", "upgrade", "downgrade"]),
+  /** When `total` is charged: null for now, else the end of the paid period (a downgrade). */
+  startsAt: Timestamp.nullable(),
 });
 export type OrderSummaryAnswer = z.output<typeof OrderSummaryResponse>;

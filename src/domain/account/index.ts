@@ -5,5 +5,7 @@ export * from "./invoice.ts";
 export * from "./order-state.ts";
 export * from "./password.ts";
 export * from "./payment-method.ts";
+export * from "./plan-change.ts";
 export * from "./redirects.ts";
+export * from "./teams.ts";
 export * from "./tier.ts";

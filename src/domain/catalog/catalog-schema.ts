@@ -36,6 +36,11 @@ export const PlanEntry = z.object({
   seatPrice: z.number().int().describe("Extra seat for the whole term in cents; -1 when none"),
   includedSeats: z.number().int().describe("Seats included; -1 when none"),
   minSeats: z.number().int().nonnegative(),
+  maxSeats: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Largest seat count sold online (banded plans: the last band); null when unbounded"),
   seatStructure: z.string().nullable().describe("Seat-band structure id when seats are banded"),
   gbPerSeat: z.number().nullable(),
   hoursPerSeat: z.number().nullable(),

@@ -76,6 +76,7 @@ function planEntry(
     seatPrice,
     includedSeats: family.includedSeats ?? -1,
     minSeats: family.minSeats ?? 1,
+    maxSeats: family.maxSeats ?? null,
     seatStructure: variant.seatStructure ?? null,
     gbPerSeat: family.gbPerSeat ?? null,
     hoursPerSeat: family.hoursPerSeat ?? null,

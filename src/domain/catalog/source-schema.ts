@@ -119,6 +119,12 @@ export const PlanFamilyFile = z
     multiUser: z.boolean().default(false).describe("Shared by several seats"),
     includedSeats: z.number().int().positive().optional().describe("Seats included in the price"),
     minSeats: z.number().int().positive().optional().describe("Smallest number of seats sold"),
+    maxSeats: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("Largest number of seats one online order may have; larger teams ask for a quote"),
     gbPerSeat: z.number().nonnegative().optional().describe("Storage per seat in GB"),
     hoursPerSeat: z.number().nonnegative().optional().describe("Publish hours per seat"),
     includedGb: z.number().nonnegative().nullable().describe("Storage in GB; null for unlimited"),

@@ -104,6 +104,21 @@ export const API_ERRORS = {
     message:
       "The price changed since the summary was shown. Review the new total and confirm again.",
   },
+  already_subscribed: {
+    status: 409,
+    message:
+      "You already have this plan with this number of seats, so there is nothing to buy. Choose another plan or seat count.",
+  },
+  seats_in_use: {
+    status: 409,
+    message: (needed: number) =>
+      `Your team uses ${needed} seats. Remove members first, or choose a team plan with at least ${needed} seats.`,
+  },
+  downgrade_needs_no_payment: {
+    status: 409,
+    message:
+      "This change takes effect when your current period ends, so nothing is paid now. Confirm it without PayPal.",
+  },
   no_payment_method: {
     status: 409,
     message: "No card is saved on this account yet. Add a card, then confirm the payment.",
@@ -161,6 +176,11 @@ export const API_ERRORS = {
     message:
       "This Idempotency-Key was already used for a different request. Use a new key for a new payment.",
   },
+  account_busy: {
+    status: 409,
+    message:
+      "Another change to this account is in progress, so nothing was done or charged. Wait a moment, then try again.",
+  },
   idempotency_key_in_progress: {
     status: 409,
     message: "A request with this Idempotency-Key is still being processed. Try again in a moment.",
@@ -177,6 +197,16 @@ export const API_ERRORS = {
   coupon_not_applicable: {
     status: 409,
     message: "This coupon does not apply to this account.",
+  },
+  no_seats: {
+    status: 409,
+    message:
+      "This team has no free seat. Ask its owner to add a seat or remove a member, then try again.",
+  },
+  active_subscription: {
+    status: 409,
+    message:
+      "You pay for a subscription of your own. Cancel it first (you keep it until the paid period ends), then join the team, so you never pay twice.",
   },
   invite_not_found: {
     status: 404,

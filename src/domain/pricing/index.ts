@@ -34,6 +34,7 @@ export {
   type OrderSummaryResult,
   orderSummary,
   safeOrderSummary,
+  unusedCredit,
 } from "./order-summary.ts";
 export {
   filterPlans,

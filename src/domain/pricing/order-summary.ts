@@ -85,6 +85,18 @@ function currentExtraSeatsPrice(
   return seatPrice < 0 ? 0 : extraSeatCount(plan.includedSeats, current.seats) * seatPrice;
 }
 
+/**
+ * What the unused part of the current period is worth: paid × unused fraction, rounded half up.
+ * The order summary credits at most the new first term; a plan change that would forfeit the rest
+ * is a downgrade (domain/account/plan-change.ts).
+ */
+export function unusedCredit(current: CurrentSubscription, atMs: number): number {
+  const span = current.periodEnd - current.periodStart;
+  if (span <= 0) return 0;
+  const unused = Math.min(span, Math.max(0, current.periodEnd - atMs));
+  return mulDivRoundHalfUp(current.paidCents, unused, span);
+}
+
 function isValidCurrent(c: CurrentSubscription): boolean {
   return (
     [c.seats, c.periodStart, c.periodEnd, c.paidCents].every(Number.isSafeInteger) &&
@@ -174,7 +186,7 @@ export function safeOrderSummary(
     const span = current.periodEnd - current.periodStart;
     const unused = Math.min(span, Math.max(0, current.periodEnd - atMs));
     prorateRatio = unused / span;
-    prorateAmount = Math.min(newFirstTerm, mulDivRoundHalfUp(current.paidCents, unused, span));
+    prorateAmount = Math.min(newFirstTerm, unusedCredit(current, atMs));
     currentSeats = currentExtraSeatsPrice(catalog, current, priceSetId);
   }
 

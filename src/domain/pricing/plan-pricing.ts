@@ -67,6 +67,9 @@ function priceSeats(
   if (seats < minimum) {
     return { ok: false, error: pricingErrors.seatsBelowMinimum(plan.name, minimum, seats) };
   }
+  if (plan.maxSeats !== null && seats > plan.maxSeats) {
+    return { ok: false, error: pricingErrors.seatsAboveMaximum(plan.maxSeats, seats) };
+  }
   if (structure !== null) {
     const band = seatBandTotal(structure, seats);
     if (!band.ok) return band;

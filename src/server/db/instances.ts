@@ -68,6 +68,15 @@ export const Instances = {
     if (!row) throw new Error("INSERT INTO instances returned no id");
     return row.id;
   },
+  /**
+   * Reads a workspace for a change to its membership. The no-op UPDATE first takes the row's
+   * write lock on PostgreSQL (SQLite runs one writer at a time anyway), so two joins into one
+   * team are counted one after the other and cannot both take its last seat.
+   */
+  async byIdForUpdate(q: Queryable, id: number): Promise<Instance | null> {
+    await q.run("UPDATE instances SET max_seats = max_seats WHERE id = ?", [id]);
+    return Instances.byId(q, id);
+  },
   async update(q: Queryable, id: number, patch: Partial<Omit<Instance, "id">>): Promise<void> {
     const { clause, params } = map.set(patch);
     if (clause === "") return;

@@ -222,6 +222,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX events_kind ON events(kind, created_at);
     `,
   },
+  {
+    version: 5,
+    name: "account locks and scheduled plan changes",
+    sql: `
+      CREATE TABLE account_locks (
+        user_id INTEGER PRIMARY KEY,
+        holder TEXT NOT NULL,
+        acquired_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      ALTER TABLE subscriptions ADD COLUMN pending_product_code TEXT;
+      ALTER TABLE subscriptions ADD COLUMN pending_seats INTEGER;
+      ALTER TABLE subscriptions ADD COLUMN pending_at INTEGER;
+    `,
+  },
 ];
 
 /** Applies the migrations not applied yet, each in its own transaction. Returns the versions applied. */

@@ -81,6 +81,14 @@ export const Orders = {
     );
     return rows.map((row) => map.fromRow(row));
   },
+  /** Whether the user has ever paid for an order of their own (a team disband keeps them). */
+  async hasPaid(q: Queryable, userId: number): Promise<boolean> {
+    const row = await q.get(
+      "SELECT 1 AS paid FROM orders WHERE user_id = ? AND total > 0 LIMIT 1",
+      [userId],
+    );
+    return row !== undefined;
+  },
   async countFor(q: Queryable, userId: number): Promise<number> {
     const row = await q.get<{ n: number }>("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?", [
       userId,

@@ -74,7 +74,7 @@ export const Outbox = {
   },
 };
 
-export type EventKind = "instrumentation" | "hubspot" | "trackjs" | "cancellation";
+export type EventKind = "instrumentation" | "hubspot" | "trackjs" | "cancellation" | "plan_change";
 
 export const Events = {
   async insert(

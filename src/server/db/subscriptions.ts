@@ -20,6 +20,10 @@ export type Subscription = {
   ccRequiredForTrial: boolean;
   upcomingPurchaseOrder: boolean;
   exportCredits: number;
+  /** A downgrade scheduled for the end of the paid period (plan-change.ts); null when none. */
+  pendingProductCode: string | null;
+  pendingSeats: number | null;
+  pendingAt: number | null;
   updatedAt: number;
 };
 
@@ -40,6 +44,9 @@ const map = mapper<Subscription>("subscriptions", {
   ccRequiredForTrial: ["cc_required_for_trial", "bool"],
   upcomingPurchaseOrder: ["upcoming_purchase_order", "bool"],
   exportCredits: ["export_credits", "int"],
+  pendingProductCode: ["pending_product_code", "text"],
+  pendingSeats: ["pending_seats", "int"],
+  pendingAt: ["pending_at", "int"],
   updatedAt: ["updated_at", "int"],
 });
 
@@ -62,6 +69,9 @@ export function freeSubscription(userId: number, now: number): Subscription {
     ccRequiredForTrial: false,
     upcomingPurchaseOrder: false,
     exportCredits: 0,
+    pendingProductCode: null,
+    pendingSeats: null,
+    pendingAt: null,
     updatedAt: now,
   };
 }

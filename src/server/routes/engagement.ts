@@ -6,10 +6,9 @@ import type { Routes } from "../app.ts";
 import type { Ctx } from "../context.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { Events } from "../db/outbox.ts";
-import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import { fail, json, type Reply } from "../http/reply.ts";
-import type { Account } from "../services/account.ts";
+import { joinTeam } from "../services/teams.ts";
 import { accountOf } from "./helpers.ts";
 
 type CouponMatch =
@@ -24,27 +23,6 @@ async function findCoupon(ctx: Ctx, code: string): Promise<CouponMatch | Reply> 
   const active = campaigns.find((c) => isCampaignActive(c, ctx.now()));
   if (!active) return fail("coupon_not_active");
   return { kind: "campaign", campaign: active };
-}
-
-async function joinInstance(
-  ctx: Ctx,
-  account: Account,
-  instance: Instance,
-): Promise<string | null> {
-  if (account.instance?.id === instance.id) return "already_member";
-  if (account.instance) return "member_of_another_workspace";
-  if (account.usedSeats >= instance.maxSeats) {
-    const used = await Users.countApprovedMembers(ctx.app.db, instance.id);
-    if (used >= instance.maxSeats) return "no_seats";
-  }
-  await ctx.app.db.transaction((tx) =>
-    Users.update(tx, account.user.id, {
-      instanceId: instance.id,
-      memberState: "approved",
-      enterpriseRole: "member",
-    }),
-  );
-  return null;
 }
 
 export function engagementRoutes(routes: Routes): void {
@@ -87,8 +65,18 @@ export function engagementRoutes(routes: Routes): void {
     if ("status" in match) return match;
     if (match.kind === "instance") {
       if (account.managed && !account.isMember) return fail("managed_account");
-      const failure = await joinInstance(ctx, account, match.instance);
-      if (failure) return fail("coupon_not_applicable");
+      // The coupon path has no way to agree to a cancellation: a paying subscriber is told to
+      // cancel first (the invitation path asks with cancelSubscription=true).
+      const joined = await joinTeam(ctx, {
+        instanceId: match.instance.id,
+        invite: null,
+        cancelSubscription: false,
+      });
+      if (!joined.ok) {
+        if (joined.reason === "no_seats") return fail("no_seats");
+        if (joined.reason === "active_subscription") return fail("active_subscription");
+        return fail("coupon_not_applicable");
+      }
       return json({ success: true, reason: "joined_instance", instanceName: match.instance.name });
     }
     await ctx.app.db.transaction((tx) =>
@@ -134,33 +122,14 @@ export function engagementRoutes(routes: Routes): void {
     )
       return refuse("used");
     if (invite.email !== null && invite.email !== account.user.email) return refuse("wrong_email");
-    if (account.instance?.id === instance.id) return refuse("already_member");
-    if (account.instance) return refuse("member_of_another_workspace");
     // A paying subscriber would pay twice: joining needs the subscription cancelled, which the
-    // client asks for with cancelSubscription=true after telling the customer.
-    const paying = account.orderState === "automatic" && account.sub.paidCents > 0;
-    if (paying && cancelSubscription !== "true") return refuse("active_subscription");
-    const used = await Users.countApprovedMembers(db, instance.id);
-    if (used >= instance.maxSeats) return refuse("no_seats");
-    const now = ctx.now();
-    const joined = await db.transaction(async (tx) => {
-      if (invite.email !== null && !(await Invites.accept(tx, invite.code, account.user.id, now)))
-        return false;
-      if (paying) {
-        await Subscriptions.update(tx, account.user.id, {
-          orderState: "cancelled",
-          prevOrderState: "automatic",
-          updatedAt: now,
-        });
-      }
-      await Users.update(tx, account.user.id, {
-        instanceId: instance.id,
-        memberState: "approved",
-        enterpriseRole: "member",
-      });
-      return true;
+    // client asks for with cancelSubscription=true after telling the customer (teams.ts).
+    const joined = await joinTeam(ctx, {
+      instanceId: instance.id,
+      invite: { code: invite.code, email: invite.email },
+      cancelSubscription: cancelSubscription === "true",
     });
-    if (!joined) return refuse("used");
+    if (!joined.ok) return refuse(joined.reason === "not_found" ? "used" : joined.reason);
     return json({ success: true, failureReason: null, instanceName: instance.name });
   });
 

@@ -18,11 +18,18 @@ import { fail, HttpError, json } from "../http/reply.ts";
 import type { ProviderFailure } from "../payments/provider.ts";
 import { classifyCard } from "../payments/test-cards.ts";
 import type { Account } from "../services/account.ts";
+import { withOwnAccountLock } from "../services/account-lock.ts";
 import { sendEmailCode } from "../services/emails.ts";
 import type { Outcome } from "../services/idempotency.ts";
 import { isUsState } from "../services/location.ts";
-import { applyOrder, buildOrder, startTrial, trialDays } from "../services/orders.ts";
-import { quoteFor } from "../services/quotes.ts";
+import {
+  applyOrder,
+  buildOrder,
+  resultingProduct,
+  startTrial,
+  trialDays,
+} from "../services/orders.ts";
+import { type Quote, quoteFor } from "../services/quotes.ts";
 import { DEFAULT_TRIAL_DAYS } from "../services/views.ts";
 import { accountOf, errorOutcome, idempotent } from "./helpers.ts";
 
@@ -62,6 +69,12 @@ export function productCodeOf(body: PurchaseRequest): string {
   const code = body.product?.code?.trim();
   if (!code) throw new HttpError(apiError("upgrade_without_product"));
   return code;
+}
+
+/** Whether a purchase changes the account's plan (anything but a one-off export). */
+export function changesPlan(ctx: Ctx, body: PurchaseRequest): boolean {
+  const code = body.product?.code?.trim();
+  return code !== undefined && ctx.app.catalog.plans.some((p) => p.code === code);
 }
 
 /** Prices a purchase for the account, refusing what cannot be bought. */
@@ -112,6 +125,56 @@ async function invoices(ctx: Ctx, processor: "cc" | "paypal") {
   }
   const orders = await Orders.invoicesFor(ctx.app.db, user.id, processor, page, INVOICE_PAGE_SIZE);
   return json(orders.map(invoiceOf));
+}
+
+/**
+ * A downgrade (domain/account/plan-change.ts): nothing is charged now; the account keeps its plan
+ * and seats until the paid period ends, when the renewal applies the change at its full price.
+ */
+function scheduleDowngrade(
+  ctx: Ctx,
+  account: Account,
+  quote: Quote,
+  input: { code: string; addOns: readonly string[]; startsAt: number },
+): Outcome {
+  const { catalog } = ctx.app;
+  const plan = catalog.plans.find((p) => p.code === input.code);
+  const productCode = plan ? resultingProduct(catalog, plan, input.addOns) : input.code;
+  const now = ctx.now();
+  return {
+    status: 200,
+    body: {
+      success: true,
+      orderId: account.sub.orderId ?? "",
+      invoiceId: "",
+      productCode: account.sub.productCode,
+      seats: account.sub.seats,
+      total: 0,
+      orderEndDate: input.startsAt,
+      paymentProcessor: account.sub.paymentProcessor === "paypal" ? "paypal" : "cc",
+      scheduledChange: {
+        productCode,
+        seats: quote.seats,
+        effectiveDate: input.startsAt,
+        total: quote.summary.total,
+      },
+    },
+    commit: async (tx) => {
+      await Subscriptions.update(tx, account.user.id, {
+        pendingProductCode: productCode,
+        pendingSeats: quote.seats,
+        pendingAt: input.startsAt,
+        updatedAt: now,
+      });
+      await Events.insert(tx, {
+        kind: "plan_change",
+        name: "downgrade_scheduled",
+        userId: account.user.id,
+        payload: { from: account.sub.productCode, to: productCode, seats: quote.seats },
+        now,
+      });
+    },
+  };
 }
 
 export function paymentRoutes(routes: Routes): void {
@@ -175,95 +238,111 @@ export function paymentRoutes(routes: Routes): void {
 
   routes.api(
     api.upgrade,
-    idempotent(api.upgrade.body, async (ctx, user, body, key) => {
-      const account = await accountOf(ctx, user);
-      const { code, quote } = pricePurchase(ctx, account, body);
-      const { summary } = quote;
-      if (summary.total > 0 && !user.paymentCustomer)
-        return errorOutcome(apiError("no_payment_method"));
-      let chargeRef: string | null = null;
-      if (summary.total > 0 && user.paymentCustomer) {
-        const charged = await ctx.app.payments.charge({
-          customerId: user.paymentCustomer,
-          amount: summary.total,
-          description: `${code} × ${quote.seats}`,
-          idempotencyKey: `order:${user.id}:${key}`,
-          metadata: { userId: String(user.id), productCode: code },
-        });
-        if (!charged.ok) return providerFailure(charged);
-        chargeRef = charged.chargeId;
-      }
-      const now = ctx.now();
-      const order = buildOrder(
-        ctx.app.catalog,
-        account,
-        quote,
-        { code, addOns: body.addOns ?? [] },
-        { processor: "cc", chargeRef, idempotencyKey: key },
-        now,
-      );
-      return {
-        status: 200,
-        body: {
-          success: true,
-          orderId: order.id,
-          invoiceId: order.invoiceId ?? "",
-          productCode: order.productCode,
-          seats: order.seats,
-          total: order.total,
-          orderEndDate: order.kind === "plan" ? order.periodEnd : null,
-          paymentProcessor: "cc",
-        },
-        commit: (tx) => applyOrder(tx, ctx.app.catalog, account, order, summary),
-      };
-    }),
+    idempotent(
+      api.upgrade.body,
+      async (ctx, user, body, key) => {
+        const account = await accountOf(ctx, user);
+        const { code, quote } = pricePurchase(ctx, account, body);
+        const { summary } = quote;
+        if (quote.change === "downgrade" && quote.startsAt !== null) {
+          return scheduleDowngrade(ctx, account, quote, {
+            code,
+            addOns: body.addOns ?? [],
+            startsAt: quote.startsAt,
+          });
+        }
+        if (summary.total > 0 && !user.paymentCustomer)
+          return errorOutcome(apiError("no_payment_method"));
+        let chargeRef: string | null = null;
+        if (summary.total > 0 && user.paymentCustomer) {
+          const charged = await ctx.app.payments.charge({
+            customerId: user.paymentCustomer,
+            amount: summary.total,
+            description: `${code} × ${quote.seats}`,
+            idempotencyKey: `order:${user.id}:${key}`,
+            metadata: { userId: String(user.id), productCode: code },
+          });
+          if (!charged.ok) return providerFailure(charged);
+          chargeRef = charged.chargeId;
+        }
+        const now = ctx.now();
+        const order = buildOrder(
+          ctx.app.catalog,
+          account,
+          quote,
+          { code, addOns: body.addOns ?? [] },
+          { processor: "cc", chargeRef, idempotencyKey: key },
+          now,
+        );
+        return {
+          status: 200,
+          body: {
+            success: true,
+            orderId: order.id,
+            invoiceId: order.invoiceId ?? "",
+            productCode: order.productCode,
+            seats: order.seats,
+            total: order.total,
+            orderEndDate: order.kind === "plan" ? order.periodEnd : null,
+            paymentProcessor: "cc",
+            scheduledChange: null,
+          },
+          commit: (tx) => applyOrder(tx, ctx.app.catalog, account, order, summary),
+        };
+      },
+      { lockAccount: (ctx, body) => changesPlan(ctx, body) },
+    ),
   );
 
   routes.api(
     api.activateFreeTrial,
-    idempotent(api.activateFreeTrial.body, async (ctx, user, body) => {
-      const account = await accountOf(ctx, user);
-      assertCanPurchase(account, ctx.app.catalog);
-      const code = trialProductForTier(tierForVertical(body.vertical));
-      const plan = code ? ctx.app.catalog.plans.find((p) => p.code === code) : undefined;
-      if (!plan) return errorOutcome(apiError("trial_not_available"));
-      if (user.previousTrialOwner || account.orderState === "automatic" || account.isTrial) {
-        return errorOutcome(apiError("trial_not_available"));
-      }
-      const ccRequired =
-        account.sub.ccRequiredForTrial || user.properties.ccRequiredForTrial === "true";
-      if (ccRequired && !user.paymentCustomer && !user.paypalSubscriptionId) {
-        return errorOutcome(apiError("card_required_for_trial"));
-      }
-      const days = trialDays(plan, DEFAULT_TRIAL_DAYS);
-      const now = ctx.now();
-      // The trial's order and account change are written with the stored answer; the answer
-      // needs the order id and the workspace name, so the commit fills them in.
-      const answer = {
-        success: true as const,
-        productCode: plan.code,
-        orderId: "",
-        orderEndDate: now + days * 86_400_000,
-        remainingTrialDays: days,
-        instanceName: null as string | null,
-      };
-      return {
-        status: 200,
-        body: answer,
-        commit: async (tx) => {
-          const result = await startTrial(tx, account, plan, {
-            days,
-            instanceName: body.instanceName ?? null,
-            now,
-          });
-          answer.orderId = result.orderId;
-          answer.instanceName = result.instanceName;
-          if (plan.isTrial && !user.emailVerified) {
-            await sendEmailCode(tx, ctx.app, user, now);
-          }
-        },
-      };
-    }),
+    idempotent(
+      api.activateFreeTrial.body,
+      async (ctx, user, body) => {
+        const account = await accountOf(ctx, user);
+        assertCanPurchase(account, ctx.app.catalog);
+        const code = trialProductForTier(tierForVertical(body.vertical));
+        const plan = code ? ctx.app.catalog.plans.find((p) => p.code === code) : undefined;
+        if (!plan) return errorOutcome(apiError("trial_not_available"));
+        if (user.previousTrialOwner || account.orderState === "automatic" || account.isTrial) {
+          return errorOutcome(apiError("trial_not_available"));
+        }
+        const ccRequired =
+          account.sub.ccRequiredForTrial || user.properties.ccRequiredForTrial === "true";
+        if (ccRequired && !user.paymentCustomer && !user.paypalSubscriptionId) {
+          return errorOutcome(apiError("card_required_for_trial"));
+        }
+        const days = trialDays(plan, DEFAULT_TRIAL_DAYS);
+        const now = ctx.now();
+        // The trial's order and account change are written with the stored answer; the answer
+        // needs the order id and the workspace name, so the commit fills them in.
+        const answer = {
+          success: true as const,
+          productCode: plan.code,
+          orderId: "",
+          orderEndDate: now + days * 86_400_000,
+          remainingTrialDays: days,
+          instanceName: null as string | null,
+        };
+        return {
+          status: 200,
+          body: answer,
+          commit: async (tx) => {
+            const result = await startTrial(tx, account, plan, {
+              days,
+              instanceName: body.instanceName ?? null,
+              now,
+            });
+            answer.orderId = result.orderId;
+            answer.instanceName = result.instanceName;
+            if (plan.isTrial && !user.emailVerified) {
+              await sendEmailCode(tx, ctx.app, user, now);
+            }
+          },
+        };
+      },
+      { lockAccount: () => true },
+    ),
   );
 
   routes.api(api.invoices, (ctx) => invoices(ctx, "cc"));
@@ -286,44 +365,46 @@ export function paymentRoutes(routes: Routes): void {
   });
 
   routes.api(api.deleteEssentials, async (ctx) => {
-    const account = await accountOf(ctx);
-    if (account.managed || account.isMember) return fail("managed_account");
-    const plan = account.plan;
-    if (!plan?.essentials || !plan.essentialsDowngrade) return fail("no_essentials");
-    const downgrade = plan.essentialsDowngrade;
-    const now = ctx.now();
-    await ctx.app.db.transaction(async (tx) => {
-      await Subscriptions.update(tx, account.user.id, { productCode: downgrade, updatedAt: now });
-      await Events.insert(tx, {
-        kind: "cancellation",
-        name: "cancel_essentials",
-        userId: account.user.id,
-        payload: { from: plan.code },
-        now,
+    return withOwnAccountLock(ctx, async ({ account }) => {
+      if (account.managed || account.isMember) return fail("managed_account");
+      const plan = account.plan;
+      if (!plan?.essentials || !plan.essentialsDowngrade) return fail("no_essentials");
+      const downgrade = plan.essentialsDowngrade;
+      const now = ctx.now();
+      await ctx.app.db.transaction(async (tx) => {
+        await Subscriptions.update(tx, account.user.id, { productCode: downgrade, updatedAt: now });
+        await Events.insert(tx, {
+          kind: "cancellation",
+          name: "cancel_essentials",
+          userId: account.user.id,
+          payload: { from: plan.code },
+          now,
+        });
       });
+      return json({ success: true, productCode: downgrade });
     });
-    return json({ success: true, productCode: downgrade });
   });
 
   routes.api(api.cancelSubscription, async (ctx) => {
-    const account = await accountOf(ctx);
-    if (account.isMember) return fail("managed_account");
-    if (account.orderState !== "automatic") return fail("no_subscription");
-    const now = ctx.now();
-    await ctx.app.db.transaction(async (tx) => {
-      await Subscriptions.update(tx, account.user.id, {
-        orderState: "cancelled",
-        prevOrderState: "automatic",
-        updatedAt: now,
+    return withOwnAccountLock(ctx, async ({ account }) => {
+      if (account.isMember) return fail("managed_account");
+      if (account.orderState !== "automatic") return fail("no_subscription");
+      const now = ctx.now();
+      await ctx.app.db.transaction(async (tx) => {
+        await Subscriptions.update(tx, account.user.id, {
+          orderState: "cancelled",
+          prevOrderState: "automatic",
+          updatedAt: now,
+        });
+        await Events.insert(tx, {
+          kind: "cancellation",
+          name: "cancel_subscription",
+          userId: account.user.id,
+          payload: { productCode: account.productCode },
+          now,
+        });
       });
-      await Events.insert(tx, {
-        kind: "cancellation",
-        name: "cancel_subscription",
-        userId: account.user.id,
-        payload: { productCode: account.productCode },
-        now,
-      });
+      return json({ success: true, orderState: "cancelled", orderEndDate: account.sub.orderEnd });
     });
-    return json({ success: true, orderState: "cancelled", orderEndDate: account.sub.orderEnd });
   });
 }

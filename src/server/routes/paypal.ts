@@ -10,6 +10,7 @@ import { PaypalApprovals } from "../db/ledger.ts";
 import { Users } from "../db/users.ts";
 import { escapeHtml, fail, HttpError, html, redirect } from "../http/reply.ts";
 import { loadAccount } from "../services/account.ts";
+import { withAccountLock } from "../services/account-lock.ts";
 import { applyOrder, buildOrder } from "../services/orders.ts";
 import { quoteFor } from "../services/quotes.ts";
 import { errorOutcome, idempotent } from "./helpers.ts";
@@ -54,6 +55,8 @@ export function paypalRoutes(routes: Routes): void {
       if (returnUrl === null) return errorOutcome(apiError("invalid_return_url"));
       const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
       const { code, quote } = pricePurchase(ctx, account, body);
+      // A downgrade charges nothing now (payments.ts schedules it through the upgrade call).
+      if (quote.change === "downgrade") return errorOutcome(apiError("downgrade_needs_no_payment"));
       const plan = ctx.app.catalog.plans.find((p) => p.code === code);
       const id = randomId("PAYID", 12);
       const answer = {
@@ -137,34 +140,41 @@ export function paypalRoutes(routes: Routes): void {
       await db.transaction((tx) => PaypalApprovals.settle(tx, id, "cancelled", null));
       return redirect(withParams(approval.returnUrl, { paypal: "cancelled" }));
     }
-    const user = await Users.byId(db, approval.userId);
-    if (!user) throw new HttpError(apiError("paypal_approval_not_found"));
-    const now = ctx.now();
-    const account = await loadAccount(db, catalog, user, now);
-    const priced = quoteFor(catalog, account, {
-      targetProduct: approval.productCode,
-      seats: approval.seats,
-      addOns: approval.addOns,
-      coupon: approval.coupon ?? undefined,
+    // The account is priced again under its lock (services/account-lock.ts): between the
+    // subscription call and this click the account may have bought something else.
+    const outcome = await withAccountLock(ctx, approval.userId, async ({ user, account }) => {
+      const priced = quoteFor(catalog, account, {
+        targetProduct: approval.productCode,
+        seats: approval.seats,
+        addOns: approval.addOns,
+        coupon: approval.coupon ?? undefined,
+      });
+      // PayPal charges what the customer approved; a different price now charges nothing.
+      if (!priced.ok || priced.quote.summary.total !== approval.total) {
+        await db.transaction((tx) => PaypalApprovals.settle(tx, id, "cancelled", null));
+        return { state: "price_changed", orderId: "" };
+      }
+      const now = ctx.now();
+      const { summary } = priced.quote;
+      const order = buildOrder(
+        catalog,
+        account,
+        priced.quote,
+        { code: approval.productCode, addOns: approval.addOns },
+        { processor: "paypal", chargeRef: `PAYPAL-${approval.id}`, idempotencyKey: approval.id },
+        now,
+      );
+      const settled = await db.transaction(async (tx) => {
+        if (!(await PaypalApprovals.settle(tx, id, "approved", order.id))) return false;
+        await applyOrder(tx, catalog, account, order, summary);
+        await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
+        return true;
+      });
+      const final = settled ? order.id : ((await PaypalApprovals.get(db, id))?.orderId ?? "");
+      return { state: "approved", orderId: final };
     });
-    if (!priced.ok) throw new HttpError(priced.error);
-    // PayPal charges what the customer approved: the total shown on this page.
-    const summary = { ...priced.quote.summary, total: approval.total };
-    const order = buildOrder(
-      catalog,
-      account,
-      { ...priced.quote, summary },
-      { code: approval.productCode, addOns: approval.addOns },
-      { processor: "paypal", chargeRef: `PAYPAL-${approval.id}`, idempotencyKey: approval.id },
-      now,
+    return redirect(
+      withParams(approval.returnUrl, { paypal: outcome.state, orderId: outcome.orderId }),
     );
-    const settled = await db.transaction(async (tx) => {
-      if (!(await PaypalApprovals.settle(tx, id, "approved", order.id))) return false;
-      await applyOrder(tx, catalog, account, order, summary);
-      await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
-      return true;
-    });
-    const final = settled ? order.id : ((await PaypalApprovals.get(db, id))?.orderId ?? "");
-    return redirect(withParams(approval.returnUrl, { paypal: "approved", orderId: final }));
   });
 }

@@ -104,6 +104,8 @@ describe("order summary (spec 3.5)", () => {
       productCode: "wv_bizoct17_12m",
       seats: 5,
       currency: "USD",
+      change: "new",
+      startsAt: null,
     });
     expect(answer.body.taxRates).toEqual([
       { type: "COMBINED", taxAmount: answer.body.salesTax, ratePercent: 7.25 },

@@ -66,7 +66,14 @@ export function productRoutes(routes: Routes): void {
       coupon: body.coupon,
     });
     if (!priced.ok) return fromApiError(priced.error);
-    const { summary, seats } = priced.quote;
-    return json({ ...summary, productCode: targetProduct, seats, currency: "USD" });
+    const { summary, seats, change, startsAt } = priced.quote;
+    return json({
+      ...summary,
+      productCode: targetProduct,
+      seats,
+      currency: "USD",
+      change: change === "same" ? "upgrade" : change,
+      startsAt,
+    });
   });
 }

@@ -10,6 +10,7 @@ import { Events } from "../db/outbox.ts";
 import { Secrets } from "../db/secrets.ts";
 import { Users } from "../db/users.ts";
 import { fail, HttpError, json } from "../http/reply.ts";
+import { withOwnAccountLock } from "../services/account-lock.ts";
 import { codeHash, EMAIL_CODE_MAX_ATTEMPTS, sendEmailCode } from "../services/emails.ts";
 import { isGdprCountry, locationOf } from "../services/location.ts";
 import { convertToFree, disbandInstance } from "../services/orders.ts";
@@ -137,27 +138,28 @@ export function userRoutes(routes: Routes): void {
   // Cancel trial (spec 7: DELETE /api/4/user/ {forgetMe}). forgetMe also deletes the account.
   routes.api(api.deleteUser, async (ctx) => {
     const body = await ctx.body(api.deleteUser.body);
-    const account = await accountOf(ctx);
-    if (!account.isTrial && !body.forgetMe) return fail("not_on_trial");
-    const now = ctx.now();
-    await ctx.app.db.transaction(async (tx) => {
-      await Events.insert(tx, {
-        kind: "cancellation",
-        name: "cancel_trial",
-        userId: account.user.id,
-        payload: body,
-        now,
+    return withOwnAccountLock(ctx, async ({ account }) => {
+      if (!account.isTrial && !body.forgetMe) return fail("not_on_trial");
+      const now = ctx.now();
+      await ctx.app.db.transaction(async (tx) => {
+        await Events.insert(tx, {
+          kind: "cancellation",
+          name: "cancel_trial",
+          userId: account.user.id,
+          payload: body,
+          now,
+        });
+        if (body.forgetMe) {
+          if (account.isOwner && account.instance)
+            await disbandInstance(tx, account.instance, { deleteMembers: false, now });
+          await Users.delete(tx, account.user.id);
+        } else {
+          await convertToFree(tx, account, now);
+        }
       });
-      if (body.forgetMe) {
-        if (account.isOwner && account.instance)
-          await disbandInstance(tx, account.instance, { deleteMembers: false, now });
-        await Users.delete(tx, account.user.id);
-      } else {
-        await convertToFree(tx, account, now);
-      }
+      if (body.forgetMe) await endSession(ctx);
+      return json({ success: true });
     });
-    if (body.forgetMe) await endSession(ctx);
-    return json({ success: true });
   });
 
   routes.api(api.generateEmailCode, async (ctx) => {
@@ -207,44 +209,46 @@ export function userRoutes(routes: Routes): void {
   // dissolves it; any other self-managed account just goes back to the free plan.
   routes.api(api.disbandInstance, async (ctx) => {
     const body = await ctx.body(api.disbandInstance.body);
-    const account = await accountOf(ctx);
-    if (account.isMember) return fail("not_instance_owner");
-    if (account.managed) return fail("managed_account");
-    const now = ctx.now();
-    await ctx.app.db.transaction(async (tx) => {
-      await Events.insert(tx, {
-        kind: "cancellation",
-        name: "convert_to_free",
-        userId: account.user.id,
-        payload: body,
-        now,
+    return withOwnAccountLock(ctx, async ({ account }) => {
+      if (account.isMember) return fail("not_instance_owner");
+      if (account.managed) return fail("managed_account");
+      const now = ctx.now();
+      await ctx.app.db.transaction(async (tx) => {
+        await Events.insert(tx, {
+          kind: "cancellation",
+          name: "convert_to_free",
+          userId: account.user.id,
+          payload: body,
+          now,
+        });
+        if (account.instance)
+          await disbandInstance(tx, account.instance, { deleteMembers: body.deleteMembers, now });
+        if (body.deleteOwner) {
+          await Users.delete(tx, account.user.id);
+        } else {
+          await convertToFree(tx, account, now);
+        }
       });
-      if (account.instance)
-        await disbandInstance(tx, account.instance, { deleteMembers: body.deleteMembers, now });
-      if (body.deleteOwner) {
-        await Users.delete(tx, account.user.id);
-      } else {
-        await convertToFree(tx, account, now);
-      }
+      if (body.deleteOwner) await endSession(ctx);
+      return json({ success: true, productCode: FREE_PRODUCT });
     });
-    if (body.deleteOwner) await endSession(ctx);
-    return json({ success: true, productCode: FREE_PRODUCT });
   });
 
   routes.api(api.leaveInstance, async (ctx) => {
     await ctx.body(api.leaveInstance.body);
-    const account = await accountOf(ctx);
-    const id = Number(ctx.params.id);
-    if (!account.instance || account.instance.id !== id)
-      throw new HttpError(apiError("instance_not_found"));
-    if (account.isOwner) return fail("owner_cannot_leave");
-    await ctx.app.db.transaction((tx) =>
-      Users.update(tx, account.user.id, {
-        instanceId: null,
-        memberState: null,
-        enterpriseRole: null,
-      }),
-    );
-    return json({ success: true, productCode: account.sub.productCode });
+    return withOwnAccountLock(ctx, async ({ account }) => {
+      const id = Number(ctx.params.id);
+      if (!account.instance || account.instance.id !== id)
+        throw new HttpError(apiError("instance_not_found"));
+      if (account.isOwner) return fail("owner_cannot_leave");
+      await ctx.app.db.transaction((tx) =>
+        Users.update(tx, account.user.id, {
+          instanceId: null,
+          memberState: null,
+          enterpriseRole: null,
+        }),
+      );
+      return json({ success: true, productCode: account.sub.productCode });
+    });
   });
 }

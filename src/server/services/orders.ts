@@ -13,6 +13,7 @@ import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
 import type { Account } from "./account.ts";
 import type { Quote } from "./quotes.ts";
+import { fateOf } from "./teams.ts";
 
 export type Payment = {
   processor: "cc" | "paypal";
@@ -164,6 +165,10 @@ export async function applyOrder(
     exportCredits:
       sub.exportCredits +
       order.addOns.filter((a) => !catalog.essentials.addOns.some((e) => e.code === a)).length,
+    // A purchase replaces whatever downgrade was waiting for the period end.
+    pendingProductCode: null,
+    pendingSeats: null,
+    pendingAt: null,
     updatedAt: order.createdAt,
   });
   await Users.update(tx, user.id, { appliedCoupon: null });
@@ -196,7 +201,10 @@ export async function convertToFree(tx: Queryable, account: Account, now: number
   });
 }
 
-/** Dissolves a team workspace: members lose the licence (or their accounts, with deleteMembers). */
+/**
+ * Dissolves a team workspace: members lose the licence; with deleteMembers, the accounts the team
+ * gave out are deleted, but members who brought a paid account of their own keep it (teams.ts).
+ */
 export async function disbandInstance(
   tx: Queryable,
   instance: Instance,
@@ -209,7 +217,7 @@ export async function disbandInstance(
         memberState: null,
         enterpriseRole: null,
       });
-    } else if (options.deleteMembers) {
+    } else if ((await fateOf(tx, member.id, options.deleteMembers)) === "delete") {
       await Users.delete(tx, member.id);
     } else {
       await Users.update(tx, member.id, {

@@ -2,6 +2,11 @@
 // subscription (for proration), its location (for tax), price set and coupon. The upgrade call
 // charges exactly this summary's total.
 
+import {
+  classifyPlanChange,
+  type PlanChangeKind,
+  seatsInUseShortfall,
+} from "../../domain/account/plan-change.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import {
   API_ERRORS,
@@ -15,8 +20,10 @@ import {
   type PricingError,
   quote,
   safeOrderSummary,
+  unusedCredit,
 } from "../../domain/pricing/index.ts";
 import type { Account } from "./account.ts";
+import { periodValue, resultingProduct } from "./orders.ts";
 
 export type QuoteInput = {
   targetProduct: string;
@@ -94,6 +101,10 @@ export type Quote = {
   kind: ProductKind;
   seats: number;
   coupon: string | null;
+  /** What the purchase does to the running subscription (domain/account/plan-change.ts). */
+  change: PlanChangeKind;
+  /** When the new term starts and `summary.total` is charged: null for now, else the period end. */
+  startsAt: number | null;
 };
 
 export function quoteFor(
@@ -105,16 +116,19 @@ export function quoteFor(
   if (kind === null) return { ok: false, error: apiError("unknown_product", input.targetProduct) };
   const coupon = input.coupon?.trim() || account.user.appliedCoupon || null;
   const { countryCode, stateCode } = account.location;
-  const result = safeOrderSummary(catalog, {
-    targetProduct: input.targetProduct,
-    seats: input.seats,
-    addOns: input.addOns,
-    atMs: account.now,
-    coupon: coupon ?? undefined,
-    priceGroup: account.user.priceTestingGroupValue ?? undefined,
-    current: kind === "plan" ? currentSubscription(account, catalog) : null,
-    tax: { country: countryCode, state: stateCode },
-  });
+  const current = kind === "plan" ? currentSubscription(account, catalog) : null;
+  const summarise = (withCurrent: typeof current) =>
+    safeOrderSummary(catalog, {
+      targetProduct: input.targetProduct,
+      seats: input.seats,
+      addOns: input.addOns,
+      atMs: account.now,
+      coupon: coupon ?? undefined,
+      priceGroup: account.user.priceTestingGroupValue ?? undefined,
+      current: withCurrent,
+      tax: { country: countryCode, state: stateCode },
+    });
+  let result = summarise(current);
   if (!result.ok) return { ok: false, error: pricingError(result.error) };
   let seats = input.seats ?? 1;
   if (kind === "plan" && input.seats === undefined) {
@@ -126,5 +140,42 @@ export function quoteFor(
     });
     if (priced.ok) seats = priced.quote.seats;
   }
-  return { ok: true, quote: { summary: result.summary, kind, seats, coupon } };
+  let change: PlanChangeKind = "new";
+  let startsAt: number | null = null;
+  const plan = kind === "plan" ? catalog.plans.find((p) => p.code === input.targetProduct) : null;
+  if (plan) {
+    const shortfall = account.isOwner
+      ? seatsInUseShortfall({
+          usedSeats: account.usedSeats,
+          targetMultiUser: plan.multiUser,
+          targetSeats: seats,
+        })
+      : null;
+    if (shortfall) return { ok: false, error: apiError("seats_in_use", shortfall.needed) };
+    change = classifyPlanChange({
+      current: current && {
+        productCode: current.planCode,
+        seats: current.seats,
+        creditCents: unusedCredit(current, account.now),
+      },
+      target: {
+        productCode: resultingProduct(catalog, plan, input.addOns ?? []),
+        seats,
+        firstTermCents: periodValue(result.summary),
+      },
+    });
+    if (change === "same") {
+      // Buying again what runs is pointless; a cancelled subscription may be resumed that way.
+      if (account.orderState === "automatic")
+        return { ok: false, error: apiError("already_subscribed") };
+      change = "upgrade";
+    }
+    if (change === "downgrade" && current) {
+      // Nothing overlaps: the new term starts when the paid one ends, at its full price.
+      result = summarise(null);
+      if (!result.ok) return { ok: false, error: pricingError(result.error) };
+      startsAt = current.periodEnd;
+    }
+  }
+  return { ok: true, quote: { summary: result.summary, kind, seats, coupon, change, startsAt } };
 }

@@ -1,0 +1,55 @@
+// One change at a time per account. A purchase reads the account, prices it, charges the card and
+// then writes the order; two purchases that overlap would both be priced from the same stale state
+// and both charged (issue 7, item 1). Every call that changes an account's subscription or team
+// membership therefore holds the account's lock from the moment it reads the account until its
+// writes are committed. The lock is a row in the database (account_locks), not a mutex in this
+// process, so it holds across several servers on one database; it is a lease, so an account whose
+// server died mid-purchase is free again after LOCK_LEASE_MS, or at once for a retry with the same
+// Idempotency-Key. A request that finds the lock taken is refused with 409 account_busy: a clear
+// answer the client may retry, never a second charge.
+import { apiError } from "../../domain/errors/api-errors.ts";
+import { randomId } from "../auth/tokens.ts";
+import type { Ctx } from "../context.ts";
+import { AccountLocks } from "../db/account-locks.ts";
+import { type User, Users } from "../db/users.ts";
+import { HttpError } from "../http/reply.ts";
+import { type Account, loadAccount } from "./account.ts";
+
+/** Longer than any purchase can take (the request times out after 30 s, a provider call sooner). */
+export const LOCK_LEASE_MS = 5 * 60_000;
+
+/**
+ * Runs `work` while holding the lock of the user's account, with the user and account read
+ * afresh after the lock was taken (never the copies read with the session, which may be stale).
+ * `holder` names the holder; a retry of the same Idempotency-Key passes the same one.
+ */
+export async function withAccountLock<T>(
+  ctx: Ctx,
+  userId: number,
+  work: (fresh: { user: User; account: Account }) => Promise<T>,
+  holder = randomId("lock", 12),
+): Promise<T> {
+  const { db, catalog } = ctx.app;
+  const now = ctx.now();
+  const acquired = await db.transaction((tx) =>
+    AccountLocks.acquire(tx, { userId, holder, now, expiresAt: now + LOCK_LEASE_MS }),
+  );
+  if (!acquired) throw new HttpError(apiError("account_busy"));
+  try {
+    const user = await Users.byId(db, userId);
+    if (!user) throw new HttpError(apiError("not_authenticated"));
+    const account = await loadAccount(db, catalog, user, ctx.now());
+    return await work({ user, account });
+  } finally {
+    await db.transaction((tx) => AccountLocks.release(tx, userId, holder));
+  }
+}
+
+/** `withAccountLock` for the signed-in user. */
+export async function withOwnAccountLock<T>(
+  ctx: Ctx,
+  work: (fresh: { user: User; account: Account }) => Promise<T>,
+): Promise<T> {
+  const user = await ctx.requireUser();
+  return withAccountLock(ctx, user.id, work);
+}
