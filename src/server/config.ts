@@ -2,6 +2,7 @@
 // stops start-up with a message that names the variable (main.ts prints it).
 import { z } from "zod";
 import { isLoopbackHost, isLoopbackUrl } from "./local-run.ts";
+import { parseSmtpUrl } from "./mail/smtp-url.ts";
 
 const origin = z.string().refine(
   (value) => {
@@ -58,9 +59,14 @@ const EnvSchema = z
       )
       .pipe(z.array(origin)),
     PUBLIC_BASE_URL: origin.optional(),
+    // The transport reads it with the same parser: TLS required unless ?tls=none (without
+    // credentials) says otherwise; see mail/smtp-url.ts.
     SMTP_URL: z
-      .url({ message: "must be a URL such as smtp://user:password@mail.example.com:587" })
-      .refine((u) => /^smtps?:\/\//.test(u), { message: "must start with smtp:// or smtps://" })
+      .string()
+      .superRefine((value, ctx) => {
+        const parsed = parseSmtpUrl(value);
+        if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.message });
+      })
       .optional(),
     SMTP_FROM: z.string().min(3).default("Checkout <no-reply@localhost>"),
     DEPLOYMENT_ENV: z.string().min(1).default("local"),

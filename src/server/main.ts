@@ -23,7 +23,7 @@ import { SqliteDb } from "./db/sqlite.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { consoleLogger, type Logger } from "./log.ts";
 import { Mailer, type MailTransport } from "./mail/mailer.ts";
-import { createSmtpTransport } from "./mail/smtp.ts";
+import { createSmtpTransport } from "./mail/smtp-transport.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
 import { createStripeProvider } from "./payments/stripe.ts";

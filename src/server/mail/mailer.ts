@@ -9,7 +9,8 @@ import type { Logger } from "../log.ts";
 export type Mail = { to: string; subject: string; text: string };
 export type MailTransport = { send(mail: Mail & { from: string }): Promise<void> };
 
-const MAX_ATTEMPTS = 5;
+/** A mail that failed this many times stays in the outbox, unsent, with its last error. */
+export const MAX_ATTEMPTS = 5;
 
 export class Mailer {
   private readonly db: Db;
@@ -47,9 +48,13 @@ export class Mailer {
   /** Starts delivering queued mail (no-op without SMTP). */
   kick(): void {
     if (!this.transport || this.sending) return;
-    this.sending = this.deliver().finally(() => {
-      this.sending = null;
-    });
+    // Each send's failure is caught in deliver(); this catches the rest (the database going away
+    // mid-round), which would otherwise be an unhandled rejection and stop the server.
+    this.sending = this.deliver()
+      .catch((error: unknown) => this.log.error("mail: delivery round failed", error))
+      .finally(() => {
+        this.sending = null;
+      });
   }
 
   start(intervalMs = 5000): void {
