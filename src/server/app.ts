@@ -6,6 +6,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Endpoint, Method } from "../api/contract/common.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { type AppDeps, Ctx } from "./context.ts";
+import { resolveClient, TrustedProxies } from "./http/client-address.ts";
 import { type Headers, HttpError, type Reply } from "./http/reply.ts";
 import { Router } from "./http/router.ts";
 import {
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps): App {
     raw: (method, path, handler) => router.add(method, path, { handler, endpoint: null }),
   };
   const staticCsp = new Map<string, string>();
+  const proxies = new TrustedProxies(deps.config.trustedProxies);
 
   function write(ctx: Ctx, res: ServerResponse, reply: Reply): void {
     const head = ctx.req.method === "HEAD";
@@ -274,7 +276,8 @@ export function createApp(deps: AppDeps): App {
         res.end();
         return;
       }
-      const ctx = new Ctx(deps, req, url);
+      const client = resolveClient(req.socket.remoteAddress, req.headers, proxies);
+      const ctx = new Ctx(deps, req, url, client);
       dispatch(ctx, res).catch((error: unknown) => {
         deps.log.error(`${req.method} ${url.pathname} failed while answering`, error);
         if (!res.headersSent) {
