@@ -11,13 +11,13 @@ import { type Headers, HttpError, type Reply } from "./http/reply.ts";
 import { Router } from "./http/router.ts";
 import {
   API_CSP,
-  BASE_HEADERS,
+  baseHeaders,
   inlineScriptHashes,
   isCrossSite,
   isPaymentPage,
   isStateChanging,
   OWN_PAGE_CSP,
-  ownOriginsFor,
+  ownOrigins,
   staticPageCsp,
 } from "./http/security.ts";
 
@@ -33,12 +33,6 @@ export type Routes = {
 };
 
 const API_PREFIXES = ["/api/", "/movieAPI", "/dev/", "/login"];
-
-const COMMON_HEADERS: readonly string[] = [
-  ...Object.entries(BASE_HEADERS).flat(),
-  "Cache-Control",
-  "no-store",
-];
 
 function isApiPath(path: string): boolean {
   return API_PREFIXES.some(
@@ -59,11 +53,20 @@ export function createApp(deps: AppDeps): App {
   };
   const staticCsp = new Map<string, string>();
   const proxies = new TrustedProxies(deps.config.trustedProxies);
+  const base = baseHeaders(deps.config.publicBaseUrl);
+  const commonHeaders: readonly string[] = [
+    ...Object.entries(base).flat(),
+    "Cache-Control",
+    "no-store",
+  ];
+  const setBaseHeaders = (res: ServerResponse) => {
+    for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
+  };
 
   function write(ctx: Ctx, res: ServerResponse, reply: Reply): void {
     const head = ctx.req.method === "HEAD";
     // One writeHead with a flat header list: cheaper than a setHeader per header.
-    const headers: string[] = [...COMMON_HEADERS];
+    const headers: string[] = [...commonHeaders];
     const push = (extra: Headers | undefined) => {
       if (!extra) return;
       for (const [name, value] of Object.entries(extra)) {
@@ -122,7 +125,7 @@ export function createApp(deps: AppDeps): App {
    * `status` replaces the handler's status (the site's 404 page is served with 404).
    */
   function guardStatic(ctx: Ctx, res: ServerResponse, status?: number): void {
-    for (const [name, value] of Object.entries(BASE_HEADERS)) res.setHeader(name, value);
+    setBaseHeaders(res);
     const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
     const paymentPage = isPaymentPage(ctx.path);
     (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
@@ -171,6 +174,7 @@ export function createApp(deps: AppDeps): App {
 
   async function notFoundPage(ctx: Ctx, res: ServerResponse): Promise<void> {
     if (deps.notFound) {
+      setBaseHeaders(res);
       deps.notFound(ctx.req, res);
       return;
     }
@@ -204,7 +208,7 @@ export function createApp(deps: AppDeps): App {
     const api = isApiPath(ctx.path);
     if (
       isStateChanging(method) &&
-      isCrossSite(ctx.req, ownOriginsFor(ctx.req, deps.config.publicBaseUrl, ctx.secure))
+      isCrossSite(ctx.req, ownOrigins(deps.config, ctx.req.socket.localPort))
     ) {
       write(ctx, res, { kind: "json", status: 403, body: apiError("cross_site").body });
       return;
@@ -272,6 +276,7 @@ export function createApp(deps: AppDeps): App {
       try {
         url = new URL(req.url ?? "/", "http://localhost");
       } catch {
+        setBaseHeaders(res);
         res.statusCode = 400;
         res.end();
         return;
@@ -281,6 +286,7 @@ export function createApp(deps: AppDeps): App {
       dispatch(ctx, res).catch((error: unknown) => {
         deps.log.error(`${req.method} ${url.pathname} failed while answering`, error);
         if (!res.headersSent) {
+          setBaseHeaders(res);
           res.statusCode = 500;
           res.setHeader("Content-Type", "application/json; charset=utf-8");
           res.end(JSON.stringify(apiError("internal_error").body));
