@@ -6,17 +6,18 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Endpoint, Method } from "../api/contract/common.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { type AppDeps, Ctx } from "./context.ts";
+import { resolveClient, TrustedProxies } from "./http/client-address.ts";
 import { type Headers, HttpError, type Reply } from "./http/reply.ts";
 import { Router } from "./http/router.ts";
 import {
   API_CSP,
-  BASE_HEADERS,
+  baseHeaders,
   inlineScriptHashes,
   isCrossSite,
   isPaymentPage,
   isStateChanging,
   OWN_PAGE_CSP,
-  ownOriginsFor,
+  ownOrigins,
   staticPageCsp,
 } from "./http/security.ts";
 import { isLoopbackHost } from "./local-run.ts";
@@ -33,12 +34,6 @@ export type Routes = {
 };
 
 const API_PREFIXES = ["/api/", "/movieAPI", "/dev/", "/login"];
-
-const COMMON_HEADERS: readonly string[] = [
-  ...Object.entries(BASE_HEADERS).flat(),
-  "Cache-Control",
-  "no-store",
-];
 
 function isApiPath(path: string): boolean {
   return API_PREFIXES.some(
@@ -73,11 +68,21 @@ export function createApp(deps: AppDeps): App {
     raw: (method, path, handler) => router.add(method, path, { handler, endpoint: null }),
   };
   const staticCsp = new Map<string, string>();
+  const proxies = new TrustedProxies(deps.config.trustedProxies);
+  const base = baseHeaders(deps.config.publicBaseUrl);
+  const commonHeaders: readonly string[] = [
+    ...Object.entries(base).flat(),
+    "Cache-Control",
+    "no-store",
+  ];
+  const setBaseHeaders = (res: ServerResponse) => {
+    for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
+  };
 
   function write(ctx: Ctx, res: ServerResponse, reply: Reply): void {
     const head = ctx.req.method === "HEAD";
     // One writeHead with a flat header list: cheaper than a setHeader per header.
-    const headers: string[] = [...COMMON_HEADERS];
+    const headers: string[] = [...commonHeaders];
     const push = (extra: Headers | undefined) => {
       if (!extra) return;
       for (const [name, value] of Object.entries(extra)) {
@@ -136,7 +141,7 @@ export function createApp(deps: AppDeps): App {
    * `status` replaces the handler's status (the site's 404 page is served with 404).
    */
   function guardStatic(ctx: Ctx, res: ServerResponse, status?: number): void {
-    for (const [name, value] of Object.entries(BASE_HEADERS)) res.setHeader(name, value);
+    setBaseHeaders(res);
     const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
     const paymentPage = isPaymentPage(ctx.path);
     (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
@@ -185,6 +190,7 @@ export function createApp(deps: AppDeps): App {
 
   async function notFoundPage(ctx: Ctx, res: ServerResponse): Promise<void> {
     if (deps.notFound) {
+      setBaseHeaders(res);
       deps.notFound(ctx.req, res);
       return;
     }
@@ -218,7 +224,7 @@ export function createApp(deps: AppDeps): App {
     const api = isApiPath(ctx.path);
     if (
       isStateChanging(method) &&
-      isCrossSite(ctx.req, ownOriginsFor(ctx.req, deps.config.publicBaseUrl, ctx.secure))
+      isCrossSite(ctx.req, ownOrigins(deps.config, ctx.req.socket.localPort))
     ) {
       write(ctx, res, { kind: "json", status: 403, body: apiError("cross_site").body });
       return;
@@ -290,14 +296,17 @@ export function createApp(deps: AppDeps): App {
       try {
         url = new URL(req.url ?? "/", "http://localhost");
       } catch {
+        setBaseHeaders(res);
         res.statusCode = 400;
         res.end();
         return;
       }
-      const ctx = new Ctx(deps, req, url);
+      const client = resolveClient(req.socket.remoteAddress, req.headers, proxies);
+      const ctx = new Ctx(deps, req, url, client);
       dispatch(ctx, res).catch((error: unknown) => {
         deps.log.error(`${req.method} ${url.pathname} failed while answering`, error);
         if (!res.headersSent) {
+          setBaseHeaders(res);
           res.statusCode = 500;
           res.setHeader("Content-Type", "application/json; charset=utf-8");
           res.end(JSON.stringify(apiError("internal_error").body));

@@ -18,6 +18,7 @@ describe("getConfig", () => {
         publicBaseUrl: "http://localhost:4321",
         smtp: null,
         deploymentEnv: "local",
+        trustedProxies: [],
         seed: true,
         local: true,
       },
@@ -132,5 +133,24 @@ describe("local run (issue 7, item 2)", () => {
   it("is not local with a public base URL and Stripe; no demo accounts by default", () => {
     const result = getConfig({ ...stripe, PUBLIC_BASE_URL: "https://checkout.example.com" });
     expect(result.ok && result.config).toMatchObject({ local: false, seed: false });
+  });
+});
+
+describe("TRUSTED_PROXIES (issue 7, item 9)", () => {
+  it("reads a comma list of addresses, CIDR ranges and loopback", () => {
+    const result = getConfig({ TRUSTED_PROXIES: "loopback, 10.0.0.0/8,fd00::/8 ,192.0.2.10" });
+    expect(result.ok && result.config.trustedProxies).toEqual([
+      "loopback",
+      "10.0.0.0/8",
+      "fd00::/8",
+      "192.0.2.10",
+    ]);
+  });
+
+  it("refuses a host name or a bad range, naming the variable", () => {
+    const result = getConfig({ TRUSTED_PROXIES: "10.0.0.0/8, proxy.internal" });
+    expect(!result.ok && result.errors).toEqual([
+      'TRUSTED_PROXIES must list proxy addresses separated by commas: IP addresses, CIDR ranges such as 10.0.0.0/8 or fd00::/8, or loopback (got "10.0.0.0/8, proxy.internal")',
+    ]);
   });
 });

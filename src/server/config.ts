@@ -1,6 +1,7 @@
 // The server's configuration: one pure function of the environment, validated by zod. A bad value
 // stops start-up with a message that names the variable (main.ts prints it).
 import { z } from "zod";
+import { isProxyEntry } from "./http/client-address.ts";
 import { isLoopbackHost, isLoopbackUrl } from "./local-run.ts";
 import { parseSmtpUrl } from "./mail/smtp-url.ts";
 
@@ -70,6 +71,24 @@ const EnvSchema = z
       .optional(),
     SMTP_FROM: z.string().min(3).default("Checkout <no-reply@localhost>"),
     DEPLOYMENT_ENV: z.string().min(1).default("local"),
+    /** Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed. */
+    TRUSTED_PROXIES: z
+      .string()
+      .default("")
+      .transform((s) =>
+        s
+          .split(",")
+          .map((part) => part.trim())
+          .filter((part) => part.length > 0),
+      )
+      .pipe(
+        z.array(
+          z.string().refine(isProxyEntry, {
+            message:
+              "must list proxy addresses separated by commas: IP addresses, CIDR ranges such as 10.0.0.0/8 or fd00::/8, or loopback",
+          }),
+        ),
+      ),
     SEED: flag.optional(),
   })
   .superRefine((env, ctx) => {
@@ -125,6 +144,11 @@ export type Config = {
   publicBaseUrl: string;
   smtp: { url: string; from: string } | null;
   deploymentEnv: string;
+  /**
+   * Addresses and CIDR ranges (or `loopback`) of the reverse proxies in front of the server: only
+   * from them are X-Forwarded-For and X-Forwarded-Proto read (http/client-address.ts).
+   */
+  trustedProxies: string[];
   /** Create the demo accounts on first start (sandbox only). */
   seed: boolean;
   /**
@@ -177,6 +201,7 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
       publicBaseUrl,
       smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
       deploymentEnv: e.DEPLOYMENT_ENV,
+      trustedProxies: e.TRUSTED_PROXIES,
       seed: local && (e.SEED ?? e.PAYMENTS === "sandbox"),
       local,
     },

@@ -12,6 +12,7 @@ import type { Db } from "./db/db.ts";
 import type { Subscription } from "./db/subscriptions.ts";
 import { type User, Users } from "./db/users.ts";
 import { parseBody, readBody, validate } from "./http/body.ts";
+import { type Client, clientKey } from "./http/client-address.ts";
 import { parseCookies } from "./http/cookies.ts";
 import type { RateLimiter, RateRuleName } from "./http/rate-limit.ts";
 import { type Headers, HttpError } from "./http/reply.ts";
@@ -56,7 +57,12 @@ export class Ctx {
   readonly url: URL;
   readonly path: string;
   params: Record<string, string> = {};
+  /**
+   * Who is asking, as rate limits key it: the client's address (behind trusted proxies, the one
+   * they forwarded; http/client-address.ts), an IPv6 client by its /64.
+   */
   readonly ip: string;
+  /** The client reached us over https (directly, or as a trusted proxy reports). */
   readonly secure: boolean;
   readonly cookies: Record<string, string>;
   /** Headers added to whatever answer the handler gives (Set-Cookie, ...). */
@@ -66,16 +72,16 @@ export class Ctx {
   /** The session user's subscription as read with the user (null when it has none). */
   sessionSubscription: Subscription | null = null;
 
-  constructor(app: AppDeps, req: IncomingMessage, url: URL) {
+  constructor(app: AppDeps, req: IncomingMessage, url: URL, client: Client) {
     this.app = app;
     this.req = req;
     this.url = url;
     this.path = url.pathname;
-    this.ip = req.socket.remoteAddress ?? "unknown";
+    this.ip = clientKey(client.address);
     this.secure =
       app.config.publicBaseUrl.startsWith("https:") ||
       Boolean((req.socket as TLSSocket).encrypted) ||
-      req.headers["x-forwarded-proto"] === "https";
+      client.forwardedProto === "https";
     this.cookies = parseCookies(req.headers.cookie);
   }
 
@@ -128,11 +134,7 @@ export class Ctx {
   /** Refuses the request with 429 and Retry-After when the bucket is empty. */
   rateLimit(rule: RateRuleName, key: string): void {
     const decision = this.app.limiter.take(rule, key);
-    if (!decision.ok) {
-      throw new HttpError(apiError("rate_limited", decision.retryAfterSeconds), {
-        "Retry-After": String(decision.retryAfterSeconds),
-      });
-    }
+    if (!decision.ok) throw tooManyAttempts(decision.retryAfterSeconds);
   }
 
   addHeader(name: string, value: string): void {
@@ -140,4 +142,11 @@ export class Ctx {
     if (existing === undefined) this.responseHeaders[name] = value;
     else this.responseHeaders[name] = [...(Array.isArray(existing) ? existing : [existing]), value];
   }
+}
+
+/** The 429 answer, with Retry-After. */
+export function tooManyAttempts(retryAfterSeconds: number): HttpError {
+  return new HttpError(apiError("rate_limited", retryAfterSeconds), {
+    "Retry-After": String(retryAfterSeconds),
+  });
 }

@@ -5,8 +5,12 @@ import type { Clock } from "../clock.ts";
 export type RateRule = { limit: number; windowMs: number };
 
 export const RATE_RULES = {
+  /** Every sign-in attempt of one client, whatever the account. */
   signInPerIp: { limit: 20, windowMs: 60_000 },
-  signInPerEmail: { limit: 5, windowMs: 60_000 },
+  /** Failed sign-ins of one client on one account (auth/sign-in-limits.ts). */
+  signInFailuresPerAccountClient: { limit: 5, windowMs: 5 * 60_000 },
+  /** Failed sign-ins on one account from every client (auth/sign-in-limits.ts). */
+  signInFailuresPerAccount: { limit: 20, windowMs: 15 * 60_000 },
   signUpPerIp: { limit: 10, windowMs: 60_000 },
   forgotPerIp: { limit: 5, windowMs: 60_000 },
   forgotPerEmail: { limit: 3, windowMs: 15 * 60_000 },
@@ -34,6 +38,38 @@ export class RateLimiter {
   }
 
   take(rule: RateRuleName, key: string): RateDecision {
+    const { id, bucket, limit, windowMs, now } = this.refilled(rule, key);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      this.buckets.set(id, bucket);
+      if (this.buckets.size > 50_000) this.sweep(now);
+      return { ok: true };
+    }
+    this.buckets.set(id, bucket);
+    return { ok: false, retryAfterSeconds: seconds(((1 - bucket.tokens) / limit) * windowMs) };
+  }
+
+  /** Gives back a token that take() counted for something that turned out not to count. */
+  give(rule: RateRuleName, key: string): void {
+    const { id, bucket, limit } = this.refilled(rule, key);
+    if (!this.buckets.has(id)) return;
+    bucket.tokens = Math.min(limit, bucket.tokens + 1);
+  }
+
+  /** True when nothing taken from the bucket is still counted (all refilled, or never used). */
+  isFull(rule: RateRuleName, key: string): boolean {
+    const { bucket, limit } = this.refilled(rule, key);
+    return bucket.tokens >= limit;
+  }
+
+  /** Seconds until the bucket is full again. */
+  secondsUntilFull(rule: RateRuleName, key: string): number {
+    const { bucket, limit, windowMs } = this.refilled(rule, key);
+    return seconds(((limit - bucket.tokens) / limit) * windowMs);
+  }
+
+  /** The bucket refilled up to now (a new, full one is not stored until something is taken). */
+  private refilled(rule: RateRuleName, key: string) {
     const { limit: baseLimit, windowMs } = RATE_RULES[rule];
     const limit = baseLimit * this.scale;
     const now = this.clock.now();
@@ -42,15 +78,7 @@ export class RateLimiter {
     const refill = ((now - bucket.updatedAt) / windowMs) * limit;
     bucket.tokens = Math.min(limit, bucket.tokens + Math.max(0, refill));
     bucket.updatedAt = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      this.buckets.set(id, bucket);
-      if (this.buckets.size > 50_000) this.sweep(now);
-      return { ok: true };
-    }
-    this.buckets.set(id, bucket);
-    const msForOne = ((1 - bucket.tokens) / limit) * windowMs;
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(msForOne / 1000)) };
+    return { id, bucket, limit, windowMs, now };
   }
 
   /** Forgets buckets that have refilled completely. */
@@ -61,3 +89,5 @@ export class RateLimiter {
     }
   }
 }
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

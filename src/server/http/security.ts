@@ -12,6 +12,24 @@ export const BASE_HEADERS: Record<string, string> = {
   "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
 };
 
+/**
+ * One year, and the checkout host's subdomains too: a plain-http subdomain could otherwise set
+ * cookies for this host (cookie tossing). It covers only names under the checkout's own host, so
+ * it cannot force https on sibling sites. No `preload`: that is a commitment for the whole domain
+ * that its owner makes, not this server.
+ */
+export const HSTS = "max-age=31536000; includeSubDomains";
+
+/**
+ * The headers of every answer under this public base URL: BASE_HEADERS, and HSTS when the public
+ * URL is https. It is sent even when the request itself came as plain http from a proxy that
+ * ended TLS; browsers heed it only over https, so a plain-http local run never gets it.
+ */
+export function baseHeaders(publicBaseUrl: string): Record<string, string> {
+  if (!publicBaseUrl.startsWith("https:")) return BASE_HEADERS;
+  return { ...BASE_HEADERS, "Strict-Transport-Security": HSTS };
+}
+
 export function frameAncestors(hubOrigins: readonly string[]): string {
   return ["'self'", ...hubOrigins].join(" ");
 }
@@ -114,14 +132,28 @@ export function isCrossSite(req: IncomingMessage, ownOrigins: ReadonlySet<string
   return false;
 }
 
-/** This server's own origins: the public base URL and the host the request was sent to. */
-export function ownOriginsFor(
-  req: IncomingMessage,
-  publicBaseUrl: string,
-  secure: boolean,
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * The origins a same-origin request may come from: the configured public origin. The Host header
+ * is no evidence: with DNS rebinding a page of another site reaches this server under its own
+ * name, so its Origin and its Host agree. A local run (config.local) also accepts the loopback
+ * names of its port (the public URL's, and the one the request arrived on): `npm start` users and
+ * the browser tests reach it as localhost or 127.0.0.1, and a page can only have such an origin if
+ * it was served by this machine on that port.
+ */
+export function ownOrigins(
+  config: { publicBaseUrl: string; local: boolean },
+  localPort: number | undefined,
 ): Set<string> {
-  const origins = new Set([publicBaseUrl.toLowerCase()]);
-  const host = req.headers.host;
-  if (host) origins.add(`${secure ? "https" : "http"}://${host.toLowerCase()}`);
+  const origins = new Set([config.publicBaseUrl.toLowerCase()]);
+  if (!config.local) return origins;
+  const base = new URL(config.publicBaseUrl);
+  const ports = new Set([base.port, ...(localPort ? [String(localPort)] : [])]);
+  for (const port of ports) {
+    for (const name of LOOPBACK_NAMES) {
+      origins.add(new URL(`${base.protocol}//${name}${port ? `:${port}` : ""}`).origin);
+    }
+  }
   return origins;
 }

@@ -4,6 +4,8 @@ import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { passwordValidations } from "../../domain/account/password.ts";
 import type { Routes } from "../app.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "../auth/passwords.ts";
+import { admitSignIn } from "../auth/sign-in-limits.ts";
+import { tooManyAttempts } from "../context.ts";
 import { Secrets } from "../db/secrets.ts";
 import { Sessions } from "../db/sessions.ts";
 import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
@@ -58,11 +60,15 @@ export function authRoutes(routes: Routes): void {
     const body = await ctx.body(api.signIn.body);
     const email = body.email.trim().toLowerCase();
     ctx.rateLimit("signInPerIp", ctx.ip);
-    ctx.rateLimit("signInPerEmail", email);
+    // Only failures count per account, and never against a client that has not been failing:
+    // an attacker cannot lock the owner out (auth/sign-in-limits.ts).
+    const permit = admitSignIn(ctx.app.limiter, email, ctx.ip);
+    if (!permit.ok) throw tooManyAttempts(permit.retryAfterSeconds);
     const user = await Users.byEmail(ctx.app.db, email);
     const ok = user
       ? await verifyPassword(body.password, user.passwordHash)
       : await verifyAgainstDummy(body.password, ctx.app.passwordCost);
+    permit.settle(Boolean(user && ok));
     if (!user || !ok) return fail("invalid_credentials");
     await startSession(ctx, user.id);
     return json({ success: true, userId: user.id });
