@@ -21,10 +21,3 @@ export function testClock(startMs: number): TestClock {
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The same instant `months` calendar months later (UTC). */
-export function addMonths(ms: number, months: number): number {
-  const d = new Date(ms);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  return d.getTime();
-}

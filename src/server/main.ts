@@ -1,11 +1,10 @@
 // Start-up: configuration, database and migrations, payment provider, seed, HTTP server.
 // `npm start` runs scripts/serve.ts, which calls startServer() with the static site's handler;
 // `node src/server/main.ts` runs the API alone.
-import { randomBytes, randomUUID } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { type App, createApp } from "./app.ts";
@@ -14,12 +13,12 @@ import { loadCatalog } from "./catalog.ts";
 import { type Clock, DAY_MS, systemClock } from "./clock.ts";
 import { type Config, getConfig } from "./config.ts";
 import type { AppDeps, StaticHandler } from "./context.ts";
+import { type DataFolder, openDataFolder } from "./data-folder.ts";
 import { IdempotencyKeys } from "./db/idempotency.ts";
-import { migrate } from "./db/migrations.ts";
 import { Events } from "./db/outbox.ts";
 import { Secrets } from "./db/secrets.ts";
 import { Sessions } from "./db/sessions.ts";
-import { SqliteDb } from "./db/sqlite.ts";
+import type { SqliteDb } from "./db/sqlite.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { consoleLogger, type Logger } from "./log.ts";
 import { Mailer, type MailTransport } from "./mail/mailer.ts";
@@ -30,6 +29,9 @@ import { createStripeProvider } from "./payments/stripe.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
+import { StartupError } from "./startup-error.ts";
+
+export { StartupError };
 
 export type StartOptions = {
   /** Overrides PORT and HOST of the environment. */
@@ -67,7 +69,7 @@ export type RunningServer = {
   close(): Promise<void>;
 };
 
-export class ConfigError extends Error {
+export class ConfigError extends StartupError {
   readonly errors: string[];
   constructor(errors: string[]) {
     super(`Invalid configuration:\n  ${errors.join("\n  ")}`);
@@ -76,14 +78,14 @@ export class ConfigError extends Error {
   }
 }
 
-/** The HMAC key for stored secrets: made once per data folder, readable by the owner only. */
-function serverSecret(dataDir: string): Buffer {
-  const path = join(dataDir, "server-secret");
-  if (existsSync(path)) return Buffer.from(readFileSync(path, "utf8").trim(), "base64url");
-  const secret = randomBytes(32);
-  writeFileSync(path, secret.toString("base64url"), { mode: 0o600 });
-  chmodSync(path, 0o600);
-  return secret;
+/**
+ * Stops start-up: thrown to a caller (tests), or, started as a program (npm start), printed
+ * without a stack, as the message names what to fix, and the process exits 1.
+ */
+function refuseToStart(error: StartupError, programMode: boolean): never {
+  if (!programMode) throw error;
+  console.error(`server: ${error.message}`);
+  process.exit(1);
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -93,23 +95,22 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const programMode =
     options.handleSignals ?? (options.log === undefined && options.env === undefined);
   const parsed = getConfig(env);
-  if (!parsed.ok) {
-    const error = new ConfigError(parsed.errors);
-    if (!programMode) throw error;
-    // Started as a program (npm start): the message names the variable; a stack would not help.
-    console.error(`server: ${error.message}`);
-    process.exit(1);
-  }
+  if (!parsed.ok) refuseToStart(new ConfigError(parsed.errors), programMode);
   const config = parsed.config;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? consoleLogger;
   const catalog = options.catalog ?? loadCatalog();
 
-  const dataDir = resolve(config.dataDir);
-  mkdirSync(dataDir, { recursive: true });
-  const db = new SqliteDb(join(dataDir, "checkout.sqlite"));
-  migrate(db.raw, clock.now());
-  const secret = serverSecret(dataDir);
+  // Refuses a data folder whose database or secret is missing, empty, damaged or read-only
+  // (data-folder.ts) rather than start afresh on it.
+  let folder: DataFolder;
+  try {
+    folder = openDataFolder(config.dataDir, clock.now());
+  } catch (error) {
+    if (error instanceof StartupError) refuseToStart(error, programMode);
+    throw error;
+  }
+  const { dir: dataDir, db, secret } = folder;
   const passwordCost = options.passwordCost ?? DEFAULT_COST;
 
   const payments =
@@ -238,10 +239,7 @@ async function runAlone(): Promise<void> {
   try {
     await startServer({ handleSignals: true });
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`server: ${error.message}`);
-      process.exit(1);
-    }
+    if (error instanceof StartupError) refuseToStart(error, true);
     throw error;
   }
 }

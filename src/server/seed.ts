@@ -1,11 +1,12 @@
 // Demo accounts for every role of spec section 6, created on the first start in sandbox mode
 // (when there are no users yet). They share one password, listed in the README and printed at
 // start. Paying accounts have a sandbox card (Stripe's 4242 test card) saved.
+import { addMonthsClamped } from "../domain/calendar/index.ts";
 import type { Catalog, PlanEntry } from "../domain/catalog/catalog-schema.ts";
 import { planPrice } from "../domain/pricing/index.ts";
 import { hashPassword } from "./auth/passwords.ts";
 import { keyedHash } from "./auth/tokens.ts";
-import { addMonths, DAY_MS } from "./clock.ts";
+import { DAY_MS } from "./clock.ts";
 import type { Db, Queryable } from "./db/db.ts";
 import { Instances, Invites } from "./db/instances.ts";
 import { CardTokens, SandboxCustomers } from "./db/ledger.ts";
@@ -63,7 +64,7 @@ export async function seedDemoAccounts(
     orderState: "automatic",
     orderId: `ord_demo_${plan.code}`,
     orderStart: start,
-    orderEnd: addMonths(start, plan.validMonths ?? plan.termDuration),
+    orderEnd: addMonthsClamped(start, plan.validMonths ?? plan.termDuration),
     termMonths: plan.termDuration,
     paidCents: planPrice(plan, null).price,
   });

@@ -167,3 +167,22 @@ export const arbPricingScenario: fc.Arbitrary<PricingScenario> = fc
       ],
     }),
   }));
+
+const DAY_MS = 86_400_000;
+
+/**
+ * An instant between 1900 and 2399 (so leap centuries, 2000, and non-leap ones, 1900 and 2100,
+ * both come up), built from its UTC parts: a drawn day past the month's end becomes the last day,
+ * so month ends, the case calendar arithmetic gets wrong, come up far more often than 1 in 30.
+ */
+export const arbUtcInstant: fc.Arbitrary<number> = fc
+  .record({
+    year: fc.integer({ min: 1900, max: 2399 }),
+    month: fc.integer({ min: 0, max: 11 }),
+    day: fc.integer({ min: 1, max: 31 }),
+    timeOfDay: fc.integer({ min: 0, max: DAY_MS - 1 }),
+  })
+  .map(({ year, month, day, timeOfDay }) => {
+    const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+    return Date.UTC(year, month, Math.min(day, lastDay)) + timeOfDay;
+  });

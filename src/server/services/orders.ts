@@ -1,10 +1,11 @@
 // What a purchase, a trial or a cancellation does to an account. Each function writes inside the
 // caller's transaction, so an order and the account change it pays for commit together.
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
+import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import type { OrderSummary } from "../../domain/pricing/index.ts";
 import { randomId } from "../auth/tokens.ts";
-import { addMonths, DAY_MS } from "../clock.ts";
+import { DAY_MS } from "../clock.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances } from "../db/instances.ts";
 import type { Order } from "../db/orders.ts";
@@ -74,7 +75,7 @@ export function buildOrder(
     chargeRef: payment.chargeRef,
     invoiceId: randomId("in"),
     periodStart: now,
-    periodEnd: plan ? addMonths(now, months) : now,
+    periodEnd: plan ? addMonthsClamped(now, months) : now,
     termMonths: plan ? plan.termDuration : 0,
     coupon: quote.coupon,
     idempotencyKey: payment.idempotencyKey,
