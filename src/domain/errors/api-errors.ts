@@ -140,7 +140,8 @@ export const API_ERRORS = {
   },
   invalid_return_url: {
     status: 400,
-    message: "The return address must be a page of this site.",
+    message:
+      "The return address (href) must be a page of this site, such as /cart#paypalCompleted, with no control characters, spaces or backslashes. Nothing was charged.",
   },
   paypal_unavailable: {
     status: 501,
