@@ -48,6 +48,11 @@ export const API_ERRORS = {
     message: (seconds: number) =>
       `Too many attempts in a short time. Wait ${seconds} second${seconds === 1 ? "" : "s"} and try again.`,
   },
+  telemetry_too_large: {
+    status: 413,
+    message: (limitBytes: number) =>
+      `This event is larger than ${Math.round(limitBytes / 1024)} KB once stored, so it was not recorded. Send fewer or shorter properties.`,
+  },
   // Sessions and accounts
   not_authenticated: { status: 401, message: "You are not signed in. Sign in and try again." },
   invalid_credentials: {
