@@ -22,6 +22,11 @@ export const API_ERRORS = {
     message: (limitBytes: number) =>
       `The request body is larger than ${Math.round(limitBytes / 1024)} KB. Send a smaller body.`,
   },
+  body_too_deep: {
+    status: 400,
+    message: (maxDepth: number) =>
+      `The request body nests arrays or objects more than ${maxDepth} levels deep. Send a flatter body.`,
+  },
   unsupported_media_type: {
     status: 415,
     message:
