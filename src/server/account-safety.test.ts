@@ -118,6 +118,30 @@ describe("item 1: one purchase at a time per account", () => {
     expect(retried.ok).toBe(true);
   });
 
+  it("prices a PayPal approval again: a plan bought by card meanwhile is not paid twice", async () => {
+    const client = await withCard(await newAccount("paypal-race@example.com"));
+    const body = { product: { code: "wv_unloct17_1m" }, newCart: true };
+    const approval = await client.call(api.paypalSubscription, {
+      body: { ...body, href: "/cart#paypalCompleted" },
+      idempotencyKey: newKey(),
+    });
+    if (!approval.ok) throw new Error(approval.body.message);
+    expect((await client.call(api.upgrade, { body, idempotencyKey: newKey() })).ok).toBe(true);
+    const approved = await client.fetch("/dev/paypal/approve", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ id: approval.body.approvalId, action: "approve" }).toString(),
+    });
+    expect(approved.headers.get("location")).toBe(
+      "/cart?paypal=price_changed&orderId=#paypalCompleted",
+    );
+    const orders = await server.running.deps.db.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM orders o JOIN users u ON u.id = o.user_id WHERE u.email = ?",
+      ["paypal-race@example.com"],
+    );
+    expect(orders?.n).toBe(1);
+  });
+
   it("gives one trial to one person, whatever the timing", async () => {
     const client = await newAccount("trials@example.com");
     const answers = await Promise.all(

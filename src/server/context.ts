@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { MAX_BODY_BYTES } from "../api/contract/common.ts";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
+import type { PasswordHasher } from "./auth/passwords.ts";
 import { tokenHash } from "./auth/tokens.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -38,8 +39,8 @@ export type AppDeps = {
   idempotency: IdempotencyService;
   /** Key of the HMACs that store session ids, reset tokens and e-mail codes. */
   secret: Buffer;
-  /** scrypt cost (log2 N) for new password hashes. */
-  passwordCost: number;
+  /** Password hashing and checks (scrypt). */
+  passwords: PasswordHasher;
   /** Check every 2xx JSON answer against the contract (tests turn it on). */
   validateResponses: boolean;
   /** Work started after an answer went out (e-mails); close() waits for it. */

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { type App, createApp } from "./app.ts";
-import { DEFAULT_COST } from "./auth/passwords.ts";
+import { DEFAULT_COST, type PasswordHasher, scryptHasher } from "./auth/passwords.ts";
 import { loadCatalog } from "./catalog.ts";
 import { type Clock, DAY_MS, systemClock } from "./clock.ts";
 import { type Config, getConfig } from "./config.ts";
@@ -50,6 +50,8 @@ export type StartOptions = {
   /** Multiplies every rate limit (tests raise it). */
   rateLimitScale?: number;
   passwordCost?: number;
+  /** Replaces the scrypt hasher built from passwordCost (tests count its work). */
+  passwords?: PasswordHasher;
   validateResponses?: boolean;
   /** Print the banner with the demo accounts (default: true unless a logger is given). */
   quiet?: boolean;
@@ -143,7 +145,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     limiter: new RateLimiter(clock, options.rateLimitScale ?? 1),
     idempotency: new IdempotencyService(db, clock, randomUUID()),
     secret,
-    passwordCost,
+    passwords: options.passwords ?? scryptHasher(passwordCost),
     validateResponses: options.validateResponses ?? false,
     background: new Set(),
     staticHandler: options.staticHandler ?? null,

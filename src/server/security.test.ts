@@ -102,6 +102,33 @@ describe("bad input", () => {
     expect((await big.json()).error_code).toBe("body_too_large");
   });
 
+  it("answers deeply nested JSON with 400 body_too_deep, never 500", async () => {
+    const client = await server.signedIn("free@demo.test");
+    // As deep as fits under the 64 KB body cap (the parser's own test goes to 100,000).
+    const bodies = [
+      `${"[".repeat(10_000)}${"]".repeat(10_000)}`,
+      `${"[".repeat(32_000)}${"]".repeat(32_000)}`,
+      `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`,
+    ];
+    // A payment call (idempotency fingerprint), error reports (stored as JSON) and a plain call.
+    for (const path of [
+      api.upgrade.path,
+      api.trackJs.path,
+      api.instrumentation.path,
+      api.signUp.path,
+    ]) {
+      for (const body of bodies) {
+        const response = await client.fetch(path, {
+          method: "POST",
+          headers: { "content-type": "application/json", "idempotency-key": newKey() },
+          body,
+        });
+        expect({ path, status: response.status }).toEqual({ path, status: 400 });
+        expect((await response.json()).error_code).toBe("body_too_deep");
+      }
+    }
+  });
+
   it("answers unknown API paths with a JSON 404", async () => {
     const response = await fetch(`${server.running.url}/api/9/nothing`);
     expect(response.status).toBe(404);

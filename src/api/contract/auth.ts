@@ -1,12 +1,12 @@
 // Sessions and passwords: sign-up, sign-in, forgot password, change password (spec sections 2, 5, 7).
 import { z } from "zod";
-import { SuccessFlag } from "./common.ts";
+import { SuccessFlag, typedText } from "./common.ts";
 
 export const SignUpRequest = z.object({
   email: z.email().max(254),
   password: z.string().min(6).max(50),
-  firstName: z.string().trim().min(1).max(100),
-  lastName: z.string().trim().max(100),
+  firstName: typedText({ min: 1, max: 100 }),
+  lastName: typedText({ max: 100 }),
 });
 export const SignUpResponse = z.object({
   success: z.literal(true),

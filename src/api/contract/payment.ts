@@ -1,6 +1,6 @@
 // Payments: card token, upgrade, PayPal, trials, invoices, address, cancellations (spec 3.6-3.8, 7).
 import { z } from "zod";
-import { Cents, ProductCode, Timestamp } from "./common.ts";
+import { Cents, ProductCode, Timestamp, typedText } from "./common.ts";
 
 /** POST /api/3/payment/sandbox/tokens: the sandbox card form (Stripe's test card numbers). */
 export const SandboxTokenRequest = z.object({
@@ -88,7 +88,7 @@ export const PaypalSubscriptionResponse = z.object({
 
 export const ActivateFreeTrialRequest = z.object({
   vertical: z.string().trim().min(1).max(32),
-  instanceName: z.string().trim().max(100).nullable().optional(),
+  instanceName: typedText({ max: 100 }).nullable().optional(),
 });
 export const ActivateFreeTrialResponse = z.object({
   success: z.literal(true),
@@ -119,18 +119,15 @@ export type Invoice = z.output<typeof Invoice>;
 export const InvoiceList = z.array(Invoice);
 
 export const AddressRequest = z.object({
-  name: z.string().trim().max(200).optional(),
-  company: z.string().trim().max(200).optional(),
-  line1: z.string().trim().max(200).optional(),
-  line2: z.string().trim().max(200).optional(),
-  city: z.string().trim().max(100).optional(),
-  state: z
-    .string()
-    .trim()
-    .max(64)
+  name: typedText({ max: 200 }).optional(),
+  company: typedText({ max: 200 }).optional(),
+  line1: typedText({ max: 200 }).optional(),
+  line2: typedText({ max: 200 }).optional(),
+  city: typedText({ max: 100 }).optional(),
+  state: typedText({ max: 64 })
     .optional()
     .transform((s) => (s ? s.toUpperCase() : undefined)),
-  postalCode: z.string().trim().max(16).optional(),
+  postalCode: typedText({ max: 16 }).optional(),
   country: z
     .string()
     .trim()

@@ -1,6 +1,6 @@
 // The user, the session and the account's context (spec sections 3.1, 3.2 and 7).
 import { z } from "zod";
-import { Cents, ProductCode, Success, SuccessFlag, Timestamp } from "./common.ts";
+import { Cents, ProductCode, Success, SuccessFlag, Timestamp, typedText } from "./common.ts";
 
 export const PrivacyPreference = z.object({
   key: z.string(),
@@ -174,14 +174,14 @@ export const InstanceInfoResponse = z.object({
 
 export const AttributeQuery = z.object({
   key: z.string().min(1).max(64),
-  value: z.string().max(1000),
+  value: typedText({ max: 1000 }),
 });
 
 export const EditUserRequest = z.object({
   email: z.email().max(254),
-  firstName: z.string().trim().min(1).max(100),
-  lastName: z.string().trim().max(100),
-  username: z.string().trim().min(1).max(100),
+  firstName: typedText({ min: 1, max: 100 }),
+  lastName: typedText({ max: 100 }),
+  username: typedText({ min: 1, max: 100 }),
 });
 /** Success only when success is true (or the string "true"). */
 export const EditUserResponse = z.object({ success: z.union([z.boolean(), z.literal("true")]) });
@@ -191,7 +191,7 @@ export const VerifyEmailCodeRequest = z.object({ code: z.string().trim().min(1).
 export const DeleteUserRequest = z.object({ forgetMe: z.boolean() });
 
 export const DisbandRequest = z.object({
-  reason: z.string().max(2000),
+  reason: typedText({ max: 2000, multiline: true }),
   forgetMe: z.boolean(),
   deleteOwner: z.boolean(),
   forgetOwner: z.boolean().optional(),

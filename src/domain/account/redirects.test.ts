@@ -1,6 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseFeatures, prefersHtmlEditor, requiresEmailVerification } from "./features.ts";
-import { decideRedirect, type RedirectInput, type RedirectUser } from "./redirects.ts";
+import {
+  decideRedirect,
+  type RedirectInput,
+  type RedirectUser,
+  safeRedirectPath,
+} from "./redirects.ts";
 
 const user: RedirectUser = {
   email: "someone@example.com",
@@ -107,5 +113,128 @@ describe("features", () => {
     expect(prefersHtmlEditor(true, 1, 100)).toBe(true);
     expect(prefersHtmlEditor(undefined, 50, 100)).toBe(false);
     expect(prefersHtmlEditor(undefined, 500, 100)).toBe(true);
+  });
+});
+
+describe("redirect targets from outside (safeRedirectPath)", () => {
+  const SITE = "http://localhost:4321";
+
+  it.each([
+    ["/\t/evil.example"],
+    ["/\\evil.example"],
+    ["\\\\evil.example"],
+    ["/\\/evil.example"],
+    [`${SITE}//evil.example`],
+    [`${SITE}/\\evil.example`],
+    ["//evil.example"],
+    ["///evil.example"],
+    ["https:evil.example"],
+    ["https:/evil.example"],
+    ["https://evil.example/cart"],
+    ["http://localhost:4321.evil.example/cart"],
+    [`http://user:pass@localhost:4321/cart`],
+    ["/%2F%2Fevil.example"],
+    ["/%2f%2fevil.example"],
+    ["/%5Cevil.example"],
+    ["/%252F%252Fevil.example"],
+    ["/cart/..//evil.example"],
+    ["/cart\n"],
+    ["/cart\r\nSet-Cookie: sid=stolen"],
+    ["/cart%0D%0ASet-Cookie:%20sid=stolen"],
+    ["/cart\u0000"],
+    ["/cart%00"],
+    ["/cart\u0085"],
+    ["/cart\u007f"],
+    ["/cart\u00a0"],
+    ["/cart\u2028"],
+    ["/cart\u3000"],
+    ["/cart#\u202e"],
+    ["/cart#%E2%80%AE"],
+    [" /cart"],
+    ["javascript:alert(1)"],
+    ["JavaScript:alert(1)//"],
+    ["data:text/html,hi"],
+    ["cart"],
+    [""],
+    ["/api/3/payment/upgrade"],
+    ["/login?action=logout"],
+    ["/dev/paypal/approve"],
+    [`/cart?${"x".repeat(2000)}`],
+  ])("refuses %j", (target) => {
+    expect(safeRedirectPath(target, SITE)).toBeNull();
+  });
+
+  it.each([
+    ["/cart#paypalCompleted", "/cart#paypalCompleted"],
+    ["/cart/checkout_summary?p=buy&seats=3", "/cart/checkout_summary?p=buy&seats=3"],
+    [`${SITE}/cart?tab=signup#plans`, "/cart?tab=signup#plans"],
+    ["HTTP://LOCALHOST:4321/plans", "/plans"],
+    ["/hub#account", "/hub#account"],
+    ["/", "/"],
+    ["/cart#caf\u00e9", "/cart#caf%C3%A9"],
+    ["/cart?off=100%", "/cart?off=100%"],
+  ])("keeps %j as %j", (target, expected) => {
+    expect(safeRedirectPath(target, SITE)).toBe(expected);
+  });
+
+  it("takes absolute URLs only when it knows the site's origin", () => {
+    expect(safeRedirectPath(`${SITE}/cart`)).toBeNull();
+    expect(safeRedirectPath("/cart")).toBe("/cart");
+  });
+
+  // Pieces that attacks are made of, so that the fuzzer combines them more often than chance.
+  const piece = fc.oneof(
+    fc.constantFrom(
+      "/",
+      "//",
+      "\\",
+      "/\\",
+      "%2f",
+      "%2F",
+      "%5c",
+      "%25",
+      "%0d%0a",
+      "%00",
+      "\t",
+      "\n",
+      "\r",
+      "\u0000",
+      "\u00a0",
+      "\u2028",
+      "\u202e",
+      " ",
+      "@",
+      ":",
+      "?",
+      "#",
+      ".",
+      "..",
+      "cart",
+      "evil.example",
+      "http:",
+      "https:",
+      "javascript:",
+      SITE,
+      "http://localhost:4321.evil.example",
+    ),
+    fc.string({ maxLength: 4, unit: "binary" }),
+  );
+
+  // Starting from real pages too, so that many inputs survive and the checks below do run.
+  const start = fc.constantFrom("", "/", "/cart", "/hub", `${SITE}/cart`, SITE);
+
+  it("answers null or a same-site path that is safe in a Location header", () => {
+    fc.assert(
+      fc.property(start, fc.array(piece, { maxLength: 8 }), (head, pieces) => {
+        const out = safeRedirectPath(head + pieces.join(""), SITE);
+        if (out === null) return;
+        expect(out === "/" || /^\/[^/\\]/.test(out)).toBe(true);
+        expect(out).toMatch(/^[\x21-\x7e]+$/);
+        expect(new URL(out, "https://site.example").origin).toBe("https://site.example");
+        // Idempotent: a stored safe path stays the same when checked again at redirect time.
+        expect(safeRedirectPath(out, SITE)).toBe(out);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

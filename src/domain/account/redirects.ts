@@ -64,6 +64,109 @@ export type RedirectDecision =
   | { kind: "redirect"; to: string }
   | { kind: "stop"; reason: "blocked_domain" };
 
+/**
+ * The product's own pages (spec 2.2 and 2.3) that a redirect may land on: each path itself and
+ * every page under it. Server endpoints (/api, /dev, /login) are never a redirect target, so a
+ * crafted return address cannot replay a call or end a session.
+ */
+export const REDIRECT_PATHS = [
+  "/cart",
+  "/app",
+  "/hub",
+  "/plans",
+  "/pricing",
+  "/faq",
+  "/sign-up",
+  "/signup",
+  "/sign-in",
+  "/invite",
+  "/newPassword",
+  "/class",
+  "/dash",
+  "/terms-of-use",
+  "/privacy",
+  "/support",
+  "/orders",
+] as const;
+
+const MAX_TARGET_LENGTH = 2000;
+/** Resolves path-only targets; never appears in an answer. */
+const PATH_ONLY_BASE = "http://same-site.invalid";
+
+// Never allowed in a target, as sent or once percent-decoded: control characters (C0, DEL, C1;
+// browsers drop tab and newline inside URLs, so "/\t/evil" becomes "//evil"), Unicode spaces and
+// line separators, format characters (bidi and zero-width marks) and the backslash, which
+// browsers read as a slash.
+const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Z}\\]/u;
+/** What a Location header may carry: visible ASCII only, so the header can always be written. */
+const HEADER_SAFE_PATH = /^\/(?![/\\])[\x21-\x7e]*$/;
+
+function percentDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    // A stray "%" (as in "?off=100%") is not an escape: decode only the ASCII escapes there are.
+    return text.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    );
+  }
+}
+
+/** The text and its successive percent-decodings; null when it is encoded more than 3 times over. */
+function decodings(text: string): string[] | null {
+  const forms = [text];
+  let current = text;
+  for (let round = 0; round < 4; round++) {
+    const next = percentDecode(current);
+    if (next === current) return forms;
+    if (round === 3) return null;
+    forms.push(next);
+    current = next;
+  }
+  return forms;
+}
+
+function isOwnPage(pathname: string): boolean {
+  return (
+    pathname === "/" ||
+    REDIRECT_PATHS.some((page) => pathname === page || pathname.startsWith(`${page}/`))
+  );
+}
+
+/**
+ * The one gate for redirect targets that come from outside (a return address, a redirect-back
+ * parameter, a stored row). Turns `target` into a path of this site (path, query and hash) or
+ * null. A target is either a path ("/cart#paypalCompleted") or, when `ownOrigin` is given, an
+ * absolute http(s) URL of that origin. Refused: control characters, spaces, bidi marks and
+ * backslashes (also percent-encoded), scheme-relative and "//" or "/\" paths (also encoded),
+ * other schemes ("https:evil", "javascript:"), user info, other origins, and pages outside
+ * REDIRECT_PATHS. The result holds visible ASCII only, so it is always safe in a Location header.
+ */
+export function safeRedirectPath(target: string, ownOrigin?: string): string | null {
+  if (typeof target !== "string" || target.length === 0 || target.length > MAX_TARGET_LENGTH) {
+    return null;
+  }
+  const forms = decodings(target);
+  if (!forms || forms.some((form) => FORBIDDEN.test(form) || form.startsWith("//"))) return null;
+  const absolute = /^https?:\/\//i.test(target);
+  if (!target.startsWith("/") && !(absolute && ownOrigin)) return null;
+  let origin: string;
+  let url: URL;
+  try {
+    origin = new URL(ownOrigin ?? PATH_ONLY_BASE).origin;
+    url = new URL(target, origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin || url.username !== "" || url.password !== "") return null;
+  // "//" in the path, as sent or encoded ("/%2F%2Fevil"), is another host to some parsers.
+  const pathForms = decodings(url.pathname);
+  if (!pathForms || pathForms.some((form) => form.includes("//"))) return null;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (!HEADER_SAFE_PATH.test(path) || !isOwnPage(url.pathname)) return null;
+  return path;
+}
+
 function withQuery(path: string, params: Record<string, string | null | undefined>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {

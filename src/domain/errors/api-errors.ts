@@ -22,6 +22,11 @@ export const API_ERRORS = {
     message: (limitBytes: number) =>
       `The request body is larger than ${Math.round(limitBytes / 1024)} KB. Send a smaller body.`,
   },
+  body_too_deep: {
+    status: 400,
+    message: (maxDepth: number) =>
+      `The request body nests arrays or objects more than ${maxDepth} levels deep. Send a flatter body.`,
+  },
   unsupported_media_type: {
     status: 415,
     message:
@@ -47,6 +52,11 @@ export const API_ERRORS = {
     status: 429,
     message: (seconds: number) =>
       `Too many attempts in a short time. Wait ${seconds} second${seconds === 1 ? "" : "s"} and try again.`,
+  },
+  telemetry_too_large: {
+    status: 413,
+    message: (limitBytes: number) =>
+      `This event is larger than ${Math.round(limitBytes / 1024)} KB once stored, so it was not recorded. Send fewer or shorter properties.`,
   },
   // Sessions and accounts
   not_authenticated: { status: 401, message: "You are not signed in. Sign in and try again." },
@@ -155,7 +165,8 @@ export const API_ERRORS = {
   },
   invalid_return_url: {
     status: 400,
-    message: "The return address must be a page of this site.",
+    message:
+      "The return address (href) must be a page of this site, such as /cart#paypalCompleted, with no control characters, spaces or backslashes. Nothing was charged.",
   },
   paypal_unavailable: {
     status: 501,

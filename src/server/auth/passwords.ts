@@ -37,6 +37,22 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+/** The server's password work as one object, so that a test can count it (decision 0011). */
+export type PasswordHasher = {
+  hash(password: string): Promise<string>;
+  verify(password: string, stored: string): Promise<boolean>;
+  /** Spends the work of a verify where there is no account to check the password against. */
+  verifyDummy(password: string): Promise<false>;
+};
+
+export function scryptHasher(cost = DEFAULT_COST): PasswordHasher {
+  return {
+    hash: (password) => hashPassword(password, cost),
+    verify: verifyPassword,
+    verifyDummy: (password) => verifyAgainstDummy(password, cost),
+  };
+}
+
 let dummy: Promise<string> | null = null;
 
 /**

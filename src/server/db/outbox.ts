@@ -74,7 +74,9 @@ export const Outbox = {
   },
 };
 
-export type EventKind = "instrumentation" | "hubspot" | "trackjs" | "cancellation" | "plan_change";
+/** Events the browser sends (analytics, marketing events, error reports): bounded, see telemetry.ts. */
+export type TelemetryKind = "instrumentation" | "hubspot" | "trackjs";
+export type EventKind = TelemetryKind | "cancellation" | "plan_change";
 
 export const Events = {
   async insert(
@@ -96,6 +98,19 @@ export const Events = {
       [kind, limit],
     );
     return rows.map((r) => ({ name: r.name, userId: r.user_id, payload: JSON.parse(r.payload) }));
+  },
+  /**
+   * Deletes the oldest events of one telemetry kind beyond the newest `keep` (at most 1000 per
+   * call). Typed to telemetry kinds: cancellation records are never trimmed this way.
+   */
+  async keepNewest(q: Queryable, kind: TelemetryKind, keep: number): Promise<number> {
+    const result = await q.run(
+      `DELETE FROM events WHERE id IN (
+         SELECT id FROM events WHERE kind = ? ORDER BY created_at DESC, id DESC LIMIT 1000 OFFSET ?
+       )`,
+      [kind, keep],
+    );
+    return result.changes;
   },
   async deleteOlderThan(q: Queryable, before: number): Promise<number> {
     return (await q.run("DELETE FROM events WHERE created_at < ?", [before])).changes;

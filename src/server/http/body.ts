@@ -2,6 +2,7 @@
 // the contract's zod schemas. Every failure becomes a 4xx answer, never a 500.
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
+import { MAX_JSON_DEPTH } from "../../api/contract/common.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import { HttpError } from "./reply.ts";
 
@@ -52,9 +53,36 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /**
+ * Whether JSON text nests arrays and objects deeper than `max`, found by one pass over the text
+ * (brackets inside strings do not count). Checked before parsing: every later step that walks the
+ * value (zod, the idempotency fingerprint, JSON.stringify when it is stored) recurses, and a
+ * body of 100,000 "[" would overflow their stack.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
  * Parses a body as JSON (application/json, or text/plain as browsers send beacons) or as a form
  * (application/x-www-form-urlencoded: values are strings, "true"/"false" become booleans).
- * An empty body is undefined.
+ * An empty body is undefined. JSON nested deeper than MAX_JSON_DEPTH is refused (400).
  */
 export function parseBody(raw: Buffer, contentType: string | undefined): unknown {
   if (raw.length === 0) return undefined;
@@ -69,8 +97,12 @@ export function parseBody(raw: Buffer, contentType: string | undefined): unknown
   if (type !== "application/json" && type !== "text/plain" && !type.endsWith("+json")) {
     throw new HttpError(apiError("unsupported_media_type"));
   }
+  const text = raw.toString("utf8");
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new HttpError(apiError("body_too_deep", MAX_JSON_DEPTH));
+  }
   try {
-    return JSON.parse(raw.toString("utf8"));
+    return JSON.parse(text);
   } catch {
     throw new HttpError(apiError("invalid_json"));
   }

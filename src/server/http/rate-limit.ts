@@ -18,6 +18,11 @@ export const RATE_RULES = {
   emailCodeVerifyPerUser: { limit: 10, windowMs: 10 * 60_000 },
   emailCodeGeneratePerUser: { limit: 3, windowMs: 60_000 },
   couponPerIp: { limit: 20, windowMs: 60_000 },
+  // Analytics and error reports (services/telemetry.ts): one budget across the three calls. Per
+  // address it is generous (a school's classroom shares one address); per account it is what one
+  // busy checkout sends (its error reporter alone is held to 5, then 1 per 5 s, by spec 8).
+  telemetryPerIp: { limit: 120, windowMs: 60_000 },
+  telemetryPerAccount: { limit: 60, windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof RATE_RULES;

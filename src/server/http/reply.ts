@@ -1,4 +1,5 @@
 // What handlers return. The app writes it out with the security headers of its kind.
+import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import {
   type ApiError,
   type ApiErrorCode,
@@ -30,7 +31,14 @@ export function html(body: string, status = 200, headers?: Headers): Reply {
   return headers ? { kind: "html", status, body, headers } : { kind: "html", status, body };
 }
 
-export function redirect(location: string, status: 302 | 303 = 303, headers?: Headers): Reply {
+/**
+ * A redirect to a page of this site. Every target goes through the allow-list of
+ * `safeRedirectPath`: anything else is a bug of the caller, which must check targets that come
+ * from outside (and choose a fallback) before it gets here, so this throws rather than send it.
+ */
+export function redirect(target: string, status: 302 | 303 = 303, headers?: Headers): Reply {
+  const location = safeRedirectPath(target);
+  if (location === null) throw new Error(`Not a page of this site: ${JSON.stringify(target)}`);
   return headers
     ? { kind: "redirect", status, location, headers }
     : { kind: "redirect", status, location };

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../api/contract/index.ts";
+import { scryptHasher } from "../auth/passwords.ts";
+import { Users } from "../db/users.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
@@ -72,6 +74,42 @@ describe("sign-up", () => {
       status: 400,
       body: { error_code: "invalid_request" },
     });
+  });
+});
+
+describe("sign-up with a taken e-mail address (decision 0011)", () => {
+  it("spends the same password work as a new address, then answers 409 and changes nothing", async () => {
+    let hashes = 0;
+    const scrypt = scryptHasher(10);
+    const counted = await startTestServer({
+      passwords: {
+        ...scrypt,
+        hash(password) {
+          hashes += 1;
+          return scrypt.hash(password);
+        },
+      },
+    });
+    try {
+      const body = { password: "secret-1", firstName: "A", lastName: "B" };
+      const before = hashes;
+      const fresh = await counted.client().call(api.signUp, {
+        body: { ...body, email: "fresh@example.com" },
+      });
+      expect(fresh).toMatchObject({ status: 200, body: { success: true } });
+      expect(hashes - before).toBe(1);
+
+      const users = await Users.count(counted.running.deps.db);
+      const taken = await counted.client().call(api.signUp, {
+        body: { ...body, email: "free@demo.test" },
+      });
+      expect(taken).toMatchObject({ status: 409, body: { error_code: "email_taken" } });
+      expect(hashes - before).toBe(2);
+      expect(taken.headers.getSetCookie()).toEqual([]);
+      expect(await Users.count(counted.running.deps.db)).toBe(users);
+    } finally {
+      await counted.close();
+    }
   });
 });
 

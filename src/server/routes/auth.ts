@@ -3,7 +3,6 @@ import { api } from "../../api/contract/index.ts";
 import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { passwordValidations } from "../../domain/account/password.ts";
 import type { Routes } from "../app.ts";
-import { hashPassword, verifyAgainstDummy, verifyPassword } from "../auth/passwords.ts";
 import { admitSignIn } from "../auth/sign-in-limits.ts";
 import { tooManyAttempts } from "../context.ts";
 import { Secrets } from "../db/secrets.ts";
@@ -21,11 +20,13 @@ export function authRoutes(routes: Routes): void {
   routes.api(api.signUp, async (ctx) => {
     ctx.rateLimit("signUpPerIp", ctx.ip);
     const body = await ctx.body(api.signUp.body);
-    const { db, catalog, mailer } = ctx.app;
+    const { db, catalog, mailer, passwords } = ctx.app;
     const email = body.email.trim().toLowerCase();
     if (isBlockedEmail(email, catalog.blockedEmailDomains)) return fail("blocked_domain");
+    // Hashed before the address is looked up: a taken address costs the same work as a new one.
+    // The taken address still answers 409, as the new account is signed in (decision 0011).
+    const passwordHash = await passwords.hash(body.password);
     if (await Users.byEmail(db, email)) return fail("email_taken");
-    const passwordHash = await hashPassword(body.password, ctx.app.passwordCost);
     const now = ctx.now();
     let userId: number;
     try {
@@ -66,8 +67,8 @@ export function authRoutes(routes: Routes): void {
     if (!permit.ok) throw tooManyAttempts(permit.retryAfterSeconds);
     const user = await Users.byEmail(ctx.app.db, email);
     const ok = user
-      ? await verifyPassword(body.password, user.passwordHash)
-      : await verifyAgainstDummy(body.password, ctx.app.passwordCost);
+      ? await ctx.app.passwords.verify(body.password, user.passwordHash)
+      : await ctx.app.passwords.verifyDummy(body.password);
     permit.settle(Boolean(user && ok));
     if (!user || !ok) return fail("invalid_credentials");
     await startSession(ctx, user.id);
@@ -111,7 +112,7 @@ export function authRoutes(routes: Routes): void {
     if (!stored || stored.usedAt !== null || stored.expiresAt <= now) return json(expired);
     const user = await Users.byId(db, stored.userId);
     if (!user || user.email !== body.email.trim().toLowerCase()) return json(expired);
-    const passwordHash = await hashPassword(body.newPassword, ctx.app.passwordCost);
+    const passwordHash = await ctx.app.passwords.hash(body.newPassword);
     const changed = await db.transaction(async (tx) => {
       if (!(await Secrets.use(tx, hash, now))) return false;
       await Users.update(tx, user.id, { passwordHash });

@@ -5,10 +5,10 @@ import { couponMatches, isCampaignActive } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
 import type { Ctx } from "../context.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
-import { Events } from "../db/outbox.ts";
 import { Users } from "../db/users.ts";
 import { fail, json, type Reply } from "../http/reply.ts";
 import { joinTeam } from "../services/teams.ts";
+import { limitTelemetry, recordTelemetry } from "../services/telemetry.ts";
 import { accountOf } from "./helpers.ts";
 
 type CouponMatch =
@@ -134,48 +134,49 @@ export function engagementRoutes(routes: Routes): void {
   });
 
   routes.api(api.instrumentation, async (ctx) => {
-    const body = await ctx.body(api.instrumentation.body);
     const user = await ctx.user();
-    await ctx.app.db.transaction((tx) =>
-      Events.insert(tx, {
+    limitTelemetry(ctx, user);
+    const body = await ctx.body(api.instrumentation.body);
+    await recordTelemetry(
+      ctx.app.db,
+      {
         kind: "instrumentation",
         name: body.eventName,
         userId: user?.id ?? null,
         payload: body.properties ?? {},
-        now: ctx.now(),
-      }),
+      },
+      ctx.now(),
     );
     return json({ success: true });
   });
 
   routes.api(api.hubspotEvent, async (ctx) => {
+    const user = await ctx.user();
+    limitTelemetry(ctx, user);
     const query = ctx.query(api.hubspotEvent.query);
     const body = await ctx.body(api.hubspotEvent.body);
-    const user = await ctx.user();
-    await ctx.app.db.transaction((tx) =>
-      Events.insert(tx, {
+    await recordTelemetry(
+      ctx.app.db,
+      {
         kind: "hubspot",
         name: ctx.params.id ?? "",
         userId: user?.id ?? null,
         payload: { requiredEvent: query.requiredEvent === "true", ...(body ?? {}) },
-        now: ctx.now(),
-      }),
+      },
+      ctx.now(),
     );
     return json({ success: true });
   });
 
   routes.api(api.trackJs, async (ctx) => {
-    const body = await ctx.body(api.trackJs.body);
     const user = await ctx.user();
+    limitTelemetry(ctx, user);
+    const body = await ctx.body(api.trackJs.body);
     const message = typeof body.message === "string" ? body.message : "error report";
-    await ctx.app.db.transaction((tx) =>
-      Events.insert(tx, {
-        kind: "trackjs",
-        name: message,
-        userId: user?.id ?? null,
-        payload: body,
-        now: ctx.now(),
-      }),
+    await recordTelemetry(
+      ctx.app.db,
+      { kind: "trackjs", name: message, userId: user?.id ?? null, payload: body },
+      ctx.now(),
     );
     return json({ success: true });
   });

@@ -5,6 +5,7 @@ import {
   CARD_ERROR_MESSAGES,
   GENERIC_CARD_ERROR_MESSAGE,
 } from "../../domain/errors/card-errors.ts";
+import { PaypalApprovals } from "../db/ledger.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
@@ -356,6 +357,127 @@ describe("PayPal sandbox", () => {
       productCode: "wv_single_12m",
       paymentMethod: "paypal",
     });
+  });
+
+  it("refuses unsafe return addresses with 400 before writing an approval or an order", async () => {
+    const site = server.running.deps.config.publicBaseUrl;
+    const client = server.client();
+    const signUp = await client.call(api.signUp, {
+      body: { email: "paypal3@example.com", password: "secret-1", firstName: "Pat", lastName: "B" },
+    });
+    if (!signUp.ok) throw new Error(signUp.body.message);
+    const bad = [
+      "/\t/evil.example",
+      "/\\evil.example",
+      "/\\/evil.example",
+      `${site}//evil.example`,
+      `${site}/\\evil.example`,
+      "//evil.example",
+      "https:evil.example",
+      "/%2F%2Fevil.example",
+      "/%5Cevil.example",
+      "/cart\n",
+      "/cart\r\nSet-Cookie: sid=x",
+      "/cart\u0000",
+      "/cart\u2028",
+      "/cart\u00a0#x",
+      "javascript:alert(1)",
+      "/api/3/payment/upgrade",
+    ];
+    for (const href of bad) {
+      const answer = await client.call(api.paypalSubscription, {
+        body: { product: { code: "wv_single_12m" }, href },
+        idempotencyKey: newKey(),
+      });
+      expect({ href, answer }).toMatchObject({
+        href,
+        answer: {
+          status: 400,
+          body: { error_code: "invalid_return_url", message: expect.stringMatching(/href/) },
+        },
+      });
+    }
+    const db = server.running.deps.db;
+    const written = await db.get<{ approvals: number; orders: number }>(
+      `SELECT (SELECT COUNT(*) FROM paypal_approvals WHERE user_id = ?) AS approvals,
+              (SELECT COUNT(*) FROM orders WHERE user_id = ?) AS orders`,
+      [signUp.body.userId, signUp.body.userId],
+    );
+    expect(written).toEqual({ approvals: 0, orders: 0 });
+  });
+
+  it("returns on-site for an absolute address of this site", async () => {
+    const site = server.running.deps.config.publicBaseUrl;
+    const client = await newAccount("paypal4@example.com");
+    const start = await client.call(api.paypalSubscription, {
+      body: { product: { code: "wv_single_12m" }, href: `${site}/cart?from=hub#paypalCompleted` },
+      idempotencyKey: newKey(),
+    });
+    if (!start.ok) throw new Error(start.body.message);
+    const approved = await client.fetch("/dev/paypal/approve", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ id: start.body.approvalId, action: "approve" }).toString(),
+    });
+    expect(approved.status).toBe(303);
+    expect(approved.headers.get("location")).toMatch(
+      /^\/cart\?from=hub&paypal=approved&orderId=ord_[\w-]+#paypalCompleted$/,
+    );
+  });
+
+  it("returns stored rows with an unsafe address to the checkout, never off-site or with a 500", async () => {
+    const stored = [
+      "/cart\r\nSet-Cookie: sid=stolen",
+      "/cart\u0000",
+      "//evil.example",
+      "/\t/evil.example",
+      "/\\evil.example",
+    ];
+    for (const [index, returnUrl] of stored.entries()) {
+      // One buyer per row: an account cannot buy the plan it already has (issue 7, item 1).
+      const client = server.client();
+      const signUp = await client.call(api.signUp, {
+        body: {
+          email: `paypal5-${index}@example.com`,
+          password: "secret-1",
+          firstName: "Pat",
+          lastName: "B",
+        },
+      });
+      if (!signUp.ok) throw new Error(signUp.body.message);
+      const summary = await client.call(api.orderSummary, {
+        body: { targetProduct: "wv_single_12m" },
+      });
+      if (!summary.ok) throw new Error(summary.body.message);
+      const id = `PAYID-OLDROW${index}`;
+      await server.running.deps.db.transaction((tx) =>
+        PaypalApprovals.insert(tx, {
+          id,
+          userId: signUp.body.userId,
+          productCode: "wv_single_12m",
+          seats: 1,
+          addOns: [],
+          coupon: null,
+          total: summary.body.total,
+          returnUrl,
+          state: "created",
+          orderId: null,
+          createdAt: server.clock.now(),
+        }),
+      );
+      const approve = () =>
+        client.fetch("/dev/paypal/approve", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ id, action: "approve" }).toString(),
+        });
+      for (const answer of [await approve(), await approve()]) {
+        expect({ returnUrl, status: answer.status }).toEqual({ returnUrl, status: 303 });
+        expect(answer.headers.get("location")).toMatch(
+          /^\/cart\?paypal=approved&orderId=ord_[\w-]+#paypalCompleted$/,
+        );
+      }
+    }
   });
 
   it("refuses return addresses off the site", async () => {

@@ -2,6 +2,7 @@
 // subscription call prices the order and answers with that page's address; approving it there
 // writes the order (once) and sends the customer back to the return address.
 import { api } from "../../api/contract/index.ts";
+import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
@@ -18,17 +19,11 @@ import { pricePurchase } from "./payments.ts";
 
 export const PAYPAL_APPROVAL_PATH = "/dev/paypal/approve";
 
-/** The return address must be a page of this site; only its path, query and hash are kept. */
-export function safeReturnPath(href: string, publicBaseUrl: string): string | null {
-  if (href.startsWith("/") && !href.startsWith("//") && !href.startsWith("/\\")) return href;
-  try {
-    const url = new URL(href);
-    if (url.origin !== new URL(publicBaseUrl).origin) return null;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return null;
-  }
-}
+/**
+ * Where an approval returns when its stored return address does not pass the allow-list (a row
+ * written before the address was checked this strictly): the checkout's PayPal result page.
+ */
+export const PAYPAL_RETURN_FALLBACK = "/cart#paypalCompleted";
 
 function withParams(path: string, params: Record<string, string>): string {
   const hashAt = path.indexOf("#");
@@ -51,7 +46,8 @@ export function paypalRoutes(routes: Routes): void {
     idempotent(api.paypalSubscription.body, async (ctx, user, body) => {
       if (ctx.app.config.payments !== "sandbox")
         return errorOutcome(apiError("paypal_unavailable"));
-      const returnUrl = safeReturnPath(body.href, ctx.app.config.publicBaseUrl);
+      // Checked before anything is priced or written: only a page of this site is stored.
+      const returnUrl = safeRedirectPath(body.href, ctx.app.config.publicBaseUrl);
       if (returnUrl === null) return errorOutcome(apiError("invalid_return_url"));
       const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
       const { code, quote } = pricePurchase(ctx, account, body);
@@ -130,15 +126,19 @@ export function paypalRoutes(routes: Routes): void {
     const { db, catalog } = ctx.app;
     const approval = await PaypalApprovals.get(db, id);
     if (!approval) throw new HttpError(apiError("paypal_approval_not_found"));
+    // Checked again before anything is written: a row stored before the address was checked this
+    // strictly returns to the fallback page instead of failing after the order is written.
+    const returnPath =
+      safeRedirectPath(approval.returnUrl, ctx.app.config.publicBaseUrl) ?? PAYPAL_RETURN_FALLBACK;
     if (approval.state !== "created") {
       // A second click (or a replayed form) lands where the first one did.
       return redirect(
-        withParams(approval.returnUrl, { paypal: approval.state, orderId: approval.orderId ?? "" }),
+        withParams(returnPath, { paypal: approval.state, orderId: approval.orderId ?? "" }),
       );
     }
     if (action === "cancel") {
       await db.transaction((tx) => PaypalApprovals.settle(tx, id, "cancelled", null));
-      return redirect(withParams(approval.returnUrl, { paypal: "cancelled" }));
+      return redirect(withParams(returnPath, { paypal: "cancelled" }));
     }
     // The account is priced again under its lock (services/account-lock.ts): between the
     // subscription call and this click the account may have bought something else.
@@ -173,8 +173,6 @@ export function paypalRoutes(routes: Routes): void {
       const final = settled ? order.id : ((await PaypalApprovals.get(db, id))?.orderId ?? "");
       return { state: "approved", orderId: final };
     });
-    return redirect(
-      withParams(approval.returnUrl, { paypal: outcome.state, orderId: outcome.orderId }),
-    );
+    return redirect(withParams(returnPath, { paypal: outcome.state, orderId: outcome.orderId }));
   });
 }

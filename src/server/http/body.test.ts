@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { MAX_JSON_DEPTH } from "../../api/contract/common.ts";
+import { nestsDeeperThan, parseBody } from "./body.ts";
+import { HttpError } from "./reply.ts";
+
+const arrays = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+
+function parseError(text: string): unknown {
+  try {
+    parseBody(Buffer.from(text), "application/json");
+  } catch (error) {
+    return error instanceof HttpError ? { status: error.error.status, ...error.error.body } : error;
+  }
+  return "parsed";
+}
+
+describe("JSON nesting depth", () => {
+  it.each([
+    ["arrays", 10_000, arrays],
+    ["arrays", 100_000, arrays],
+    ["objects", 10_000, objects],
+    ["objects", 100_000, objects],
+    ["unclosed arrays", 100_000, (d: number) => "[".repeat(d)],
+  ])("refuses %s nested %i deep with 400 body_too_deep", (_, depth, build) => {
+    expect(parseError(build(depth))).toEqual({
+      status: 400,
+      error_code: "body_too_deep",
+      message: `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep. Send a flatter body.`,
+    });
+  });
+
+  it("accepts bodies up to the limit", () => {
+    expect(parseBody(Buffer.from(arrays(MAX_JSON_DEPTH)), "application/json")).toBeInstanceOf(
+      Array,
+    );
+    expect(parseError(arrays(MAX_JSON_DEPTH + 1))).toMatchObject({ error_code: "body_too_deep" });
+  });
+
+  it("does not count brackets inside strings, escaped quotes included", () => {
+    const text = JSON.stringify({ a: "[".repeat(1000), b: '\\"{{{{', c: [[1]] });
+    expect(nestsDeeperThan(text, 3)).toBe(false);
+    expect(nestsDeeperThan(text, 2)).toBe(true);
+    expect(parseBody(Buffer.from(text), "application/json")).toEqual(JSON.parse(text));
+  });
+});
