@@ -97,6 +97,57 @@ describe("redirect rules (spec 2.5)", () => {
   });
 });
 
+describe("redirect rules (spec 2.5): the cases above do not cover", () => {
+  const districts = [
+    {
+      emailDomains: ["district.example"],
+      studentUrl: "https://www.district.example/students",
+      staffUrl: "https://www.district.example/staff",
+      studentPattern: "^[^@]+@students\\.district\\.example$",
+    },
+  ];
+
+  it.each<[string, Partial<RedirectInput>, ReturnType<typeof decideRedirect>]>([
+    ["the extension landing, signed in", { page: "rce" }, { kind: "stay" }],
+    [
+      "the extension landing, a visitor who came to buy",
+      { page: "rce", isAuth: false, user: null, currentUrl: "/cart/rce", query: { p: "buy" } },
+      { kind: "redirect", to: "/sign-in?redirect=%2Fcart%2Frce" },
+    ],
+    [
+      "an invitation, blocked domain",
+      { page: "invite", user: { ...user, domainStatus: "blocked" } },
+      { kind: "stay" },
+    ],
+    [
+      "the expired-account page, upgrades disabled",
+      { page: "expired-account", user: { ...user, disableAccountUpgrades: true } },
+      { kind: "stay" },
+    ],
+    [
+      "a district student on a free product",
+      { page: "plans", districts, user: { ...user, email: "kid@students.district.example" } },
+      { kind: "redirect", to: "https://www.district.example/students" },
+    ],
+    [
+      "district staff on a free product",
+      { page: "plans", districts, user: { ...user, email: "head@district.example" } },
+      { kind: "redirect", to: "https://www.district.example/staff" },
+    ],
+    [
+      "district staff on a paid product",
+      {
+        page: "plans",
+        districts,
+        user: { ...user, email: "head@district.example", productIsFree: false },
+      },
+      { kind: "stay" },
+    ],
+  ])("%s", (_, overrides, expected) => {
+    expect(decideRedirect(input(overrides))).toEqual(expected);
+  });
+});
+
 describe("features", () => {
   it("parses the space-separated list", () => {
     expect(parseFeatures(" a  TrialEmailVerification b ")).toEqual([
