@@ -161,6 +161,28 @@ describe("catalog quote: errors", () => {
     `);
   });
 
+  it("names each refusal with the API's error code, as the server answers it", async () => {
+    const codes = async (options: Omit<QuoteOptions, "dir">) => {
+      const report = await quotePlan({ dir, ...options }, { fs: diskFs, now });
+      return !report.ok && "error" in report ? report.error.code : report;
+    };
+    expect(
+      await Promise.all([
+        codes({ plan: "wv_nope_12m" }),
+        codes({ plan: "wv_k12_12m", seats: "10" }),
+        codes({ plan: "wv_single_12m", coupon: "blackfriday2019" }),
+        codes({ plan: "wv_teacher_12m", coupon: "blackfriday2019", at: "2019-11-30" }),
+        codes({ plan: "wv_single_12m", seats: "many" }),
+      ]),
+    ).toEqual([
+      "unknown_product",
+      "invalid_seats",
+      "coupon_not_active",
+      "coupon_not_applicable",
+      "invalid_request",
+    ]);
+  });
+
   it("reports an invalid catalogue instead of quoting from it", async () => {
     const fs = memoryFs(catalogTexts({}, { "exports.yaml": "maxExportMs: 0\n" }));
     const report = await quotePlan({ dir: "catalog", plan: "wv_single_12m" }, { fs, now });

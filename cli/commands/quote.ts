@@ -2,6 +2,8 @@
 // catalogue as it is now in the YAML files (validated on the way, so never a stale build).
 import type { Command } from "commander";
 import type { Issue } from "../../src/domain/catalog/issue.ts";
+import type { ApiErrorCode } from "../../src/domain/errors/api-errors.ts";
+import { PRICING_ERROR_CODES } from "../../src/domain/errors/pricing-codes.ts";
 import type { Quote } from "../../src/domain/pricing/quote.ts";
 import type { CatalogFs } from "../core/catalog-fs.ts";
 import type { Io } from "../core/output.ts";
@@ -17,14 +19,18 @@ export type QuoteOptions = {
   seatStructure?: string | undefined;
 };
 
+/**
+ * `error.code` is the API's code for the same failure (src/domain/errors/pricing-codes.ts), so a
+ * script reading `--json` sees what the checkout's server answers for the same request.
+ */
 export type QuoteReport =
   | { ok: true; quote: Quote }
-  | { ok: false; error: { code: string; message: string } }
+  | { ok: false; error: { code: ApiErrorCode; message: string } }
   | { ok: false; issues: Issue[]; warnings: Issue[] };
 
 const invalid = (message: string): QuoteReport => ({
   ok: false,
-  error: { code: "INVALID_OPTION", message },
+  error: { code: "invalid_request", message },
 });
 
 /** `2026-11-27` or an ISO date-time with a zone; a date alone means midnight UTC. */
@@ -75,7 +81,9 @@ export async function quotePlan(
     priceGroup: options.priceGroup,
     seatStructure: options.seatStructure,
   });
-  return result.ok ? { ok: true, quote: result.quote } : { ok: false, error: result.error };
+  if (result.ok) return { ok: true, quote: result.quote };
+  const { code, message } = result.error;
+  return { ok: false, error: { code: PRICING_ERROR_CODES[code], message } };
 }
 
 export async function formatQuote(q: Quote, io: Io): Promise<string> {

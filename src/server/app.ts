@@ -3,11 +3,18 @@
 // what the browser client uses.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import type { Endpoint, Method } from "../api/contract/common.ts";
+import type { z } from "zod";
+import type { Endpoint, ErrorsOf, Method } from "../api/contract/common.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { type AppDeps, Ctx } from "./context.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
-import { type Headers, HttpError, type Reply } from "./http/reply.ts";
+import {
+  type ErrorReply,
+  type Headers,
+  HttpError,
+  type JsonReply,
+  type Reply,
+} from "./http/reply.ts";
 import { Router } from "./http/router.ts";
 import {
   API_CSP,
@@ -26,9 +33,22 @@ import { isLoopbackHost } from "./local-run.ts";
 export type Handled = Reply | { kind: "pass" };
 export type Handler = (ctx: Ctx) => Promise<Handled>;
 
+/**
+ * What the route of a contract entry may answer, checked when it compiles: the entry's response
+ * (as its schema's input), for `acceptsBelow500` calls that answer too, or an error whose code
+ * the entry lists. Errors thrown as HttpError escape the types; the reply writer checks their
+ * codes at run time when responses are validated (tests). (Other replies, pages and redirects,
+ * belong to raw routes.)
+ */
+export type ApiHandled<E extends Endpoint> =
+  | JsonReply<z.input<E["response"]>>
+  | (E extends { acceptsBelow500: infer B extends z.ZodType } ? JsonReply<z.input<B>> : never)
+  | ErrorReply<ErrorsOf<E>>;
+export type ApiHandler<E extends Endpoint> = (ctx: Ctx) => Promise<ApiHandled<E>>;
+
 export type Routes = {
-  /** A route of the contract. */
-  api(endpoint: Endpoint, handler: Handler): void;
+  /** A route of the contract, its answers typed from the entry. */
+  api<E extends Endpoint>(endpoint: E, handler: ApiHandler<E>): void;
   /** A route outside the contract (pages of the server, sandbox tools). */
   raw(method: Method, path: string, handler: Handler): void;
 };
@@ -286,7 +306,27 @@ export function createApp(deps: AppDeps): App {
         reply = { kind: "json", status: 500, body: apiError("internal_error").body };
       }
     }
+    if (deps.validateResponses && endpoint && reply.kind === "json" && reply.status >= 400) {
+      checkErrorCode(endpoint, reply.body, `${method} ${ctx.path}`);
+    }
     write(ctx, res, reply);
+  }
+
+  /**
+   * Keeps the contract's lists of error codes honest: an error answer whose code its entry does
+   * not list is logged as an error, which fails the test that caused it. The answer still goes
+   * out as it is (the code is a real one; the list is what is wrong).
+   */
+  function checkErrorCode(endpoint: Endpoint, body: unknown, request: string): void {
+    const code =
+      typeof body === "object" && body !== null
+        ? (body as { error_code?: unknown }).error_code
+        : undefined;
+    if (!(endpoint.errors as readonly unknown[]).includes(code)) {
+      deps.log.error(
+        `${request} answered error_code ${JSON.stringify(code)}, which its contract entry does not list`,
+      );
+    }
   }
 
   return {

@@ -1,5 +1,12 @@
 // Shapes shared by every endpoint of the contract. Browser-safe: zod only, no Node imports.
 import { z } from "zod";
+import {
+  BODY_ERRORS,
+  type ErrorCode,
+  EVERY_CALL_ERRORS,
+  QUERY_ERRORS,
+  STATE_CHANGE_ERRORS,
+} from "./errors.ts";
 
 /** Integer cents (ARCHITECTURE.md "Money"); credits and discounts are given as positive amounts. */
 export const Cents = z.number().int();
@@ -75,12 +82,46 @@ export type Endpoint = {
   response: z.ZodType;
   /** The call must carry an Idempotency-Key header; one key never makes two orders or charges. */
   idempotent?: boolean;
-  /** Statuses below 500 are answers the client reads (the user info call). */
-  acceptsBelow500?: boolean;
+  /**
+   * Statuses below 500 are answers the client reads (the user info call), when they match this
+   * schema: the signed-out answer of the user info call is 401 `{ success: false, ... }`.
+   */
+  acceptsBelow500?: z.ZodType;
+  /** The body goes as a form (application/x-www-form-urlencoded), spec 7's variant, not JSON. */
+  form?: boolean;
+  /** Sent with no-cache request headers (spec 7: the change-password call). */
+  noCache?: boolean;
+  /**
+   * Every error_code this call can answer, the generic ones included (`endpoint()` adds them).
+   * The server checks its answers against it when it validates responses (tests).
+   */
+  errors: readonly ErrorCode[];
 };
 
-export function endpoint<const E extends Endpoint>(e: E): E {
-  return e;
+/** An endpoint as written in index.ts: its own error codes; `endpoint()` adds the generic ones. */
+export type EndpointSpec = Omit<Endpoint, "errors"> & { errors: readonly ErrorCode[] };
+
+/** The generic codes a call answers because of its shape (method, body, query). */
+type GenericErrorsOf<S extends EndpointSpec> =
+  | (typeof EVERY_CALL_ERRORS)[number]
+  | (S["method"] extends "GET" ? never : (typeof STATE_CHANGE_ERRORS)[number])
+  | (S extends { body: z.ZodType } ? (typeof BODY_ERRORS)[number] : never)
+  | (S extends { query: z.ZodType } ? (typeof QUERY_ERRORS)[number] : never);
+
+export type EndpointOf<S extends EndpointSpec> = Omit<S, "errors"> & {
+  errors: readonly (S["errors"][number] | GenericErrorsOf<S>)[];
+};
+
+/** Every error_code an endpoint can answer. */
+export type ErrorsOf<E extends Endpoint> = E["errors"][number];
+
+export function endpoint<const S extends EndpointSpec>(spec: S): EndpointOf<S> {
+  const generic: ErrorCode[] = [...EVERY_CALL_ERRORS];
+  if (spec.method !== "GET") generic.push(...STATE_CHANGE_ERRORS);
+  if (spec.body) generic.push(...BODY_ERRORS);
+  if (spec.query) generic.push(...QUERY_ERRORS);
+  const errors = [...new Set([...spec.errors, ...generic])];
+  return { ...spec, errors } as EndpointOf<S>;
 }
 
 /** Fills `:name` parameters of an endpoint path. */

@@ -84,6 +84,12 @@ export const NotSignedInBody = z.object({
   error_code: z.literal("not_authenticated"),
 });
 
+/** The context call's cache-busting query (spec 7: `?v=..&_=timestamp`); the server ignores it. */
+export const UserContextQuery = z.object({
+  v: z.string().max(64).optional(),
+  _: z.string().max(32).optional(),
+});
+
 /** GET /api/2/wevideouser/context: the account state the app derives its flags from (spec 3.1). */
 export const UserContextResponse = z.object({
   isAuth: z.literal(true),

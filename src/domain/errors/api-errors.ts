@@ -2,7 +2,12 @@
 // message. Codes are permanent (clients switch on them); messages say what happened and why, then
 // what to do. Messages the spec fixes (card errors, section 8 strings) are used verbatim; the spec
 // shows no other server-side message, so the rest are ours.
-import { CARD_ERROR_MESSAGES, GENERIC_CARD_ERROR_MESSAGE } from "./card-errors.ts";
+import {
+  CARD_ERROR_MESSAGES,
+  type CardErrorCode,
+  GENERIC_CARD_ERROR_MESSAGE,
+  isCardErrorCode,
+} from "./card-errors.ts";
 import { MESSAGES } from "./messages.ts";
 
 type Entry = { status: number; message: string | ((...args: never[]) => string) };
@@ -271,11 +276,15 @@ export type MessageArgs<C extends ApiErrorCode> = (typeof API_ERRORS)[C]["messag
   ? A
   : [];
 
-export type ApiErrorBody = { message: string; error_code: string };
-export type ApiError = { status: number; body: ApiErrorBody };
+/** The code of an error answer: the catalogue's codes and the card codes of `cardError`. */
+export type AnyErrorCode = ApiErrorCode | CardErrorCode;
+
+/** `C` narrows the error_code where it is known, so typed routes can check what they answer. */
+export type ApiErrorBody<C extends string = string> = { message: string; error_code: C };
+export type ApiError<C extends string = string> = { status: number; body: ApiErrorBody<C> };
 
 /** Builds the `{ status, body: { message, error_code } }` answer for a catalogue code. */
-export function apiError<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): ApiError {
+export function apiError<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): ApiError<C> {
   const entry: Entry = API_ERRORS[code];
   const message =
     typeof entry.message === "function"
@@ -285,10 +294,13 @@ export function apiError<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C
 }
 
 /**
- * A card error answer: the error_code is the provider's own code (expired_card, card_declined,
- * insufficient_funds, ...) so the client can tell them apart; the message follows spec section 8.
+ * A card error answer: the error_code is the provider's code when it is one of CARD_ERROR_CODES
+ * (expired_card, card_declined, insufficient_funds, ...) so the client can tell them apart, and
+ * `card_error` for any other: the set of codes stays closed whatever the provider sends. The
+ * message follows spec section 8 either way.
  */
-export function cardError(providerCode: string | null): ApiError {
+export function cardError(providerCode: string | null): ApiError<CardErrorCode | "card_error"> {
   const { status, body } = apiError("card_error", providerCode);
-  return { status, body: { message: body.message, error_code: providerCode ?? "card_error" } };
+  const code = isCardErrorCode(providerCode) ? providerCode : "card_error";
+  return { status, body: { message: body.message, error_code: code } };
 }

@@ -13,6 +13,27 @@ export const CARD_ERROR_MESSAGES = {
 
 export type KnownCardErrorCode = keyof typeof CARD_ERROR_MESSAGES;
 
+/**
+ * Every card code the API answers as its error_code (a closed set, so the browser can switch on
+ * it exhaustively): the spec's five, the decline the sandbox produces on purpose
+ * (insufficient_funds, shown with the generic message), and `card_error` for any other or
+ * missing provider code (see `cardError` in api-errors.ts).
+ */
+export const CARD_ERROR_CODES = [
+  "expired_card",
+  "incorrect_cvc",
+  "card_declined",
+  "processing_error",
+  "incorrect_zip",
+  "insufficient_funds",
+] as const satisfies readonly string[];
+
+export type CardErrorCode = (typeof CARD_ERROR_CODES)[number];
+
+export function isCardErrorCode(code: unknown): code is CardErrorCode {
+  return typeof code === "string" && (CARD_ERROR_CODES as readonly string[]).includes(code);
+}
+
 /** The message for a card error code that is not in the table ("any other"). */
 export const GENERIC_CARD_ERROR_MESSAGE = "Card declined. Please update card and try again.";
 

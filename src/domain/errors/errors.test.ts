@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   API_ERRORS,
   apiError,
+  CARD_ERROR_CODES,
   cardError,
   cardErrorMessage,
+  GENERIC_CARD_ERROR_MESSAGE,
   MESSAGES,
   normaliseCallError,
   RESET_PASSWORD_MESSAGES,
@@ -43,6 +45,16 @@ describe("card errors (spec section 8)", () => {
       },
     });
     expect(cardError("expired_card").body.message).toBe(cardErrorMessage("expired_card"));
+  });
+
+  it("answers card_error for any provider code outside the closed set, or none", () => {
+    for (const code of ["lost_card", "toString", "", null]) {
+      expect(cardError(code)).toEqual({
+        status: 402,
+        body: { message: GENERIC_CARD_ERROR_MESSAGE, error_code: "card_error" },
+      });
+    }
+    for (const code of CARD_ERROR_CODES) expect(cardError(code).body.error_code).toBe(code);
   });
 });
 

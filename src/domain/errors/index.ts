@@ -4,3 +4,4 @@ export * from "./api-errors.ts";
 export * from "./call-errors.ts";
 export * from "./card-errors.ts";
 export * from "./messages.ts";
+export * from "./pricing-codes.ts";

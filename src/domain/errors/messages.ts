@@ -36,6 +36,12 @@ export const CALL_ERROR_MESSAGES = {
   timeoutCode: "ECONNABORTED",
   noResponse: "NOT FOUND",
   unknownMethodWarning: "Api no response !!!",
+  // The spec has no wording for these three (the client's own refusals); they follow the style
+  // of its timeout message. Stores map them to what a person sees (src/api/error-messages.ts).
+  aborted: "Api request aborted.",
+  abortedCode: "ERR_CANCELED",
+  invalidResponse: "Api invalid response.",
+  invalidRequest: "Api invalid request.",
 } as const;
 
 /** The fixed name of production error reports (spec section 7). */

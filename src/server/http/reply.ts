@@ -2,6 +2,7 @@
 import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import {
   type ApiError,
+  type ApiErrorBody,
   type ApiErrorCode,
   apiError,
   type MessageArgs,
@@ -9,21 +10,29 @@ import {
 
 export type Headers = Record<string, string | string[]>;
 
+/** A JSON answer; `T` is its body's type, so contract routes can check it (app.ts). */
+export type JsonReply<T = unknown> = { kind: "json"; status: number; body: T; headers?: Headers };
+/** An error answer whose error_code is known to be one of `C`. */
+export type ErrorReply<C extends string = string> = JsonReply<ApiErrorBody<C>>;
+
 export type Reply =
-  | { kind: "json"; status: number; body: unknown; headers?: Headers }
+  | JsonReply
   | { kind: "html"; status: number; body: string; headers?: Headers }
   | { kind: "redirect"; status: 302 | 303; location: string; headers?: Headers }
   | { kind: "empty"; status: 204 | 304; headers?: Headers };
 
-export function json(body: unknown, status = 200, headers?: Headers): Reply {
+export function json<T>(body: T, status = 200, headers?: Headers): JsonReply<T> {
   return headers ? { kind: "json", status, body, headers } : { kind: "json", status, body };
 }
 
-export function fromApiError(error: ApiError, headers?: Headers): Reply {
+export function fromApiError<C extends string>(
+  error: ApiError<C>,
+  headers?: Headers,
+): ErrorReply<C> {
   return json(error.body, error.status, headers);
 }
 
-export function fail<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): Reply {
+export function fail<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): ErrorReply<C> {
   return fromApiError(apiError(code, ...args));
 }
 

@@ -6,7 +6,7 @@ import type { Routes } from "../app.ts";
 import type { Ctx } from "../context.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { Users } from "../db/users.ts";
-import { fail, json, type Reply } from "../http/reply.ts";
+import { type ErrorReply, fail, json } from "../http/reply.ts";
 import { joinTeam } from "../services/teams.ts";
 import { limitTelemetry, recordTelemetry } from "../services/telemetry.ts";
 import { accountOf } from "./helpers.ts";
@@ -15,7 +15,10 @@ type CouponMatch =
   | { kind: "instance"; instance: Instance }
   | { kind: "campaign"; campaign: CampaignEntry };
 
-async function findCoupon(ctx: Ctx, code: string): Promise<CouponMatch | Reply> {
+async function findCoupon(
+  ctx: Ctx,
+  code: string,
+): Promise<CouponMatch | ErrorReply<"coupon_not_found" | "coupon_not_active">> {
   const instance = await Instances.byCoupon(ctx.app.db, code);
   if (instance) return { kind: "instance", instance };
   const campaigns = ctx.app.catalog.campaigns.filter((c) => couponMatches(c, code));

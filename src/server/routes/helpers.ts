@@ -1,8 +1,8 @@
 // Shared pieces of the route modules.
 import type { z } from "zod";
-import { IDEMPOTENCY_HEADER } from "../../api/contract/common.ts";
+import { type Endpoint, IDEMPOTENCY_HEADER } from "../../api/contract/common.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
-import type { Handler } from "../app.ts";
+import type { ApiHandled, ApiHandler } from "../app.ts";
 import type { Ctx } from "../context.ts";
 import type { User } from "../db/users.ts";
 import { HttpError, json } from "../http/reply.ts";
@@ -35,25 +35,29 @@ function isTransient(error: HttpError): boolean {
   return error.error.status >= 500 || TRANSIENT_CODES.has(error.error.body.error_code);
 }
 
+/** A contract entry with a body. */
+type WithBody = Endpoint & { body: z.ZodType };
+
 /**
- * A payment call: signed in, body validated, then run once per Idempotency-Key. Errors raised
- * while working (4xx) become the stored answer of the key, like any other answer.
+ * A payment call: signed in, body validated with the endpoint's schema, then run once per
+ * Idempotency-Key. Errors raised while working (4xx) become the stored answer of the key, like
+ * any other answer.
  */
-export function idempotent<S extends z.ZodType>(
-  schema: S,
-  work: (ctx: Ctx, user: User, body: z.output<S>, key: string) => Promise<Outcome>,
+export function idempotent<E extends WithBody>(
+  endpoint: E,
+  work: (ctx: Ctx, user: User, body: z.output<E["body"]>, key: string) => Promise<Outcome>,
   options: {
     /**
      * Whether this request changes the account's subscription (a plan purchase, a trial), so
      * that it must hold the account's lock. One-off purchases (single exports) are priced apart
      * from the account's state and may run side by side.
      */
-    lockAccount?: (ctx: Ctx, body: z.output<S>) => boolean;
+    lockAccount?: (ctx: Ctx, body: z.output<E["body"]>) => boolean;
   } = {},
-): Handler {
+): ApiHandler<E> {
   return async (ctx) => {
     const sessionUser = await ctx.requireUser();
-    const body = await ctx.body(schema);
+    const body = (await ctx.body(endpoint.body)) as z.output<E["body"]>;
     const key = ctx.req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
     if (!validKey(typeof key === "string" ? key : undefined))
       throw new HttpError(apiError("idempotency_key_required"));
@@ -75,10 +79,12 @@ export function idempotent<S extends z.ZodType>(
     const answer = options.lockAccount?.(ctx, body)
       ? await withAccountLock(ctx, sessionUser.id, ({ user }) => run(user), `key:${k}`)
       : await run(sessionUser);
+    // A stored answer is JSON read back from the database, so its type is not known here; the
+    // reply writer checks it against the contract (body and error code) when tests run.
     return json(
-      answer.body,
+      answer.body as ApiHandled<E>["body"],
       answer.status,
       answer.replayed ? { "Idempotent-Replayed": "true" } : undefined,
-    );
+    ) as ApiHandled<E>;
   };
 }

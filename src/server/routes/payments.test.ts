@@ -64,6 +64,7 @@ describe("sandbox card form", () => {
 describe("saving a card", () => {
   it("needs an Idempotency-Key", async () => {
     const client = await newAccount("key@example.com");
+    // @ts-expect-error: no Idempotency-Key, on purpose: the server must refuse the call
     const answer = await client.call(api.paymentToken, {
       body: { token: await cardToken(client, "4242424242424242") },
     });

@@ -211,7 +211,7 @@ export function paymentRoutes(routes: Routes): void {
 
   routes.api(
     api.paymentToken,
-    idempotent(api.paymentToken.body, async (ctx, user: User, body, key) => {
+    idempotent(api.paymentToken, async (ctx, user: User, body, key) => {
       const attached = await ctx.app.payments.attachCard({
         customerId: user.paymentCustomer,
         userId: user.id,
@@ -239,7 +239,7 @@ export function paymentRoutes(routes: Routes): void {
   routes.api(
     api.upgrade,
     idempotent(
-      api.upgrade.body,
+      api.upgrade,
       async (ctx, user, body, key) => {
         const account = await accountOf(ctx, user);
         const { code, quote } = pricePurchase(ctx, account, body);
@@ -297,7 +297,7 @@ export function paymentRoutes(routes: Routes): void {
   routes.api(
     api.activateFreeTrial,
     idempotent(
-      api.activateFreeTrial.body,
+      api.activateFreeTrial,
       async (ctx, user, body) => {
         const account = await accountOf(ctx, user);
         assertCanPurchase(account, ctx.app.catalog);

@@ -43,7 +43,7 @@ button.primary{background:#0b4ea2;color:#fff;border-color:#0b4ea2}</style></head
 export function paypalRoutes(routes: Routes): void {
   routes.api(
     api.paypalSubscription,
-    idempotent(api.paypalSubscription.body, async (ctx, user, body) => {
+    idempotent(api.paypalSubscription, async (ctx, user, body) => {
       if (ctx.app.config.payments !== "sandbox")
         return errorOutcome(apiError("paypal_unavailable"));
       // Checked before anything is priced or written: only a page of this site is stored.

@@ -148,6 +148,7 @@ describe("order summary (spec 3.5)", () => {
       body: { error_code: "invalid_seats" },
     });
     expect(
+      // @ts-expect-error: wrong types, on purpose: the server must refuse them
       await client.call(api.orderSummary, { body: { targetProduct: 12, seats: "two" } }),
     ).toMatchObject({
       status: 400,

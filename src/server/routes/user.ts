@@ -27,9 +27,11 @@ export function userRoutes(routes: Routes): void {
     return json(userInfoView(await accountOf(ctx, user), ctx.app.config.deploymentEnv));
   });
 
-  routes.api(api.userContext, async (ctx) =>
-    json(contextView(await accountOf(ctx), ctx.app.catalog)),
-  );
+  routes.api(api.userContext, async (ctx) => {
+    // The query only defeats caches (spec 7: v and _); checked like any other.
+    ctx.query(api.userContext.query);
+    return json(contextView(await accountOf(ctx), ctx.app.catalog));
+  });
 
   routes.api(api.sessionStatus, async (ctx) => {
     ctx.query(api.sessionStatus.query);

@@ -8,12 +8,8 @@ import {
   seatsInUseShortfall,
 } from "../../domain/account/plan-change.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
-import {
-  API_ERRORS,
-  type ApiError,
-  type ApiErrorCode,
-  apiError,
-} from "../../domain/errors/api-errors.ts";
+import { API_ERRORS, type ApiError, apiError } from "../../domain/errors/api-errors.ts";
+import { PRICING_ERROR_CODES, type PricingApiCode } from "../../domain/errors/pricing-codes.ts";
 import {
   type CurrentSubscription,
   type OrderSummary,
@@ -42,39 +38,23 @@ export function productKind(catalog: Catalog, code: string): ProductKind | null 
   return null;
 }
 
-function withMessage(code: ApiErrorCode, message: string): ApiError {
-  return { status: API_ERRORS[code].status, body: { message, error_code: code } };
+/**
+ * The API error for a pricing refusal, keeping the pricing module's customer-facing message; the
+ * code comes from the one table of src/domain/errors/pricing-codes.ts. A refusal that means a
+ * bug (a bad time or subscription) answers the catalogue's internal error, message included.
+ */
+export function pricingError(error: PricingError): ApiError<PricingApiCode> {
+  const code = PRICING_ERROR_CODES[error.code];
+  if (code === "internal_error") return apiError("internal_error");
+  return { status: API_ERRORS[code].status, body: { message: error.message, error_code: code } };
 }
 
-/** The API error for a pricing refusal, keeping the pricing module's customer-facing message. */
-export function pricingError(error: PricingError): ApiError {
-  switch (error.code) {
-    case "UNKNOWN_PLAN":
-    case "NO_VARIANT":
-      return withMessage("unknown_product", error.message);
-    case "INVALID_SEATS":
-    case "SEATS_BELOW_MINIMUM":
-    case "SEATS_ABOVE_MAXIMUM":
-    case "SEATS_NOT_PRICED":
-    case "EXTRA_SEATS_NOT_SOLD":
-    case "UNKNOWN_SEAT_STRUCTURE":
-    case "SEAT_STRUCTURE_NOT_FOR_PLAN":
-      return withMessage("invalid_seats", error.message);
-    case "COUPON_UNKNOWN":
-      return withMessage("coupon_not_found", error.message);
-    case "COUPON_EXPIRED":
-    case "COUPON_NOT_STARTED":
-      return withMessage("coupon_not_active", error.message);
-    case "COUPON_NOT_FOR_PLAN":
-      return withMessage("coupon_not_applicable", error.message);
-    case "UNKNOWN_ADD_ON":
-    case "ADD_ON_NOT_FOR_PLAN":
-      return withMessage("invalid_add_on", error.message);
-    case "INVALID_TIME":
-    case "INVALID_CURRENT_SUBSCRIPTION":
-      return apiError("internal_error");
-  }
-}
+/** Every code a quote can be refused with. */
+export type QuoteErrorCode =
+  | PricingApiCode
+  | "unknown_product"
+  | "seats_in_use"
+  | "already_subscribed";
 
 /** The paid period being replaced, when the account has one that is still running. */
 export function currentSubscription(
@@ -111,7 +91,7 @@ export function quoteFor(
   catalog: Catalog,
   account: Account,
   input: QuoteInput,
-): { ok: true; quote: Quote } | { ok: false; error: ApiError } {
+): { ok: true; quote: Quote } | { ok: false; error: ApiError<QuoteErrorCode> } {
   const kind = productKind(catalog, input.targetProduct);
   if (kind === null) return { ok: false, error: apiError("unknown_product", input.targetProduct) };
   const coupon = input.coupon?.trim() || account.user.appliedCoupon || null;

@@ -1,11 +1,13 @@
 // In-process test server and client. The server starts on port 0 with a temporary data folder,
-// a settable clock, the fixture catalogue and response validation on; the client calls it with
-// fetch and checks every answer with the contract schema the browser client uses.
+// a settable clock, the fixture catalogue and response validation on; the client calls it through
+// the browser's own client (src/api/client.ts), which checks every answer with the contract.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { z } from "zod";
-import { type Endpoint, ErrorBody, pathFor } from "../../api/contract/common.ts";
+import type { CallArgs, CallOptions } from "../../api/call-types.ts";
+import { createApiClient } from "../../api/client.ts";
+import { type Endpoint, ErrorBody } from "../../api/contract/common.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import { type TestClock, testClock } from "../clock.ts";
 import { memoryLogger } from "../log.ts";
@@ -13,13 +15,12 @@ import { type RunningServer, type StartOptions, startServer } from "../main.ts";
 import { DEMO_PASSWORD } from "../seed.ts";
 import { fixtureCatalog, TEST_NOW } from "./fixture-catalog.ts";
 
-export type CallOptions = {
-  params?: Record<string, string | number>;
-  query?: Record<string, string>;
-  body?: unknown;
-  headers?: Record<string, string>;
-  idempotencyKey?: string;
-};
+/** Extra request headers a test sends (X-Forwarded-For behind a proxy, ...). */
+type Extra = { headers?: Record<string, string> };
+
+/** The browser client's options for this endpoint, plus extra headers. */
+export type TestCallArgs<E extends Endpoint> =
+  CallArgs<E> extends [infer O] ? [options: O & Extra] : [options?: CallOptions<E> & Extra];
 
 export type Answer<T> =
   | { ok: true; status: number; body: T; headers: Headers }
@@ -51,39 +52,69 @@ export class TestClient {
 
   /** A raw request with this client's cookies. */
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    return this.send(`${this.base}${path}`, init);
+  }
+
+  private async send(url: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0 && !headers.has("cookie")) headers.set("cookie", this.cookieHeader);
-    const response = await fetch(`${this.base}${path}`, { redirect: "manual", ...init, headers });
+    const response = await fetch(url, { redirect: "manual", ...init, headers });
     this.remember(response.headers);
     return response;
   }
 
-  /** Calls an endpoint of the contract and validates the answer with its schemas. */
+  /**
+   * Calls an endpoint of the contract through the browser's client (src/api/client.ts), so the
+   * server is tested with the very requests the checkout sends and every answer is validated
+   * with the contract. An answer outside the contract, or no answer at all, throws: a test must
+   * not pass on it.
+   */
   async call<E extends Endpoint>(
     endpoint: E,
-    options: CallOptions = {},
+    ...args: TestCallArgs<E>
   ): Promise<Answer<z.output<E["response"]>>> {
-    let path = pathFor(endpoint.path, options.params);
-    if (options.query) path += `?${new URLSearchParams(options.query)}`;
-    const headers: Record<string, string> = { accept: "application/json", ...options.headers };
-    if (options.body !== undefined) headers["content-type"] = "application/json";
-    if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey;
-    const response = await this.fetch(path, {
-      method: endpoint.method,
-      headers,
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    const { headers: extra, ...options } = args[0] ?? {};
+    // One client per call: its fetch keeps this call's answer (for the headers) and adds the
+    // cookies and extra headers, even when a test runs calls side by side.
+    let answered: Response | undefined;
+    const client = createApiClient({
+      baseUrl: this.base,
+      version: "test",
+      fetch: async (url, init) => {
+        const headers = new Headers(init.headers);
+        for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+        answered = await this.send(url, { ...init, headers });
+        return answered;
+      },
     });
-    const json: unknown = await response.json();
-    if (response.ok) {
-      const body = endpoint.response.parse(json) as z.output<E["response"]>;
-      return { ok: true, status: response.status, body, headers: response.headers };
+    const result = await client.call(endpoint, ...([options] as unknown as CallArgs<E>));
+    const headers = answered?.headers ?? new Headers();
+    if (result.ok && result.status < 300) {
+      // A 2xx value is the response schema's (only `acceptsBelow500` answers are the other kind).
+      const body = result.value as z.output<E["response"]>;
+      return { ok: true, status: result.status, body, headers };
     }
-    return {
-      ok: false,
-      status: response.status,
-      body: ErrorBody.parse(json),
-      headers: response.headers,
-    };
+    // The user info call's signed-out answer (401) is a value for the browser; tests read it as
+    // the error it also is.
+    if (result.ok) {
+      return { ok: false, status: result.status, body: ErrorBody.parse(result.value), headers };
+    }
+    const { error } = result;
+    if (
+      error.kind === "http" &&
+      error.errorCode !== undefined &&
+      typeof error.status === "number"
+    ) {
+      return {
+        ok: false,
+        status: error.status,
+        body: { message: error.message, error_code: error.errorCode },
+        headers,
+      };
+    }
+    throw new Error(
+      `${endpoint.method} ${endpoint.path}: ${error.kind} (${error.status}) ${error.message}${error.detail ? `: ${error.detail}` : ""}`,
+    );
   }
 }
 
