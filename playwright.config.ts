@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumArgs, findChromium } from "./scripts/find-chromium.ts";
 
@@ -35,7 +38,12 @@ export default defineConfig({
     // The same Node that runs Playwright (Node 24 from the `node` dev dependency) runs the server.
     command: `"${process.execPath}" scripts/serve.ts`,
     url: baseURL,
-    env: { PORT: String(port), HOST: "127.0.0.1" },
+    // A fresh data folder per run: the demo accounts as seeded, nothing left from a previous run.
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "checkout-e2e-")),
+    },
     reuseExistingServer: false,
     timeout: 30_000,
   },

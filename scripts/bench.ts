@@ -13,6 +13,19 @@ const parts: { name: string; run: () => Promise<Figures> }[] = [
     run: async () => (await import("./bench-server.ts")).benchServer(),
   },
   {
+    name: "checkout app (/cart JavaScript before the payment step, gzip -9)",
+    run: async () => {
+      const { CART_JS_BUDGET_BYTES, cartPageScripts } = await import("./cart-bundle.ts");
+      const pages = cartPageScripts("dist");
+      const figures: Figures = { "budget (bytes)": CART_JS_BUDGET_BYTES };
+      for (const page of pages) figures[`${page.page} (bytes)`] = page.gzipBytes;
+      const worst = Math.max(...pages.map((p) => p.gzipBytes));
+      figures["largest page (bytes)"] = worst;
+      if (worst >= CART_JS_BUDGET_BYTES) throw new Error(`over budget: ${worst} bytes`);
+      return figures;
+    },
+  },
+  {
     name: "static pages (Lighthouse, bytes)",
     run: async () => (await import("./bench-pages.ts")).benchPages(),
   },

@@ -12,7 +12,8 @@ import {
   MESSAGES,
 } from "../domain/errors/index.ts";
 import type { ApiFailure } from "./call-types.ts";
-import { type ErrorCode, isErrorCode, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./contract/index.ts";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./contract/constants.ts";
+import { type ErrorCode, isErrorCode } from "./contract/errors.ts";
 
 /** Reached only if a value escapes its type; the `never` parameter makes a missed case a compile error. */
 export function unreachable(value: never): never {

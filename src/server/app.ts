@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { z } from "zod";
 import type { Endpoint, ErrorsOf, Method } from "../api/contract/common.ts";
+import { parseRoute } from "../domain/checkout/routes.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { type AppDeps, Ctx } from "./context.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
@@ -76,6 +77,18 @@ function devToolsAllowed(deps: AppDeps, req: IncomingMessage): boolean {
   }
 }
 
+/**
+ * Pages of the wider site (spec 2.3) that this product serves itself: the rules of spec 2.5 and
+ * the static pages send visitors to sign in or sign up there, and the checkout's own screens do
+ * that job. The query (the redirect back, the chosen product) goes along.
+ */
+const SITE_ALIASES: Record<string, string> = {
+  "/sign-in": "/cart/login",
+  "/sign-up": "/cart/sign-up",
+  "/signup": "/cart/sign-up",
+  "/newPassword": "/cart/new-password",
+};
+
 export type App = {
   handle(req: IncomingMessage, res: ServerResponse): void;
   routes: Routes;
@@ -134,12 +147,11 @@ export function createApp(deps: AppDeps): App {
         return;
       }
       case "html":
-        headers.push(
-          "Content-Security-Policy",
-          OWN_PAGE_CSP,
-          "Content-Type",
-          "text/html; charset=utf-8",
-        );
+        // A page with a script of its own (the /dev/hub demo) brings its own policy.
+        if (!reply.headers?.["Content-Security-Policy"]) {
+          headers.push("Content-Security-Policy", OWN_PAGE_CSP);
+        }
+        headers.push("Content-Type", "text/html; charset=utf-8");
         headers.push("Content-Length", String(Buffer.byteLength(reply.body)));
         res.writeHead(reply.status, headers);
         res.end(head ? undefined : reply.body);
@@ -235,8 +247,26 @@ export function createApp(deps: AppDeps): App {
     if (deps.staticHandler && (ctx.req.method === "GET" || ctx.req.method === "HEAD")) {
       guardStatic(ctx, res);
       if (await deps.staticHandler(ctx.req, res)) return;
+      if (await serveCartShell(ctx, res)) return;
     }
     await notFoundPage(ctx, res);
+  }
+
+  /**
+   * A path under /cart that has no page of its own (an invitation link /cart/invite/<code>, or a
+   * mistyped address) gets the checkout app, which shows the invitation or its not-found screen;
+   * the status says which (docs/decisions/0016).
+   */
+  async function serveCartShell(ctx: Ctx, res: ServerResponse): Promise<boolean> {
+    if (!deps.staticHandler || !ctx.path.startsWith("/cart/")) return false;
+    const status = parseRoute(ctx.path, "").kind === "screen" ? 200 : 404;
+    const original = ctx.req.url;
+    ctx.req.url = "/cart/index.html";
+    delete ctx.req.headers["if-none-match"];
+    guardStatic(ctx, res, status);
+    const served = await deps.staticHandler(ctx.req, res);
+    ctx.req.url = original;
+    return served;
   }
 
   async function dispatch(ctx: Ctx, res: ServerResponse): Promise<void> {
@@ -250,6 +280,11 @@ export function createApp(deps: AppDeps): App {
       return;
     }
     if (!api) {
+      const alias = SITE_ALIASES[ctx.path.replace(/\/$/, "")];
+      if (alias && (method === "GET" || method === "HEAD")) {
+        write(ctx, res, { kind: "redirect", status: 302, location: `${alias}${ctx.url.search}` });
+        return;
+      }
       await serveStatic(ctx, res);
       return;
     }

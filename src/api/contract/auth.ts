@@ -40,4 +40,4 @@ export const ChangePasswordResponse = SuccessFlag.extend({
 });
 
 /** Logout is a page, not a JSON call: GET shows a confirmation form, POST signs out. */
-export const LOGOUT_PATH = "/login?action=logout";
+export { LOGOUT_PATH } from "./constants.ts";

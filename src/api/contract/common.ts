@@ -62,11 +62,7 @@ export const Success = z.object({ success: z.literal(true) });
 /** Answers where `success: false` is a normal outcome (spec sections 5 and 7). */
 export const SuccessFlag = z.object({ success: z.boolean() });
 
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
-/** Request bodies above this size are refused with 413 body_too_large. */
-export const MAX_BODY_BYTES = 64 * 1024;
-/** JSON bodies nesting arrays and objects deeper than this are refused with 400 body_too_deep. */
-export const MAX_JSON_DEPTH = 32;
+export { IDEMPOTENCY_HEADER, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./constants.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 

@@ -144,6 +144,12 @@ export const SessionStatusResponse = z.object({
   stateCode: z.string().nullable(),
   activationRequired: z.boolean(),
   deploymentEnv: z.string(),
+  /**
+   * Origins of the hub pages allowed to embed the checkout (HUB_ORIGINS; in a local run also this
+   * server's own loopback origins, for the /dev/hub demo). The app posts its events only to the
+   * one of them that frames it, and ignores messages from any other origin.
+   */
+  hubOrigins: z.array(z.string()),
 });
 
 export const LocationResponse = z.object({

@@ -1,5 +1,6 @@
 // The invoice summary of spec section 3.6, from the list the invoices calls return (the last
 // entry is used; an empty list fails with the spec's message).
+import { addMonthsClamped } from "../calendar/index.ts";
 import { MESSAGES } from "../errors/messages.ts";
 import type { PaymentProcessor } from "./payment-method.ts";
 
@@ -27,11 +28,9 @@ export type InvoiceSummary = {
   price: number;
 };
 
-/** The end date minus a number of calendar months (UTC). */
+/** The end date minus a number of calendar months (UTC, clamped to the month's end). */
 export function monthsBefore(endMs: number, months: number): number {
-  const d = new Date(endMs);
-  d.setUTCMonth(d.getUTCMonth() - months);
-  return d.getTime();
+  return addMonthsClamped(endMs, -months);
 }
 
 export function invoiceSummary(

@@ -1,4 +1,6 @@
 // Sandbox-only tools: the mailbox that shows the outbox (activation codes, reset links).
+import { createHash } from "node:crypto";
+import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import type { Routes } from "../app.ts";
 import { Outbox } from "../db/outbox.ts";
 import { escapeHtml, fail, html, json } from "../http/reply.ts";
@@ -20,6 +22,14 @@ function linkify(text: string, publicBaseUrl: string): string {
 }
 
 export function devRoutes(routes: Routes): void {
+  routes.raw("GET", HUB_DEMO_PATH, async (ctx) => {
+    // Only a page of this site may be framed: the query may choose which checkout screen.
+    const wanted = ctx.url.searchParams.get("cart") ?? "/cart#plans";
+    const cart = safeRedirectPath(wanted);
+    const path = cart?.startsWith("/cart") ? cart : "/cart#plans";
+    return html(hubDemoPage(path), 200, { "Content-Security-Policy": hubDemoCsp() });
+  });
+
   routes.raw("GET", MAILBOX_PATH, async (ctx) => {
     if (ctx.app.config.payments !== "sandbox") return fail("not_found");
     const to = ctx.url.searchParams.get("to")?.trim().toLowerCase() || undefined;
@@ -49,4 +59,34 @@ pre{white-space:pre-wrap;font:inherit}.meta{color:#555;font-size:.9rem}</style><
 <body><h1>Sandbox mailbox</h1><p>E-mail the server sent, newest first (sandbox mode only; ${mails.length} shown).</p>
 ${items || "<p>No e-mail yet.</p>"}</body></html>`);
   });
+}
+
+export const HUB_DEMO_PATH = "/dev/hub";
+
+/**
+ * The hub demo page's script: it frames /cart, lists every event the checkout posts to it, and
+ * can send the checkout a navigate message, so a person and the browser tests can watch the
+ * protocol of src/browser/README.md. Messages from anything but its own frame are ignored.
+ */
+const HUB_DEMO_SCRIPT = `const frame=document.getElementById("cart");const list=document.getElementById("events");
+addEventListener("message",(e)=>{if(e.origin!==location.origin||e.source!==frame.contentWindow)return;
+const d=e.data;if(!d||d.source!=="checkout")return;const li=document.createElement("li");
+li.dataset.event=d.event;li.textContent=d.event+" "+JSON.stringify(d.payload??{});list.append(li);});
+document.getElementById("send").addEventListener("submit",(e)=>{e.preventDefault();
+frame.contentWindow.postMessage({source:"hub",version:1,event:"navigate",payload:{hash:document.getElementById("hash").value}},location.origin);});`;
+
+export function hubDemoPage(cartPath: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Hub demo</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:1rem}iframe{width:100%;height:32rem;border:1px solid #888}
+ol{font:14px/1.4 ui-monospace,monospace}</style></head><body>
+<h1>Hub demo</h1><p>This page stands in for the editor's hub (local runs only). It frames the checkout and lists the events it receives.</p>
+<iframe id="cart" title="Checkout" src="${escapeHtml(cartPath)}"></iframe>
+<form id="send"><label for="hash">Ask the checkout to show</label> <input id="hash" value="#plans"> <button type="submit">Send navigate</button></form>
+<h2>Events received</h2><ol id="events" aria-live="polite"></ol>
+<script>${HUB_DEMO_SCRIPT}</script></body></html>`;
+}
+
+export function hubDemoCsp(): string {
+  const hash = createHash("sha256").update(HUB_DEMO_SCRIPT, "utf8").digest("base64");
+  return `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 }

@@ -5,11 +5,13 @@ import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import { planPrice } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
+import type { Ctx } from "../context.ts";
 import { Instances } from "../db/instances.ts";
 import { Events } from "../db/outbox.ts";
 import { Secrets } from "../db/secrets.ts";
 import { Users } from "../db/users.ts";
 import { fail, HttpError, json } from "../http/reply.ts";
+import { ownOrigins } from "../http/security.ts";
 import { withOwnAccountLock } from "../services/account-lock.ts";
 import { codeHash, EMAIL_CODE_MAX_ATTEMPTS, sendEmailCode } from "../services/emails.ts";
 import { isGdprCountry, locationOf } from "../services/location.ts";
@@ -19,6 +21,13 @@ import { contextView, priceSetOf, userInfoView } from "../services/views.ts";
 import { accountOf } from "./helpers.ts";
 
 const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{1,62}$/;
+
+/** The hub origins the checkout may talk to (HUB_ORIGINS, plus its own origins in a local run). */
+function hubOriginsFor(ctx: Ctx): string[] {
+  const { config } = ctx.app;
+  const own = config.local ? [...ownOrigins(config, ctx.req.socket.localPort)] : [];
+  return [...new Set([...config.hubOrigins, ...own])];
+}
 
 export function userRoutes(routes: Routes): void {
   routes.api(api.userInfo, async (ctx) => {
@@ -45,6 +54,7 @@ export function userRoutes(routes: Routes): void {
       stateCode: location.stateCode,
       activationRequired: user?.activationRequired ?? false,
       deploymentEnv: ctx.app.config.deploymentEnv,
+      hubOrigins: hubOriginsFor(ctx),
     });
   });
 

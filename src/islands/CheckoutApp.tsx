@@ -1,0 +1,89 @@
+// The checkout app: one island on every page under /cart (docs/decisions/0016). Until start-up
+// has finished it shows only a loader that keeps its space (spec 2.1: nothing is shown before);
+// then the chrome of spec 2.6 and the screen of the current route. All state lives in the stores;
+// this component renders and dispatches.
+
+import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
+import { failureMessage } from "../api/error-messages.ts";
+import { $app, initApp } from "../stores/app.ts";
+import { $navigation } from "../stores/guard.ts";
+import { $route } from "../stores/router.ts";
+import { $browserSupported, $host, closeFrame, startCheckout } from "../stores/start.ts";
+import { $user } from "../stores/user.ts";
+import { Footer } from "./chrome/Footer.tsx";
+import { Header } from "./chrome/Header.tsx";
+import { LoginToolbar, type SignUpMode } from "./chrome/LoginToolbar.tsx";
+import { Problem } from "./screens/Frame.tsx";
+import { BlockedScreen, UnsupportedBrowserScreen } from "./screens/OtherScreens.tsx";
+import { ScreenView } from "./screens/ScreenView.tsx";
+
+function Loader() {
+  return (
+    <div className="app-loader" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      <span>Loading the checkout…</span>
+    </div>
+  );
+}
+
+export default function CheckoutApp() {
+  const app = useStore($app);
+  const route = useStore($route);
+  const user = useStore($user);
+  const host = useStore($host);
+  const supported = useStore($browserSupported);
+  const navigation = useStore($navigation);
+  useEffect(() => startCheckout(window), []);
+  if (!app.loaded) {
+    return (
+      <main id="main" className="cart-main">
+        <Loader />
+      </main>
+    );
+  }
+  const onSignIn = route.kind === "screen" && (route.screen === "auth" || route.screen === "login");
+  const mode: SignUpMode = user.isAuth
+    ? "none"
+    : host === "extension"
+      ? "extension"
+      : onSignIn
+        ? "plans"
+        : "plain";
+  return (
+    <div className={`cart-app host-${host}`}>
+      {host === "standalone" ? (
+        <Header isAuth={user.isAuth} userName={user.userName} />
+      ) : (
+        <LoginToolbar mode={mode} />
+      )}
+      {host === "hub" && (
+        <button type="button" className="close-frame" onClick={closeFrame}>
+          Close
+        </button>
+      )}
+      <main id="main" className="cart-main">
+        {app.initFailure && (
+          <Problem
+            message={failureMessage(app.initFailure)}
+            retry={() =>
+              initApp.run({
+                search: window.location.search,
+                referrer: document.referrer,
+                validateEduEmail: false,
+              })
+            }
+          />
+        )}
+        {!supported ? (
+          <UnsupportedBrowserScreen />
+        ) : navigation.kind === "stop" ? (
+          <BlockedScreen />
+        ) : (
+          <ScreenView key={JSON.stringify(route)} route={route} />
+        )}
+      </main>
+      <Footer nowMs={Date.now()} />
+    </div>
+  );
+}

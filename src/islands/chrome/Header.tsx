@@ -1,0 +1,61 @@
+// The header of spec 2.6, shown only where enabled (standalone, not inside the hub's frame or the
+// extension): signed in, Homepage, Plans, Invite, New Password and Logout with the user's name;
+// signed out, Pricing, sign-up links for the personal, business and education tiers, and login.
+import { LOGOUT_PATH } from "../../api/contract/constants.ts";
+import { hrefFor } from "../../domain/checkout/routes.ts";
+
+type Props = { isAuth: boolean; userName: string };
+
+export function Header({ isAuth, userName }: Props) {
+  return (
+    <header className="site-header">
+      <div className="bar">
+        <a className="logo" href="/">
+          Video Editor
+        </a>
+        {isAuth ? (
+          <nav aria-label="Account">
+            <ul className="main-nav">
+              <li>
+                <a href="/">Homepage</a>
+              </li>
+              <li>
+                <a href={hrefFor("plans")}>Plans</a>
+              </li>
+              <li>
+                <a href={hrefFor("invite")}>Invite</a>
+              </li>
+              <li>
+                <a href={hrefFor("new-password")}>New Password</a>
+              </li>
+              <li>
+                <a href={LOGOUT_PATH}>Logout</a>
+              </li>
+            </ul>
+            <p className="user-name">{userName}</p>
+          </nav>
+        ) : (
+          <nav aria-label="Sign up">
+            <ul className="main-nav">
+              <li>
+                <a href="/pricing">Pricing</a>
+              </li>
+              <li>
+                <a href={hrefFor("sign-up", { tier: "personal" })}>Personal</a>
+              </li>
+              <li>
+                <a href={hrefFor("sign-up", { tier: "business" })}>Business</a>
+              </li>
+              <li>
+                <a href={hrefFor("sign-up", { tier: "education" })}>Education</a>
+              </li>
+              <li>
+                <a href={hrefFor("login")}>Log in</a>
+              </li>
+            </ul>
+          </nav>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,98 @@
+// Sign in (auth, login) and sign up (signup, sign-up). Each field has a visible label and the
+// autocomplete the browser needs; a failure keeps what was typed and says what to do.
+
+import { useStore } from "@nanostores/react";
+import type { SubmitEvent } from "react";
+import { failureMessage } from "../../api/error-messages.ts";
+import { hrefFor } from "../../domain/checkout/routes.ts";
+import { $query } from "../../stores/router.ts";
+import { $sessionForm, signIn, signUp } from "../../stores/session.ts";
+import { Frame, Problem } from "./Frame.tsx";
+
+function field(form: HTMLFormElement, name: string): string {
+  const value = new FormData(form).get(name);
+  return typeof value === "string" ? value : "";
+}
+
+export function SignInScreen({ title }: { title: string }) {
+  const state = useStore($sessionForm);
+  const query = useStore($query);
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    void signIn(field(form, "email"), field(form, "password"));
+  };
+  return (
+    <Frame title={title}>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <label htmlFor="signin-email">E-mail</label>
+        <input id="signin-email" name="email" type="email" autoComplete="email" required />
+        <label htmlFor="signin-password">Password</label>
+        <input
+          id="signin-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        {state.error && <Problem message={failureMessage(state.error)} />}
+        <button type="submit" className="btn" disabled={state.busy}>
+          {state.busy ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+      <p>
+        New here?{" "}
+        <a href={hrefFor("sign-up", { p: query.p, product: query.productCode, tier: query.tier })}>
+          Create an account
+        </a>
+      </p>
+    </Frame>
+  );
+}
+
+export function SignUpScreen({ title }: { title: string }) {
+  const state = useStore($sessionForm);
+  const query = useStore($query);
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    void signUp({
+      email: field(form, "email"),
+      password: field(form, "password"),
+      firstName: field(form, "firstName"),
+      lastName: field(form, "lastName"),
+    });
+  };
+  return (
+    <Frame title={title}>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <label htmlFor="signup-first">First name</label>
+        <input id="signup-first" name="firstName" autoComplete="given-name" required />
+        <label htmlFor="signup-last">Last name</label>
+        <input id="signup-last" name="lastName" autoComplete="family-name" />
+        <label htmlFor="signup-email">E-mail</label>
+        <input id="signup-email" name="email" type="email" autoComplete="email" required />
+        <label htmlFor="signup-password">Password</label>
+        <input
+          id="signup-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={6}
+          maxLength={50}
+          required
+        />
+        {state.error && <Problem message={failureMessage(state.error)} />}
+        <button type="submit" className="btn" disabled={state.busy}>
+          {state.busy ? "Creating your account…" : "Sign up for free"}
+        </button>
+      </form>
+      <p>
+        Have an account?{" "}
+        <a href={hrefFor("login", { p: query.p, product: query.productCode, tier: query.tier })}>
+          Sign in
+        </a>
+      </p>
+    </Frame>
+  );
+}

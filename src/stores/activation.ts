@@ -1,0 +1,44 @@
+// The activation store of spec 3.8: the e-mail code step. Verifying needs success true (spec 5);
+// a failure, or generating a new code, sets or resets a plain error flag (spec 8).
+import { map } from "nanostores";
+import { routes as endpoints } from "../api/contract/routes.ts";
+import { api } from "./api.ts";
+import { operation } from "./operation.ts";
+import { $user } from "./user.ts";
+
+export const $activation = map({ error: false, codeSent: false, verified: false });
+
+// The answer's schema is `success: true`, so an answer without it is a failure (spec 5).
+export const verifyEmailCode = operation(
+  "verifyEmailCode",
+  (code: string) => api().call(endpoints.verifyEmailCode, { body: { code } }),
+  {
+    onStart() {
+      $activation.setKey("error", false);
+    },
+    onSuccess() {
+      $activation.setKey("verified", true);
+      $user.setKey("emailVerified", true);
+      $user.setKey("activationRequired", false);
+    },
+    onFailure() {
+      $activation.setKey("error", true);
+    },
+  },
+);
+
+export const generateCode = operation(
+  "generateCode",
+  () => api().call(endpoints.generateEmailCode, { body: {} }),
+  {
+    onStart() {
+      $activation.setKey("error", false);
+    },
+    onSuccess() {
+      $activation.setKey("codeSent", true);
+    },
+    onFailure() {
+      $activation.setKey("error", true);
+    },
+  },
+);

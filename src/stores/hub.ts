@@ -1,0 +1,49 @@
+// The checkout inside the hub's frame (spec 4): every route change is posted to the hub as
+// cart_navigation, flows post their events through postToHub, and the hub may ask the checkout to
+// show a screen. Only the hub origins of session status are spoken to or listened to
+// (src/browser/hub.ts checks origins and the protocol).
+import {
+  createHubChannel,
+  type HubChannel,
+  type HubDetail,
+  type HubEvent,
+} from "../browser/hub.ts";
+import { parseRoute } from "../domain/checkout/routes.ts";
+import { $location, navigate } from "./router.ts";
+
+let channel: HubChannel | null = null;
+
+/** Posts an event to the hub when the checkout runs in its frame; does nothing otherwise. */
+export function postToHub(event: Exclude<HubEvent, "cart_navigation">, detail?: HubDetail): void {
+  channel?.post(event, detail);
+}
+
+/** A message from the hub: "navigate" to a screen of the app, by its hash route. */
+function onHubMessage(message: { event: string; payload: unknown }): void {
+  if (message.event !== "navigate") return;
+  const hash = (message.payload as { hash?: unknown } | null)?.hash;
+  if (typeof hash !== "string") return;
+  // Only a screen of the app: anything else (a path, another site) is ignored.
+  if (parseRoute("/cart", hash).kind !== "screen") return;
+  navigate(`/cart${$location.get().search}${hash}`);
+}
+
+export function connectHub(win: Window, hubOrigins: readonly string[]): () => void {
+  let storage: Storage | null = null;
+  try {
+    storage = win.sessionStorage;
+  } catch {
+    // A sandboxed frame may refuse storage; the channel then asks the referrer each time.
+  }
+  const hub = createHubChannel({ window: win, hubOrigins, storage });
+  channel = hub;
+  const unlisten = hub.listen(onHubMessage);
+  const unsubscribe = $location.subscribe((location) => {
+    hub.post("cart_navigation", { ...location });
+  });
+  return () => {
+    unsubscribe();
+    unlisten();
+    if (channel === hub) channel = null;
+  };
+}

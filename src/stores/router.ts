@@ -1,0 +1,80 @@
+// The router: the current location as a store, the screen it shows (domain/checkout/routes.ts)
+// and the query of spec 2.4 parsed once. Path pages (/cart/plans) and hash routes (/cart#plans)
+// are the same app, so moving between them is a history entry, not a page load; back and forward
+// come back through popstate. Nothing here ever navigates off the site.
+import { atom, computed } from "nanostores";
+import { parseCheckoutQuery } from "../domain/checkout/query.ts";
+import { BASE_PATH, parseRoute } from "../domain/checkout/routes.ts";
+
+export type AppLocation = { pathname: string; search: string; hash: string };
+
+export const $location = atom<AppLocation>({ pathname: BASE_PATH, search: "", hash: "" });
+export const $route = computed($location, (l) => parseRoute(l.pathname, l.hash));
+export const $query = computed($location, (l) => parseCheckoutQuery(l.search));
+
+type RouterWindow = Pick<
+  Window,
+  "location" | "history" | "addEventListener" | "removeEventListener"
+>;
+
+let current: RouterWindow | null = null;
+
+function read(win: RouterWindow): AppLocation {
+  const { pathname, search, hash } = win.location;
+  return { pathname, search, hash };
+}
+
+function sync(): void {
+  if (current) $location.set(read(current));
+}
+
+function isAppPath(pathname: string): boolean {
+  return pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`);
+}
+
+/**
+ * Goes to a page of this site: inside the app by history, elsewhere by loading the page. A target
+ * on another origin is ignored (callers pass checked paths; this is the last line).
+ */
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  const win = current;
+  if (!win) return;
+  const url = new URL(to, win.location.href);
+  if (url.origin !== win.location.origin) return;
+  const target = `${url.pathname}${url.search}${url.hash}`;
+  if (!isAppPath(url.pathname)) {
+    win.location.assign(target);
+    return;
+  }
+  if (target === `${win.location.pathname}${win.location.search}${win.location.hash}`) return;
+  if (options.replace) win.history.replaceState(null, "", target);
+  else win.history.pushState(null, "", target);
+  sync();
+}
+
+/** A click on a link to another screen of the app stays in the app (no reload). */
+function onClick(event: MouseEvent): void {
+  if (event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const anchor = (event.target as Element | null)?.closest?.("a");
+  if (!anchor || anchor.target || anchor.hasAttribute("download") || !current) return;
+  const url = new URL(anchor.href, current.location.href);
+  if (url.origin !== current.location.origin || !isAppPath(url.pathname)) return;
+  event.preventDefault();
+  navigate(`${url.pathname}${url.search}${url.hash}`);
+}
+
+/** Starts following the window's location; returns the function that stops it. */
+export function startRouter(win: RouterWindow & Pick<Window, "document">): () => void {
+  current = win;
+  sync();
+  win.addEventListener("popstate", sync);
+  win.addEventListener("hashchange", sync);
+  win.document.addEventListener("click", onClick);
+  return () => {
+    win.removeEventListener("popstate", sync);
+    win.removeEventListener("hashchange", sync);
+    win.document.removeEventListener("click", onClick);
+    if (current === win) current = null;
+  };
+}

@@ -1,0 +1,56 @@
+// Signing in and up from the checkout's own screens. Afterwards start-up runs again (the session
+// changed), then the visitor goes back where they came from (the checked redirect parameter or
+// flowParameters' location) with the product they chose still in the URL.
+import { atom } from "nanostores";
+import type { ApiFailure } from "../api/client.ts";
+import { routes as endpoints } from "../api/contract/routes.ts";
+import { returnAfterSignIn } from "../domain/checkout/navigation.ts";
+import { hrefFor } from "../domain/checkout/routes.ts";
+import { api } from "./api.ts";
+import { initApp } from "./app.ts";
+import { $location, $query, navigate } from "./router.ts";
+
+export const $sessionForm = atom<{ busy: boolean; error: ApiFailure | null }>({
+  busy: false,
+  error: null,
+});
+
+async function afterSession(fallback: string): Promise<void> {
+  const query = $query.get();
+  const { search } = $location.get();
+  await initApp.run({ search, referrer: "", validateEduEmail: query.validateEduEmail });
+  navigate(returnAfterSignIn(query, fallback), { replace: true });
+}
+
+export async function signIn(email: string, password: string): Promise<void> {
+  $sessionForm.set({ busy: true, error: null });
+  const result = await api().call(endpoints.signIn, { body: { email, password } });
+  if (!result.ok) {
+    $sessionForm.set({ busy: false, error: result.error });
+    return;
+  }
+  $sessionForm.set({ busy: false, error: null });
+  await afterSession(hrefFor("plans"));
+}
+
+export async function signUp(details: {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}): Promise<void> {
+  $sessionForm.set({ busy: true, error: null });
+  const result = await api().call(endpoints.signUp, { body: details });
+  if (!result.ok) {
+    $sessionForm.set({ busy: false, error: result.error });
+    return;
+  }
+  $sessionForm.set({ busy: false, error: null });
+  const query = $query.get();
+  // A visitor who came to buy goes on to that purchase; anyone else sees their free account.
+  const next =
+    query.p && query.productCode
+      ? hrefFor("checkout", { p: query.p, product: query.productCode, tier: query.tier })
+      : hrefFor("free-account-completed", undefined, { via: "hash" });
+  await afterSession(next);
+}

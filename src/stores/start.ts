@@ -1,0 +1,83 @@
+// Start-up of the island: the router, the host (standalone, the hub's frame, the extension), the
+// viewport flags, browser support, error reporting, then the start-up calls of spec section 4;
+// once they are done, the hub channel and the redirect rules. Returns what stops it all.
+import { atom } from "nanostores";
+import { writeConsentCookie } from "../browser/telemetry.ts";
+import { isSupportedBrowser } from "../domain/checkout/browser-support.ts";
+import { type AppHost, detectHost, summaryReplacement } from "../domain/checkout/routes.ts";
+import { type ViewportFlags, viewportFlags } from "../domain/checkout/viewport.ts";
+import { $app, initApp } from "./app.ts";
+import { startGuard } from "./guard.ts";
+import { connectHub, postToHub } from "./hub.ts";
+import { $location, $query, $route, navigate, startRouter } from "./router.ts";
+import { analytics, installTelemetry } from "./telemetry.ts";
+import { $user } from "./user.ts";
+
+export const $host = atom<AppHost>("standalone");
+export const $viewport = atom<ViewportFlags>({ isMobile: false, isTablet: false });
+/** The extension and browser flow need a supported browser (spec 5). */
+export const $browserSupported = atom(true);
+
+/** The close control of the hub's frame (spec 4: close_iframe where flows close). */
+export function closeFrame(): void {
+  postToHub("close_iframe");
+}
+
+/**
+ * After start-up: the consent cookie follows the account's privacy preference (one year), and
+ * each A/B test the account is in reports 'experiment started' once per session.
+ */
+function startExperiments(win: Window): void {
+  const user = $user.get();
+  if (!user.isAuth) return;
+  writeConsentCookie(win.document, user.privacyUsageAnalytics, {
+    secure: win.location.protocol === "https:",
+  });
+  for (const test of user.activeTests) {
+    analytics.trackExperimentStarted({
+      userId: user.userId ?? 0,
+      test: test.name,
+      variant: test.value,
+    });
+  }
+}
+
+export function startCheckout(win: Window): () => void {
+  const stops: (() => void)[] = [startRouter(win)];
+  const query = $query.get();
+  const host = detectHost({ inFrame: win.parent !== win, query });
+  $host.set(host);
+  if (host === "extension") $browserSupported.set(isSupportedBrowser(win.navigator.userAgent));
+
+  const resize = () => $viewport.set(viewportFlags(win.innerWidth));
+  resize();
+  win.addEventListener("resize", resize);
+  stops.push(() => win.removeEventListener("resize", resize));
+  stops.push(installTelemetry(win));
+
+  // The order summary's URL form follows the host (spec 2.2).
+  stops.push(
+    $route.subscribe((route) => {
+      const replacement = summaryReplacement(route, $host.get(), $location.get());
+      if (replacement) navigate(replacement, { replace: true });
+    }),
+  );
+
+  let stopped = false;
+  void initApp
+    .run({
+      search: win.location.search,
+      referrer: win.document.referrer,
+      validateEduEmail: query.validateEduEmail,
+    })
+    .then(() => {
+      if (stopped) return;
+      if (host === "hub") stops.push(connectHub(win, $app.get().hubOrigins));
+      stops.push(startGuard((url) => win.location.assign(url)));
+      startExperiments(win);
+    });
+  return () => {
+    stopped = true;
+    for (const stop of stops.splice(0)) stop();
+  };
+}

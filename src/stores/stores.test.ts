@@ -1,0 +1,143 @@
+// The stores against the real API client and an in-process server (no mocks of our own modules):
+// start-up as a visitor and as a signed-in user, and the started → success / failure of the
+// operations of spec section 4 with their notable effects.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createApiClient, type FetchLike } from "../api/client.ts";
+import { startTestServer, type TestServer } from "../server/testing/harness.ts";
+import { generateCode, verifyEmailCode } from "./activation.ts";
+import { installApiClient } from "./api.ts";
+import { $app, initApp } from "./app.ts";
+import {
+  $payment,
+  clearAddressFormSuccess,
+  loadOrderSummary,
+  submitAddress,
+  verifyCoupon,
+} from "./payment.ts";
+import { $productInfo } from "./products.ts";
+import { $user, ANONYMOUS, cancelTrial } from "./user.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** A browser's cookie jar over fetch, so a session persists between calls as it would. */
+function browserFetch(): FetchLike {
+  const jar = new Map<string, string>();
+  return async (url, init) => {
+    const headers = new Headers(init.headers);
+    if (jar.size > 0) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
+    const response = await fetch(`${server.running.url}${url}`, { ...init, headers });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const eq = pair?.indexOf("=") ?? -1;
+      if (pair && eq > 0) jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    return response;
+  };
+}
+
+async function signedIn(email: string): Promise<void> {
+  const fetchLike = browserFetch();
+  const client = createApiClient({ fetch: fetchLike, version: "test" });
+  installApiClient(client);
+  const { api } = await import("../api/contract/index.ts");
+  const answer = await client.call(api.signIn, {
+    body: { email, password: "demo-password" },
+  });
+  if (!answer.ok) throw new Error(answer.error.message);
+}
+
+const start = { search: "?p=buy", referrer: "https://example.com/", validateEduEmail: false };
+
+beforeEach(() => {
+  $app.set({ ...$app.get(), loaded: false, initFailure: null });
+  $user.set({ ...ANONYMOUS });
+});
+
+describe("start-up", () => {
+  it("loads a visitor: session status only, app loaded, not authenticated", async () => {
+    installApiClient(createApiClient({ fetch: browserFetch(), version: "test" }));
+    expect(initApp.$state.get().status).not.toBe("started");
+    const running = initApp.run(start);
+    expect(initApp.$state.get()).toEqual({ status: "started" });
+    await running;
+    expect(initApp.$state.get().status).toBe("success");
+    expect($app.get()).toMatchObject({ loaded: true, initFailure: null, isGdprRegion: false });
+    expect($user.get().isAuth).toBe(false);
+  });
+
+  it("loads a signed-in user's account in parallel and marks the app loaded", async () => {
+    await signedIn("trial@demo.test");
+    await initApp.run(start);
+    expect($app.get().loaded).toBe(true);
+    expect($user.get()).toMatchObject({
+      isAuth: true,
+      userEmail: "trial@demo.test",
+      isTrial: true,
+      productCode: "wv_unlimited_trial",
+    });
+    expect($productInfo.get()?.productCode).toBe("wv_unlimited_trial");
+  });
+
+  it("raises init-failure and still marks the app loaded when a call fails", async () => {
+    const failing: FetchLike = async () =>
+      new Response("oops", { status: 503, statusText: "Service Unavailable" });
+    installApiClient(createApiClient({ fetch: failing, version: "test" }));
+    await initApp.run(start);
+    expect($app.get().loaded).toBe(true);
+    expect($app.get().initFailure).toMatchObject({ message: "Service Unavailable", status: 503 });
+  });
+});
+
+describe("operations", () => {
+  it("keeps the order summary, then clears it and stores the error on failure", async () => {
+    await signedIn("free@demo.test");
+    await loadOrderSummary.run({ targetProduct: "wv_unloct17_12m" });
+    expect($payment.get().orderSummary?.productCode).toBe("wv_unloct17_12m");
+    await loadOrderSummary.run({ targetProduct: "wv_nothing" });
+    expect(loadOrderSummary.$state.get().status).toBe("failure");
+    expect($payment.get().orderSummary).toBe(null);
+    expect($payment.get().orderSummaryError?.status).toBe(404);
+  });
+
+  it("clears the previous coupon result when a verification starts", async () => {
+    await signedIn("free@demo.test");
+    await verifyCoupon.run("demoteam");
+    expect($payment.get().couponInstanceName).toBe("demo-team");
+    const again = verifyCoupon.run("no-such-coupon");
+    expect($payment.get().couponInstanceName).toBe(null);
+    await again;
+    expect(verifyCoupon.$state.get().status).toBe("failure");
+  });
+
+  it("lets address-form success be cleared explicitly", async () => {
+    await signedIn("free@demo.test");
+    await submitAddress.run({ country: "US", state: "CA" });
+    expect($payment.get().addressFormSuccess).toBe(true);
+    clearAddressFormSuccess();
+    expect($payment.get().addressFormSuccess).toBe(false);
+    expect(submitAddress.$state.get()).toEqual({ status: "idle" });
+  });
+
+  it("sets the plain error flag on a wrong e-mail code and resets it on a new code", async () => {
+    await signedIn("student-teacher@demo-school.edu");
+    await verifyEmailCode.run("000000");
+    const { $activation } = await import("./activation.ts");
+    expect($activation.get().error).toBe(true);
+    await generateCode.run();
+    expect($activation.get().error).toBe(false);
+  });
+
+  it("marks the account cancelled when the trial is cancelled", async () => {
+    await signedIn("trial@demo.test");
+    await initApp.run(start);
+    await cancelTrial.run(false);
+    expect(cancelTrial.$state.get().status).toBe("success");
+    expect($user.get().orderState).toBe("cancelled");
+  });
+});
