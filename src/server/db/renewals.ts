@@ -108,7 +108,8 @@ const FRESH_ON_RETRY = [
 export const Renewals = {
   /**
    * Accounts whose paid period has ended and that have something to do: renew, end (cancelled,
-   * one-time product) or try a failed renewal again. Mobile-store subscriptions are billed by the
+   * one-time product) or try a failed renewal again (not before its next attempt is due, and not
+   * while another worker's claim runs). Mobile-store subscriptions are billed by the
    * store and never listed; PayPal subscriptions only when `paypal` (the sandbox stands in for it).
    */
   async dueAccounts(
@@ -127,13 +128,13 @@ export const Renewals = {
          AND u.itunes_subscription = 0 AND u.android_subscription = 0
          AND u.google_wallet_subscription = 0
          ${paypal}
-         AND NOT EXISTS (
+         AND (s.order_state = 'cancelled' OR NOT EXISTS (
            SELECT 1 FROM renewals r
            WHERE r.user_id = s.user_id
              AND r.period_anchor = COALESCE(s.period_anchor, s.order_start)
              AND r.period_index = s.period_index + 1
              AND r.state IN ('claimed', 'failed') AND r.next_attempt_at > ?
-         )
+         ))
        ORDER BY s.order_end, s.user_id
        LIMIT ?`,
       [input.now, FREE_PRODUCT, input.now, input.limit],
