@@ -105,7 +105,8 @@ export class RenewalWorker {
 
   /** Runs now, then every intervalMs (0: only when kicked) and whenever a settable clock moves. */
   start(): void {
-    if (this.stopped || this.timer !== null || this.unsubscribe !== null) return;
+    if (this.timer !== null || this.unsubscribe !== null) return;
+    this.stopped = false;
     if (this.intervalMs > 0) {
       this.timer = setInterval(() => void this.kick(), this.intervalMs);
       this.timer.unref();
