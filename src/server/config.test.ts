@@ -21,6 +21,8 @@ describe("getConfig", () => {
         trustedProxies: [],
         seed: true,
         local: true,
+        clock: { settable: false, startMs: null },
+        renewalIntervalMs: 60_000,
       },
     });
   });

@@ -90,6 +90,22 @@ const EnvSchema = z
         ),
       ),
     SEED: flag.optional(),
+    /** settable: the clock starts at CLOCK_START and POST /dev/clock moves it (local runs only). */
+    CLOCK: z.enum(["system", "settable"], { message: "must be system or settable" }).optional(),
+    CLOCK_START: z.iso
+      .datetime({
+        offset: true,
+        message: "must be an ISO 8601 time with a zone, such as 2026-01-15T12:00:00Z",
+      })
+      .transform((value) => Date.parse(value))
+      .optional(),
+    /** How often the renewal worker looks for ended periods; 0 turns it off on this server. */
+    RENEWAL_INTERVAL_SECONDS: z.coerce
+      .number({ message: "must be a number of seconds" })
+      .int({ message: "must be a whole number of seconds" })
+      .min(0, { message: "must be between 0 and 86400" })
+      .max(86_400, { message: "must be between 0 and 86400" })
+      .default(60),
   })
   .superRefine((env, ctx) => {
     // Development conveniences exist only in a local run (local-run.ts); asking for them
@@ -110,6 +126,15 @@ const EnvSchema = z
           message: `must be stripe outside a local run: sandbox payments, the sandbox mailbox and the PayPal stand-in exist only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "${publicUrl}")`,
         });
       }
+      for (const key of ["CLOCK", "CLOCK_START"] as const) {
+        if (key === "CLOCK" ? env.CLOCK === "settable" : env.CLOCK_START !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: `cannot be set outside a local run: a settable clock exists only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "${publicUrl}")`,
+          });
+        }
+      }
       if (env.SEED === true) {
         ctx.addIssue({
           code: "custom",
@@ -117,6 +142,13 @@ const EnvSchema = z
           message: `cannot be true outside a local run: demo accounts with a published password exist only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "${publicUrl}")`,
         });
       }
+    }
+    if (env.CLOCK === "system" && env.CLOCK_START !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["CLOCK_START"],
+        message: "needs CLOCK=settable (or CLOCK unset): the system clock cannot start elsewhere",
+      });
     }
     if (env.PAYMENTS === "stripe") {
       for (const key of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const) {
@@ -156,6 +188,13 @@ export type Config = {
    * then do the development conveniences exist (the mailbox, the PayPal stand-in, /dev/).
    */
   local: boolean;
+  /**
+   * A local run's settable clock (CLOCK=settable, or CLOCK_START given): it starts at startMs (or
+   * the real time) and POST /dev/clock moves it. Never outside a local run.
+   */
+  clock: { settable: boolean; startMs: number | null };
+  /** How often the renewal worker runs (RENEWAL_INTERVAL_SECONDS); 0: not on this server. */
+  renewalIntervalMs: number;
 };
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -204,6 +243,13 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
       trustedProxies: e.TRUSTED_PROXIES,
       seed: local && (e.SEED ?? e.PAYMENTS === "sandbox"),
       local,
+      clock: {
+        settable:
+          local &&
+          (e.CLOCK === "settable" || (e.CLOCK === undefined && e.CLOCK_START !== undefined)),
+        startMs: e.CLOCK_START ?? null,
+      },
+      renewalIntervalMs: e.RENEWAL_INTERVAL_SECONDS * 1000,
     },
   };
 }

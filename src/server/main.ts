@@ -10,7 +10,7 @@ import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { type App, createApp } from "./app.ts";
 import { DEFAULT_COST, type PasswordHasher, scryptHasher } from "./auth/passwords.ts";
 import { loadCatalog } from "./catalog.ts";
-import { type Clock, DAY_MS, systemClock } from "./clock.ts";
+import { type Clock, DAY_MS, isSettableClock, runningClock, systemClock } from "./clock.ts";
 import { type Config, getConfig } from "./config.ts";
 import type { AppDeps, StaticHandler } from "./context.ts";
 import { type DataFolder, openDataFolder } from "./data-folder.ts";
@@ -26,9 +26,11 @@ import { createSmtpTransport } from "./mail/smtp-transport.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
 import { createStripeProvider } from "./payments/stripe.ts";
+import { devClockRoutes } from "./routes/dev-clock.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
+import { RenewalWorker } from "./services/renewals.ts";
 import { StartupError } from "./startup-error.ts";
 
 export { StartupError };
@@ -60,6 +62,11 @@ export type StartOptions = {
    * without a logger or environment passed in, as scripts/serve.ts does).
    */
   handleSignals?: boolean;
+  /**
+   * The renewal worker: false turns it off (tests that move the clock without wanting renewals);
+   * intervalMs overrides RENEWAL_INTERVAL_SECONDS (0: only when the clock moves or it is kicked).
+   */
+  renewals?: false | { intervalMs?: number; id?: string };
 };
 
 export type RunningServer = {
@@ -68,6 +75,8 @@ export type RunningServer = {
   server: Server;
   app: App;
   deps: AppDeps;
+  /** The renewal worker (services/renewals.ts), or null when it is off. */
+  renewals: RenewalWorker | null;
   close(): Promise<void>;
 };
 
@@ -99,7 +108,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const parsed = getConfig(env);
   if (!parsed.ok) refuseToStart(new ConfigError(parsed.errors), programMode);
   const config = parsed.config;
-  const clock = options.clock ?? systemClock;
+  const clock =
+    options.clock ??
+    (config.clock.settable ? runningClock(config.clock.startMs ?? Date.now()) : systemClock);
   const log = options.log ?? consoleLogger;
   const catalog = options.catalog ?? loadCatalog();
 
@@ -152,6 +163,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     notFound: options.notFound ?? null,
   };
 
+  const renewalOptions = options.renewals;
+  const renewals =
+    renewalOptions === false || (renewalOptions === undefined && config.renewalIntervalMs === 0)
+      ? null
+      : new RenewalWorker(
+          { db, clock, log, catalog, payments, mailer, config },
+          {
+            intervalMs: renewalOptions?.intervalMs ?? config.renewalIntervalMs,
+            ...(renewalOptions?.id ? { id: renewalOptions.id } : {}),
+          },
+        );
+
   const seeded =
     config.seed && config.payments === "sandbox"
       ? await seedDemoAccounts(db, { catalog, now: clock.now(), secret, passwordCost })
@@ -159,6 +182,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const app = createApp(deps);
   registerRoutes(app.routes);
+  if (config.clock.settable && isSettableClock(clock)) {
+    devClockRoutes(app.routes, { clock, renewals });
+  }
   const server = createServer(
     { requestTimeout: 30_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 },
     app.handle,
@@ -175,6 +201,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   mailer.start();
   mailer.kick();
+  renewals?.start();
   const cleanup = setInterval(
     () => {
       const now = clock.now();
@@ -199,6 +226,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           ]
         : []),
       ...(config.local ? [`server: sandbox mailbox at ${url}/dev/mailbox (local runs only)`] : []),
+      ...(config.clock.settable
+        ? [
+            `server: settable clock at ${new Date(clock.now()).toISOString()}: GET or POST ${url}/dev/clock`,
+          ]
+        : []),
     ];
     log.info(lines.join("\n"));
   }
@@ -210,6 +242,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     server,
     app,
     deps,
+    renewals,
     close() {
       closing ??= (async () => {
         clearInterval(cleanup);
@@ -218,6 +251,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           server.closeAllConnections();
         });
         await Promise.allSettled([...deps.background]);
+        await renewals?.stop();
         await mailer.stop();
         db.close();
       })();

@@ -237,6 +237,41 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE subscriptions ADD COLUMN pending_at INTEGER;
     `,
   },
+  {
+    version: 6,
+    name: "renewals: anchored periods and one claim per period",
+    sql: `
+      ALTER TABLE subscriptions ADD COLUMN period_anchor INTEGER;
+      ALTER TABLE subscriptions ADD COLUMN period_index INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE subscriptions ADD COLUMN recurring_campaign TEXT;
+      UPDATE subscriptions SET period_anchor = order_start WHERE period_anchor IS NULL;
+      CREATE INDEX subscriptions_order_end ON subscriptions(order_end);
+      CREATE TABLE renewals (
+        id TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        period_anchor INTEGER NOT NULL,
+        period_index INTEGER NOT NULL,
+        period_start INTEGER NOT NULL,
+        period_end INTEGER NOT NULL,
+        product_code TEXT NOT NULL,
+        seats INTEGER NOT NULL,
+        sub_total INTEGER NOT NULL,
+        sales_tax INTEGER NOT NULL,
+        amount INTEGER NOT NULL,
+        processor TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        next_attempt_at INTEGER NOT NULL,
+        worker TEXT,
+        order_id TEXT,
+        last_error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (user_id, period_anchor, period_index)
+      );
+      CREATE INDEX renewals_user ON renewals(user_id, state);
+    `,
+  },
 ];
 
 /** Applies the migrations not applied yet, each in its own transaction. Returns the versions applied. */

@@ -24,6 +24,15 @@ export type Subscription = {
   pendingProductCode: string | null;
   pendingSeats: number | null;
   pendingAt: number | null;
+  /**
+   * Renewals (services/renewals.ts): period n of the running subscription ends at
+   * periodEnd(periodAnchor, n, termMonths); null on rows written before anchors (order start).
+   */
+  periodAnchor: number | null;
+  /** The index of the running period from the anchor (0 for the period bought). */
+  periodIndex: number;
+  /** The recurring campaign the subscription was bought under (its renewals keep the discount). */
+  recurringCampaign: string | null;
   updatedAt: number;
 };
 
@@ -47,6 +56,9 @@ const map = mapper<Subscription>("subscriptions", {
   pendingProductCode: ["pending_product_code", "text"],
   pendingSeats: ["pending_seats", "int"],
   pendingAt: ["pending_at", "int"],
+  periodAnchor: ["period_anchor", "int"],
+  periodIndex: ["period_index", "int"],
+  recurringCampaign: ["recurring_campaign", "text"],
   updatedAt: ["updated_at", "int"],
 });
 
@@ -72,6 +84,9 @@ export function freeSubscription(userId: number, now: number): Subscription {
     pendingProductCode: null,
     pendingSeats: null,
     pendingAt: null,
+    periodAnchor: null,
+    periodIndex: 0,
+    recurringCampaign: null,
     updatedAt: now,
   };
 }

@@ -9,7 +9,7 @@
 // answer the client may retry, never a second charge.
 import { apiError } from "../../domain/errors/api-errors.ts";
 import { randomId } from "../auth/tokens.ts";
-import type { Ctx } from "../context.ts";
+import type { AppDeps, Ctx } from "../context.ts";
 import { AccountLocks } from "../db/account-locks.ts";
 import { type User, Users } from "../db/users.ts";
 import { HttpError } from "../http/reply.ts";
@@ -17,6 +17,39 @@ import { type Account, loadAccount } from "./account.ts";
 
 /** Longer than any purchase can take (the request times out after 30 s, a provider call sooner). */
 export const LOCK_LEASE_MS = 5 * 60_000;
+
+/** What taking an account's lock needs: the app's database, catalogue and clock. */
+export type LockDeps = Pick<AppDeps, "db" | "catalog" | "clock">;
+
+export type LockOutcome<T> =
+  | { locked: true; value: T }
+  | { locked: false; reason: "busy" | "no_user" };
+
+/**
+ * `withAccountLock` outside a request (the renewal worker): the same lease, the same fresh reads,
+ * but a busy or missing account is an answer, not an HTTP error.
+ */
+export async function tryWithAccountLock<T>(
+  deps: LockDeps,
+  userId: number,
+  work: (fresh: { user: User; account: Account }) => Promise<T>,
+  holder = randomId("lock", 12),
+): Promise<LockOutcome<T>> {
+  const { db, catalog, clock } = deps;
+  const now = clock.now();
+  const acquired = await db.transaction((tx) =>
+    AccountLocks.acquire(tx, { userId, holder, now, expiresAt: now + LOCK_LEASE_MS }),
+  );
+  if (!acquired) return { locked: false, reason: "busy" };
+  try {
+    const user = await Users.byId(db, userId);
+    if (!user) return { locked: false, reason: "no_user" };
+    const account = await loadAccount(db, catalog, user, clock.now());
+    return { locked: true, value: await work({ user, account }) };
+  } finally {
+    await db.transaction((tx) => AccountLocks.release(tx, userId, holder));
+  }
+}
 
 /**
  * Runs `work` while holding the lock of the user's account, with the user and account read
@@ -29,20 +62,11 @@ export async function withAccountLock<T>(
   work: (fresh: { user: User; account: Account }) => Promise<T>,
   holder = randomId("lock", 12),
 ): Promise<T> {
-  const { db, catalog } = ctx.app;
-  const now = ctx.now();
-  const acquired = await db.transaction((tx) =>
-    AccountLocks.acquire(tx, { userId, holder, now, expiresAt: now + LOCK_LEASE_MS }),
-  );
-  if (!acquired) throw new HttpError(apiError("account_busy"));
-  try {
-    const user = await Users.byId(db, userId);
-    if (!user) throw new HttpError(apiError("not_authenticated"));
-    const account = await loadAccount(db, catalog, user, ctx.now());
-    return await work({ user, account });
-  } finally {
-    await db.transaction((tx) => AccountLocks.release(tx, userId, holder));
+  const outcome = await tryWithAccountLock(ctx.app, userId, work, holder);
+  if (!outcome.locked) {
+    throw new HttpError(apiError(outcome.reason === "busy" ? "account_busy" : "not_authenticated"));
   }
+  return outcome.value;
 }
 
 /** `withAccountLock` for the signed-in user. */

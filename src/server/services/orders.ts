@@ -4,6 +4,7 @@ import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import type { OrderSummary } from "../../domain/pricing/index.ts";
+import { recurringCampaignOf } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import { DAY_MS } from "../clock.ts";
 import type { Queryable } from "../db/db.ts";
@@ -170,6 +171,14 @@ export async function applyOrder(
     pendingProductCode: null,
     pendingSeats: null,
     pendingAt: null,
+    // A new subscription: its periods are counted from this order's start (renewals).
+    periodAnchor: order.periodStart,
+    periodIndex: 0,
+    recurringCampaign: recurringCampaignOf(catalog, {
+      productCode: order.productCode,
+      atMs: order.createdAt,
+      coupon: order.coupon,
+    }),
     updatedAt: order.createdAt,
   });
   await Users.update(tx, user.id, { appliedCoupon: null });

@@ -148,6 +148,8 @@ export async function startTestServer(
     passwordCost: 10,
     rateLimitScale: 100,
     validateResponses: true,
+    // Tests that move the clock get renewals only when they ask for them ({ renewals: {} }).
+    renewals: false,
     ...options,
     port: 0,
     host: "127.0.0.1",

@@ -1,0 +1,4 @@
+// Renewals: what a renewal charges, when a subscription renews or ends, the retry schedule.
+export * from "./charge.ts";
+export * from "./dunning.ts";
+export * from "./schedule.ts";

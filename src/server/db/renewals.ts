@@ -1,0 +1,263 @@
+// Queries of the renewals table: one row per renewal of a subscription period, claimed in the
+// database so that it is charged at most once however many workers run on however many servers
+// (services/renewals.ts, docs/decisions/0015). The row is unique per (account, anchor, period
+// index); its states:
+//
+//   claimed  a worker is charging it (until next_attempt_at: then a lease that has run out, and
+//            another worker takes the same attempt over, with the same provider idempotency key)
+//   charged  paid; order_id is the renewal's order
+//   failed   the charge was refused; the next attempt is due at next_attempt_at
+//   lapsed   the last attempt failed: the subscription has ended
+//   closed   the subscription ended or changed before a failed renewal was paid
+//
+// Plain SQL within the portable subset (db.ts): `?` placeholders, INTEGER times,
+// `INSERT ... ON CONFLICT ... DO UPDATE ... WHERE` and `RETURNING`.
+import { FREE_PRODUCT } from "../../domain/account/tier.ts";
+import type { Queryable } from "./db.ts";
+
+export type RenewalState = "claimed" | "charged" | "failed" | "lapsed" | "closed";
+
+export type Renewal = {
+  id: string;
+  userId: number;
+  periodAnchor: number;
+  periodIndex: number;
+  periodStart: number;
+  periodEnd: number;
+  productCode: string;
+  seats: number;
+  subTotal: number;
+  salesTax: number;
+  /** What the provider is asked to charge (subTotal + salesTax). */
+  amount: number;
+  processor: "cc" | "paypal";
+  state: RenewalState;
+  /** Charge attempts made or in progress (1 for the first); part of the provider key. */
+  attempts: number;
+  nextAttemptAt: number;
+  worker: string | null;
+  orderId: string | null;
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type RenewalClaim = {
+  id: string;
+  userId: number;
+  periodAnchor: number;
+  periodIndex: number;
+  periodStart: number;
+  periodEnd: number;
+  productCode: string;
+  seats: number;
+  subTotal: number;
+  salesTax: number;
+  amount: number;
+  processor: "cc" | "paypal";
+  worker: string;
+  now: number;
+  /** The claim's lease: after it another worker may take the attempt over. */
+  leaseUntil: number;
+};
+
+function fromRow(r: Record<string, unknown>): Renewal {
+  const int = (v: unknown) => Number(v);
+  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return {
+    id: String(r.id),
+    userId: int(r.user_id),
+    periodAnchor: int(r.period_anchor),
+    periodIndex: int(r.period_index),
+    periodStart: int(r.period_start),
+    periodEnd: int(r.period_end),
+    productCode: String(r.product_code),
+    seats: int(r.seats),
+    subTotal: int(r.sub_total),
+    salesTax: int(r.sales_tax),
+    amount: int(r.amount),
+    processor: r.processor === "paypal" ? "paypal" : "cc",
+    state: String(r.state) as RenewalState,
+    attempts: int(r.attempts),
+    nextAttemptAt: int(r.next_attempt_at),
+    worker: text(r.worker),
+    orderId: text(r.order_id),
+    lastError: text(r.last_error),
+    createdAt: int(r.created_at),
+    updatedAt: int(r.updated_at),
+  };
+}
+
+// On a new attempt after a failure the row takes the fresh figures; a takeover of a claim whose
+// worker died keeps the stored ones, so the provider sees the same request under the same key.
+const FRESH_ON_RETRY = [
+  "period_start",
+  "period_end",
+  "product_code",
+  "seats",
+  "sub_total",
+  "sales_tax",
+  "amount",
+  "processor",
+]
+  .map(
+    (c) => `${c} = CASE WHEN renewals.state = 'failed' THEN excluded.${c} ELSE renewals.${c} END`,
+  )
+  .join(",\n           ");
+
+export const Renewals = {
+  /**
+   * Accounts whose paid period has ended and that have something to do: renew, end (cancelled,
+   * one-time product) or try a failed renewal again (not before its next attempt is due, and not
+   * while another worker's claim runs). Mobile-store subscriptions are billed by the
+   * store and never listed; PayPal subscriptions only when `paypal` (the sandbox stands in for it).
+   */
+  async dueAccounts(
+    q: Queryable,
+    input: { now: number; limit: number; paypal: boolean },
+  ): Promise<number[]> {
+    const paypal = input.paypal
+      ? ""
+      : "AND (s.order_state = 'cancelled' OR s.payment_processor IS NULL OR s.payment_processor <> 'paypal')";
+    const rows = await q.all<{ user_id: number }>(
+      `SELECT s.user_id AS user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+       WHERE s.order_state IN ('automatic', 'cancelled')
+         AND s.order_end IS NOT NULL AND s.order_end <= ?
+         AND s.order_start IS NOT NULL AND s.term_months IS NOT NULL AND s.term_months > 0
+         AND s.product_code <> ? AND s.expired_flag = 0
+         AND u.itunes_subscription = 0 AND u.android_subscription = 0
+         AND u.google_wallet_subscription = 0
+         ${paypal}
+         AND (s.order_state = 'cancelled' OR NOT EXISTS (
+           SELECT 1 FROM renewals r
+           WHERE r.user_id = s.user_id
+             AND r.period_anchor = COALESCE(s.period_anchor, s.order_start)
+             AND r.period_index = s.period_index + 1
+             AND r.state IN ('claimed', 'failed') AND r.next_attempt_at > ?
+         ))
+       ORDER BY s.order_end, s.user_id
+       LIMIT ?`,
+      [input.now, FREE_PRODUCT, input.now, input.limit],
+    );
+    return rows.map((row) => Number(row.user_id));
+  },
+
+  /**
+   * Claims the renewal of one period for `worker`: a new row, a failed one whose next attempt is
+   * due (attempts + 1), or a claim whose lease has run out (the same attempt). Null when another
+   * worker holds it, it is paid or closed, or its next attempt is not due yet. One statement, so
+   * two workers on one database cannot both win.
+   */
+  async claim(q: Queryable, c: RenewalClaim): Promise<Renewal | null> {
+    const row = await q.get<Record<string, unknown>>(
+      `INSERT INTO renewals (id, user_id, period_anchor, period_index, period_start, period_end,
+         product_code, seats, sub_total, sales_tax, amount, processor, state, attempts,
+         next_attempt_at, worker, order_id, last_error, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'claimed', 1, ?, ?, NULL, NULL, ?, ?)
+       ON CONFLICT (user_id, period_anchor, period_index) DO UPDATE
+         SET ${FRESH_ON_RETRY},
+           attempts = CASE WHEN renewals.state = 'failed' THEN renewals.attempts + 1
+                           ELSE renewals.attempts END,
+           state = 'claimed',
+           worker = excluded.worker,
+           next_attempt_at = excluded.next_attempt_at,
+           updated_at = excluded.updated_at
+         WHERE renewals.state IN ('claimed', 'failed')
+           AND renewals.next_attempt_at <= excluded.updated_at
+       RETURNING *`,
+      [
+        c.id,
+        c.userId,
+        c.periodAnchor,
+        c.periodIndex,
+        c.periodStart,
+        c.periodEnd,
+        c.productCode,
+        c.seats,
+        c.subTotal,
+        c.salesTax,
+        c.amount,
+        c.processor,
+        c.leaseUntil,
+        c.worker,
+        c.now,
+        c.now,
+      ],
+    );
+    return row ? fromRow(row) : null;
+  },
+
+  /** Paid: false when this worker no longer holds the claim (another took it over). */
+  async markCharged(
+    q: Queryable,
+    r: { id: string; worker: string; orderId: string; now: number },
+  ): Promise<boolean> {
+    const result = await q.run(
+      `UPDATE renewals SET state = 'charged', order_id = ?, last_error = NULL, updated_at = ?
+       WHERE id = ? AND state = 'claimed' AND worker = ?`,
+      [r.orderId, r.now, r.id, r.worker],
+    );
+    return result.changes === 1;
+  },
+
+  /**
+   * Refused: `failed` with the next attempt's time, or `lapsed` when there is none. False when
+   * this worker no longer holds the claim.
+   */
+  async markRefused(
+    q: Queryable,
+    r: {
+      id: string;
+      worker: string;
+      error: string;
+      nextAttemptAt: number | null;
+      now: number;
+    },
+  ): Promise<boolean> {
+    const result = await q.run(
+      `UPDATE renewals SET state = ?, last_error = ?, next_attempt_at = ?, updated_at = ?
+       WHERE id = ? AND state = 'claimed' AND worker = ?`,
+      [
+        r.nextAttemptAt === null ? "lapsed" : "failed",
+        r.error,
+        r.nextAttemptAt ?? r.now,
+        r.now,
+        r.id,
+        r.worker,
+      ],
+    );
+    return result.changes === 1;
+  },
+
+  /**
+   * The provider could not be reached: the claim stays, its lease set to `retryAt`, and the same
+   * attempt (the same provider key: the charge may have gone through) is tried again then.
+   */
+  async postpone(
+    q: Queryable,
+    r: { id: string; worker: string; error: string; retryAt: number; now: number },
+  ): Promise<boolean> {
+    const result = await q.run(
+      `UPDATE renewals SET last_error = ?, next_attempt_at = ?, updated_at = ?
+       WHERE id = ? AND state = 'claimed' AND worker = ?`,
+      [r.error, r.retryAt, r.now, r.id, r.worker],
+    );
+    return result.changes === 1;
+  },
+
+  /** Closes the failed renewals of an account whose subscription ended or changed. */
+  async closeFailed(q: Queryable, userId: number, now: number): Promise<void> {
+    await q.run(
+      "UPDATE renewals SET state = 'closed', updated_at = ? WHERE user_id = ? AND state = 'failed'",
+      [now, userId],
+    );
+  },
+
+  async forUser(q: Queryable, userId: number): Promise<Renewal[]> {
+    const rows = await q.all<Record<string, unknown>>(
+      "SELECT * FROM renewals WHERE user_id = ? ORDER BY period_start, created_at",
+      [userId],
+    );
+    return rows.map(fromRow);
+  },
+};

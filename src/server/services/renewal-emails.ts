@@ -1,0 +1,79 @@
+// The e-mails of renewals and of the retry schedule (docs/decisions/0015). They are queued in the
+// outbox inside the transaction that records what they tell, like every other e-mail.
+import { cardErrorMessage } from "../../domain/errors/card-errors.ts";
+import { formatUsd } from "../../domain/pricing/index.ts";
+import type { Mail } from "../mail/mailer.ts";
+
+const day = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
+const date = (ms: number) => day.format(new Date(ms));
+
+type Who = { email: string; firstName: string };
+
+function mail(to: Who, subject: string, lines: string[]): Mail {
+  return { to: to.email, subject, text: [`Hello ${to.firstName},`, "", ...lines].join("\n") };
+}
+
+/** The reason a charge failed, in the words the checkout uses for it (spec section 8). */
+export function refusalReason(code: string): string {
+  if (code === "no_payment_method") return "There is no card saved on your account.";
+  return cardErrorMessage(code);
+}
+
+export function renewedMail(
+  to: Who,
+  r: {
+    planName: string;
+    total: number;
+    periodStart: number;
+    periodEnd: number;
+    processor: "cc" | "paypal";
+    recovered: boolean;
+  },
+): Mail {
+  const paidWith = r.processor === "paypal" ? "through PayPal" : "to your saved card";
+  return mail(
+    to,
+    r.recovered ? "Payment received: your subscription continues" : "Your subscription renewed",
+    [
+      ...(r.recovered
+        ? ["Thank you: your payment went through and your subscription continues.", ""]
+        : []),
+      `${r.planName}: ${formatUsd(r.total)} charged ${paidWith} for ${date(r.periodStart)} to ${date(r.periodEnd)}.`,
+      "The invoice is in your account.",
+    ],
+  );
+}
+
+export function renewalFailedMail(
+  to: Who,
+  r: { planName: string; total: number; reason: string; nextAttemptAt: number; accountUrl: string },
+): Mail {
+  return mail(to, "Your payment did not go through", [
+    `We could not charge ${formatUsd(r.total)} for your ${r.planName} subscription. ${r.reason}`,
+    "",
+    `We will try again on ${date(r.nextAttemptAt)}. To keep your subscription, add a card that works before then:`,
+    r.accountUrl,
+  ]);
+}
+
+export function subscriptionEndedMail(
+  to: Who,
+  r: {
+    planName: string;
+    endedAt: number;
+    reason: "cancelled" | "one_time" | "lapsed";
+    accountUrl: string;
+  },
+): Mail {
+  const why =
+    r.reason === "lapsed"
+      ? `Your ${r.planName} subscription has ended: we tried three times and could not charge your payment method.`
+      : r.reason === "cancelled"
+        ? `Your ${r.planName} subscription ended on ${date(r.endedAt)}, as you cancelled it.`
+        : `Your ${r.planName} plan ended on ${date(r.endedAt)}.`;
+  return mail(to, "Your subscription has ended", [
+    why,
+    "Your account is on the free plan now; your projects stay. To subscribe again:",
+    r.accountUrl,
+  ]);
+}

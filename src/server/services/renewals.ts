@@ -1,0 +1,553 @@
+// The renewal worker: charges automatic subscriptions whose paid period has ended, once per period
+// however many workers run on however many servers, and ends the ones that do not renew
+// (docs/decisions/0015-renewals-and-dunning.md). The rules (what is due, what it costs, the retry
+// schedule, the ended state) are src/domain/renewals'; this file does the I/O around them.
+//
+// For each account with something due, under the account's lock (account-lock.ts, so a purchase
+// and a renewal of one account never interleave) and period after period until nothing is due:
+//   1. claim the period in the database (db/renewals.ts: one row per account, anchor and period
+//      index; a second worker's claim of the same period finds it taken);
+//   2. charge the provider with an idempotency key derived from the claim and its attempt, so a
+//      worker that died mid-charge and is taken over does not charge twice;
+//   3. in one transaction: mark the claim charged (only if still ours), write the order and its
+//      invoice, move the subscription to the new period, queue the receipt.
+// A refused charge follows the retry schedule (day 0, 3, 7) with an e-mail each time, then the
+// subscription lapses to the free plan. A cancelled subscription is not charged: it ends at its
+// period end. PayPal subscriptions renew as a PayPal charge in sandbox mode (no PayPal API call);
+// outside it they are left to PayPal's own billing (not listed).
+//
+// The worker runs every `intervalMs` of real time, and at once when a settable clock moves, so
+// that a clock jumped months ahead catches up period by period.
+
+import { FREE_PRODUCT } from "../../domain/account/tier.ts";
+import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import {
+  endedState,
+  nextAttemptAt,
+  nextRenewalStep,
+  type RenewalStep,
+  renewalCharge,
+} from "../../domain/renewals/index.ts";
+import { randomId } from "../auth/tokens.ts";
+import { type Clock, isSettableClock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Db, Queryable } from "../db/db.ts";
+import { Instances } from "../db/instances.ts";
+import { type Order, Orders } from "../db/orders.ts";
+import { type Renewal, Renewals } from "../db/renewals.ts";
+import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
+import { type User, Users } from "../db/users.ts";
+import type { Logger } from "../log.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import type { PaymentProvider } from "../payments/provider.ts";
+import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
+import { locationOf } from "./location.ts";
+import {
+  refusalReason,
+  renewalFailedMail,
+  renewedMail,
+  subscriptionEndedMail,
+} from "./renewal-emails.ts";
+
+export type RenewalDeps = {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  catalog: Catalog;
+  payments: PaymentProvider;
+  mailer: Mailer;
+  config: Pick<Config, "payments" | "publicBaseUrl">;
+};
+
+/** What one pass did. */
+export type RenewalRun = {
+  charged: number;
+  failed: number;
+  lapsed: number;
+  ended: number;
+  /** Accounts skipped because a purchase (or another worker) held their lock: next pass. */
+  busy: number;
+};
+
+/** How long a provider that could not be reached is left before the same attempt is tried again. */
+export const PROVIDER_RETRY_MS = 10 * 60_000;
+
+/** Accounts read per query; a pass reads on until none is left. */
+const BATCH = 100;
+/** Periods renewed for one account in one pass (a clock jumped a century stops here). */
+const MAX_PERIODS_PER_PASS = 1200;
+
+type Outcome = "charged" | "failed" | "lapsed" | "waiting";
+
+type Collected =
+  | { ok: true; chargeRef: string | null }
+  | { ok: false; kind: "refused"; code: string }
+  | { ok: false; kind: "unavailable"; message: string };
+
+const emptyRun = (): RenewalRun => ({ charged: 0, failed: 0, lapsed: 0, ended: 0, busy: 0 });
+
+export class RenewalWorker {
+  /** Names this worker's claims and locks (one per server process). */
+  readonly id: string;
+  private readonly deps: RenewalDeps;
+  private readonly intervalMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private current: Promise<RenewalRun> | null = null;
+  private queued: Promise<RenewalRun> | null = null;
+  private stopped = false;
+
+  constructor(deps: RenewalDeps, options: { intervalMs?: number; id?: string } = {}) {
+    this.deps = deps;
+    this.intervalMs = options.intervalMs ?? 60_000;
+    this.id = options.id ?? randomId("worker", 9);
+  }
+
+  /** Runs now, then every intervalMs (0: only when kicked) and whenever a settable clock moves. */
+  start(): void {
+    if (this.timer !== null || this.unsubscribe !== null) return;
+    this.stopped = false;
+    if (this.intervalMs > 0) {
+      this.timer = setInterval(() => void this.kick(), this.intervalMs);
+      this.timer.unref();
+    }
+    const { clock } = this.deps;
+    if (isSettableClock(clock)) this.unsubscribe = clock.onChange(() => void this.kick());
+    void this.kick();
+  }
+
+  /** Stops the timer and waits for the pass in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await Promise.allSettled([this.current, this.queued]);
+  }
+
+  /**
+   * A pass now, or, when one is running, one more right after it (the clock may have moved after
+   * the running pass read it). Resolves when that pass is done; never rejects.
+   */
+  kick(): Promise<RenewalRun> {
+    if (this.stopped) return Promise.resolve(emptyRun());
+    if (this.current === null) {
+      this.current = this.runOnce().finally(() => {
+        this.current = null;
+      });
+      return this.current;
+    }
+    this.queued ??= this.current.then(() => {
+      this.queued = null;
+      return this.kick();
+    });
+    return this.queued;
+  }
+
+  /**
+   * Catches up after the clock moved: waits for the pass in progress (a clock listener started
+   * it) and one more, and answers what both did (POST /dev/clock).
+   */
+  async catchUp(): Promise<RenewalRun> {
+    const running = this.current;
+    const next = this.kick();
+    const runs = await Promise.all(running === null || running === next ? [next] : [running, next]);
+    return runs.reduce((sum, run) => ({
+      charged: sum.charged + run.charged,
+      failed: sum.failed + run.failed,
+      lapsed: sum.lapsed + run.lapsed,
+      ended: sum.ended + run.ended,
+      busy: sum.busy + run.busy,
+    }));
+  }
+
+  /** One pass over every account with something due at the clock's time. Never rejects. */
+  async runOnce(): Promise<RenewalRun> {
+    const run = emptyRun();
+    const { db, clock, log, config } = this.deps;
+    const seen = new Set<number>();
+    try {
+      for (;;) {
+        const due = await Renewals.dueAccounts(db, {
+          now: clock.now(),
+          limit: seen.size + BATCH,
+          paypal: config.payments === "sandbox",
+        });
+        const fresh = due.filter((id) => !seen.has(id));
+        if (fresh.length === 0) break;
+        for (const userId of fresh) {
+          seen.add(userId);
+          try {
+            await this.renewAccount(userId, run);
+          } catch (error) {
+            log.error(`renewals: account ${userId} failed`, error);
+          }
+        }
+      }
+    } catch (error) {
+      log.error("renewals: a pass failed", error);
+    }
+    return run;
+  }
+
+  private async renewAccount(userId: number, run: RenewalRun): Promise<void> {
+    const { db, clock, catalog } = this.deps;
+    const outcome = await tryWithAccountLock(
+      this.deps,
+      userId,
+      async () => {
+        for (let i = 0; i < MAX_PERIODS_PER_PASS; i++) {
+          const user = await Users.byId(db, userId);
+          const sub = await Subscriptions.get(db, userId);
+          if (!user || !sub) return;
+          const now = clock.now();
+          const step = nextRenewalStep(catalog, billingState(sub), now);
+          if (step.kind === "none") return;
+          if (step.kind === "end") {
+            await this.end(user, sub, step.reason, step.endedAt, now);
+            run.ended += 1;
+            return;
+          }
+          const result = await this.renewPeriod(user, sub, step, now);
+          if (result === "waiting") return;
+          run[result] += 1;
+          if (result === "lapsed") return;
+        }
+      },
+      `renewal:${this.id}`,
+    );
+    if (!outcome.locked && outcome.reason === "busy") run.busy += 1;
+  }
+
+  /** One period: claim, charge, record. */
+  private async renewPeriod(
+    user: User,
+    sub: Subscription,
+    step: Extract<RenewalStep, { kind: "renew" }>,
+    now: number,
+  ): Promise<Outcome> {
+    const { db, catalog, log } = this.deps;
+    const location = locationOf(user);
+    const priced = renewalCharge(
+      catalog,
+      {
+        productCode: step.productCode,
+        seats: step.seats,
+        priceGroup: user.priceTestingGroupValue,
+        recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
+        tax: { country: location.countryCode, state: location.stateCode },
+      },
+      now,
+    );
+    if (!priced.ok) {
+      // A catalogue that cannot price the product is the operator's to fix, not the customer's
+      // to pay for with a lapse: nothing is claimed, and the next pass tries again.
+      log.warn(
+        `renewals: account ${user.id} cannot renew ${step.productCode}: ${priced.error.message}`,
+      );
+      return "waiting";
+    }
+    const { charge } = priced;
+    const claim = await db.transaction((tx) =>
+      Renewals.claim(tx, {
+        id: randomId("ren"),
+        userId: user.id,
+        periodAnchor: step.slot.anchor,
+        periodIndex: step.slot.index,
+        periodStart: step.start,
+        periodEnd: step.end,
+        productCode: step.productCode,
+        seats: step.seats,
+        subTotal: charge.subTotal,
+        salesTax: charge.salesTax,
+        amount: charge.total,
+        processor: sub.paymentProcessor === "paypal" ? "paypal" : "cc",
+        worker: this.id,
+        now,
+        leaseUntil: now + LOCK_LEASE_MS,
+      }),
+    );
+    if (claim === null) return "waiting";
+    // One provider key per claim and attempt: a takeover of this attempt sends the same key, and
+    // the provider answers with the charge already made instead of making another.
+    const key = `renewal:${claim.id}:${claim.attempts}`;
+    const collected = await this.collect(user, claim, key);
+    if (collected.ok) {
+      return (await this.recordPaid(user, step, claim, collected.chargeRef, key, now))
+        ? "charged"
+        : "waiting";
+    }
+    if (collected.kind === "unavailable") {
+      log.warn(`renewals: ${claim.id} not charged, provider unavailable: ${collected.message}`);
+      await db.transaction((tx) =>
+        Renewals.postpone(tx, {
+          id: claim.id,
+          worker: this.id,
+          error: collected.message.slice(0, 500),
+          retryAt: now + PROVIDER_RETRY_MS,
+          now,
+        }),
+      );
+      return "waiting";
+    }
+    return this.recordRefused(user, sub, claim, collected.code, now);
+  }
+
+  private async collect(user: User, claim: Renewal, key: string): Promise<Collected> {
+    if (claim.amount === 0) return { ok: true, chargeRef: null };
+    if (claim.processor === "paypal") {
+      // Sandbox: PayPal's stand-in approves every renewal (no PayPal API; dueAccounts lists
+      // PayPal subscriptions only in sandbox mode).
+      return { ok: true, chargeRef: `PAYPAL-${claim.id}-${claim.attempts}` };
+    }
+    if (!user.paymentCustomer) return { ok: false, kind: "refused", code: "no_payment_method" };
+    try {
+      const charged = await this.deps.payments.charge({
+        customerId: user.paymentCustomer,
+        amount: claim.amount,
+        description: `Renewal: ${claim.productCode} × ${claim.seats}`,
+        idempotencyKey: key,
+        metadata: {
+          userId: String(user.id),
+          productCode: claim.productCode,
+          renewalId: claim.id,
+        },
+      });
+      if (charged.ok) return { ok: true, chargeRef: charged.chargeId };
+      if (charged.kind === "unavailable") return charged;
+      return {
+        ok: false,
+        kind: "refused",
+        code: charged.kind === "card" ? charged.code : "invalid_card",
+      };
+    } catch (error) {
+      return {
+        ok: false,
+        kind: "unavailable",
+        message: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+
+  /** The paid period: the order and invoice, the subscription's new period, the receipt. */
+  private async recordPaid(
+    user: User,
+    step: Extract<RenewalStep, { kind: "renew" }>,
+    claim: Renewal,
+    chargeRef: string | null,
+    key: string,
+    now: number,
+  ): Promise<boolean> {
+    const { db, catalog, mailer } = this.deps;
+    const plan = catalog.plans.find((p) => p.code === claim.productCode);
+    const order: Order = {
+      id: randomId("ord"),
+      userId: user.id,
+      kind: "plan",
+      productCode: claim.productCode,
+      productName: plan?.name ?? claim.productCode,
+      seats: claim.seats,
+      addOns: [],
+      subTotal: claim.subTotal,
+      salesTax: claim.salesTax,
+      total: claim.amount,
+      listPrice: claim.subTotal,
+      prorateAmount: 0,
+      currency: "USD",
+      processor: claim.processor,
+      chargeRef,
+      invoiceId: randomId("in"),
+      periodStart: claim.periodStart,
+      periodEnd: claim.periodEnd,
+      termMonths: step.termMonths,
+      coupon: null,
+      idempotencyKey: key,
+      createdAt: now,
+    };
+    const committed = await db.transaction(async (tx) => {
+      // Only the holder of the claim records it: a worker whose claim was taken over (it was
+      // thought dead) writes nothing, and the one that took over writes the one order.
+      if (
+        !(await Renewals.markCharged(tx, { id: claim.id, worker: this.id, orderId: order.id, now }))
+      )
+        return false;
+      await Orders.insert(tx, order);
+      await Subscriptions.update(tx, user.id, {
+        productCode: claim.productCode,
+        orderId: order.id,
+        orderStart: claim.periodStart,
+        orderEnd: claim.periodEnd,
+        termMonths: step.termMonths,
+        seats: claim.seats,
+        paidCents: claim.subTotal,
+        periodAnchor: step.anchor,
+        periodIndex: step.index,
+        ...(step.scheduledChange
+          ? {
+              pendingProductCode: null,
+              pendingSeats: null,
+              pendingAt: null,
+              recurringCampaign: null,
+            }
+          : {}),
+        updatedAt: now,
+      });
+      if (step.scheduledChange && plan?.multiUser) {
+        const owned = await ownedInstance(tx, user);
+        if (owned !== null) {
+          await Instances.update(tx, owned, {
+            productCode: claim.productCode,
+            maxSeats: claim.seats,
+          });
+        }
+      }
+      await mailer.queue(
+        tx,
+        renewedMail(user, {
+          planName: plan?.name ?? claim.productCode,
+          total: claim.amount,
+          periodStart: claim.periodStart,
+          periodEnd: claim.periodEnd,
+          processor: claim.processor,
+          recovered: claim.attempts > 1,
+        }),
+      );
+      return true;
+    });
+    if (committed) mailer.kick();
+    return committed;
+  }
+
+  /** A refused charge: the next try of the schedule, with an e-mail, or the lapse. */
+  private async recordRefused(
+    user: User,
+    sub: Subscription,
+    claim: Renewal,
+    code: string,
+    now: number,
+  ): Promise<Outcome> {
+    const { db, catalog, mailer, config } = this.deps;
+    const next = nextAttemptAt(claim.periodStart, claim.attempts);
+    const planName =
+      catalog.plans.find((p) => p.code === claim.productCode)?.name ?? claim.productCode;
+    const accountUrl = `${config.publicBaseUrl}/cart`;
+    const committed = await db.transaction(async (tx) => {
+      if (
+        !(await Renewals.markRefused(tx, {
+          id: claim.id,
+          worker: this.id,
+          error: code,
+          nextAttemptAt: next,
+          now,
+        }))
+      )
+        return false;
+      if (next === null) {
+        await endSubscription(tx, user, sub, now);
+        await mailer.queue(
+          tx,
+          subscriptionEndedMail(user, {
+            planName,
+            endedAt: claim.periodStart,
+            reason: "lapsed",
+            accountUrl,
+          }),
+        );
+      } else {
+        await mailer.queue(
+          tx,
+          renewalFailedMail(user, {
+            planName,
+            total: claim.amount,
+            reason: refusalReason(code),
+            nextAttemptAt: next,
+            accountUrl,
+          }),
+        );
+      }
+      return true;
+    });
+    if (!committed) return "waiting";
+    mailer.kick();
+    return next === null ? "lapsed" : "failed";
+  }
+
+  /** A subscription that does not renew (cancelled, one-time) ends at its period end. */
+  private async end(
+    user: User,
+    sub: Subscription,
+    reason: "cancelled" | "one_time",
+    endedAt: number,
+    now: number,
+  ): Promise<void> {
+    const { db, catalog, mailer, config } = this.deps;
+    const planName = catalog.plans.find((p) => p.code === sub.productCode)?.name ?? sub.productCode;
+    await db.transaction(async (tx) => {
+      await endSubscription(tx, user, sub, now);
+      await mailer.queue(
+        tx,
+        subscriptionEndedMail(user, {
+          planName,
+          endedAt,
+          reason,
+          accountUrl: `${config.publicBaseUrl}/cart`,
+        }),
+      );
+    });
+    mailer.kick();
+  }
+}
+
+/** The facts of a subscription the renewal rules read. */
+function billingState(sub: Subscription) {
+  return {
+    productCode: sub.productCode,
+    orderState: sub.orderState,
+    seats: sub.seats,
+    termMonths: sub.termMonths,
+    orderStart: sub.orderStart,
+    orderEnd: sub.orderEnd,
+    periodAnchor: sub.periodAnchor,
+    periodIndex: sub.periodIndex,
+    pendingProductCode: sub.pendingProductCode,
+    pendingSeats: sub.pendingSeats,
+    pendingAt: sub.pendingAt,
+    expired: sub.expiredFlag,
+  };
+}
+
+async function ownedInstance(tx: Queryable, user: User): Promise<number | null> {
+  if (user.instanceId === null) return null;
+  const instance = await Instances.byId(tx, user.instanceId);
+  return instance?.ownerUserId === user.id ? instance.id : null;
+}
+
+/**
+ * The account once its subscription has ended (src/domain/renewals endedState): the free plan,
+ * cancelled and expired; the team workspace it owns falls to the free plan with it.
+ */
+async function endSubscription(
+  tx: Queryable,
+  user: User,
+  sub: Subscription,
+  now: number,
+): Promise<void> {
+  const ended = endedState(sub);
+  await Subscriptions.update(tx, user.id, {
+    productCode: ended.productCode,
+    orderState: ended.orderState,
+    prevOrderState: ended.prevOrderState,
+    expiredFlag: ended.expired,
+    seats: ended.seats,
+    paidCents: ended.paidCents,
+    pendingProductCode: null,
+    pendingSeats: null,
+    pendingAt: null,
+    recurringCampaign: null,
+    updatedAt: now,
+  });
+  await Renewals.closeFailed(tx, user.id, now);
+  const owned = await ownedInstance(tx, user);
+  if (owned !== null) await Instances.update(tx, owned, { productCode: FREE_PRODUCT });
+}
