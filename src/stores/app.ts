@@ -13,6 +13,7 @@ import {
   $user,
   ANONYMOUS,
   loadContext,
+  loadInstanceProperty,
   loadLicense,
   loadLocation,
   loadUser,
@@ -89,7 +90,10 @@ async function startUp(input: StartInput) {
   const u = $user.get();
   const follow: Promise<{ ok: boolean }>[] = [];
   // Enterprise owners and members fetch the licence and seats (spec 6).
-  if (u.isUserEnterpriseMember || u.isEnterpriseAdmin) follow.push(loadLicense());
+  if (u.isUserEnterpriseMember || u.isEnterpriseAdmin) {
+    follow.push(loadLicense());
+    if (u.enterpriseMemberInstance) follow.push(loadInstanceProperty(u.enterpriseMemberInstance));
+  }
   // A trial or teacher plan with activation required, or the URL, asks for the teacher check.
   const teacherPlan = u.productCode.startsWith("wv_teacher") || u.productCode === "wv_edu_trial";
   if (input.validateEduEmail || ((u.isTrial || teacherPlan) && u.activationRequired)) {

@@ -141,3 +141,30 @@ describe("operations", () => {
     expect($user.get().orderState).toBe("cancelled");
   });
 });
+
+describe("telemetry", () => {
+  it("reports an error as 'checkout-prod' and the server keeps it for reading back", async () => {
+    await signedIn("free@demo.test");
+    const { reporter } = await import("./telemetry.ts");
+    expect(reporter.report(new Error("the order summary did not render"))).toBe("sent");
+    await expect
+      .poll(async () => {
+        const rows = await server.running.deps.db.all<{ name: string; payload: string }>(
+          "SELECT name, payload FROM events WHERE kind = 'trackjs'",
+        );
+        return rows.map((r) => JSON.parse(r.payload).application);
+      })
+      .toContain("checkout-prod");
+  });
+
+  it("loads an enterprise member's licence and instance property at start-up", async () => {
+    await signedIn("member@demo.test");
+    await initApp.run(start);
+    expect($app.get()).toMatchObject({ loaded: true, initFailure: null });
+    expect($user.get()).toMatchObject({
+      isUserEnterpriseMember: true,
+      enterpriseMemberInstance: "demo-team",
+      hasLicense: true,
+    });
+  });
+});

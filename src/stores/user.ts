@@ -24,6 +24,8 @@ export type UserState = {
   isEnterpriseAdmin: boolean;
   enterpriseRole: string | null;
   instanceId: number | null;
+  /** The team workspace's name (enterpriseMemberInstance), for the instance property call. */
+  enterpriseMemberInstance: string | null;
   isTrial: boolean;
   isExpiredTrial: boolean;
   isExpiredAccount: boolean;
@@ -67,6 +69,7 @@ export const ANONYMOUS: UserState = {
   isEnterpriseAdmin: false,
   enterpriseRole: null,
   instanceId: null,
+  enterpriseMemberInstance: null,
   isTrial: false,
   isExpiredTrial: false,
   isExpiredAccount: false,
@@ -127,6 +130,7 @@ export const loadUser = operation("user", fetchUser, {
       isEnterpriseAdmin: info.enterpriseAccountOwner,
       enterpriseRole: info.enterpriseRole,
       instanceId: info.instanceId,
+      enterpriseMemberInstance: info.enterpriseMemberInstance,
       domainStatus: info.domainStatus,
       privacyUsageAnalytics: usage ? usage.value : false,
       deploymentEnv: info.deploymentEnv,
@@ -182,6 +186,13 @@ export async function loadLicense() {
     });
   }
   return result;
+}
+
+/** The instance property of a team member's workspace (spec 4's start-up; spec 7's movieAPI). */
+export async function loadInstanceProperty(instanceName: string) {
+  return api().call(endpoints.instanceInfo, {
+    query: { method: "getInstanceInfo", instanceName },
+  });
 }
 
 /** Teacher e-mail check: success false means invalid (spec 5); sets the flags of section 4. */
