@@ -5,7 +5,8 @@
 // section 8 says. It never throws for anything the network or the server does. Browser-safe: no
 // Node imports; the network is the injected `fetch` (STYLE.md point 8).
 
-import { CALL_ERROR_MESSAGES, normaliseCallError } from "../domain/errors/index.ts";
+import { normaliseCallError } from "../domain/errors/call-errors.ts";
+import { CALL_ERROR_MESSAGES } from "../domain/errors/messages.ts";
 import type {
   ApiFailure,
   CallArgs,
@@ -15,6 +16,7 @@ import type {
   FailureKind,
 } from "./call-types.ts";
 import type { Endpoint, ErrorsOf, Method } from "./contract/index.ts";
+import { isKnownErrorCode } from "./contract/routes.ts";
 import { buildRequest, CallInputError } from "./request.ts";
 
 export type * from "./call-types.ts";
@@ -113,8 +115,12 @@ function settle<E extends Endpoint>(endpoint: E, response: Response, json: unkno
   };
   if (normalised.code !== undefined) {
     error.errorCode = normalised.code;
-    const listed = endpoint.errors as readonly string[];
-    if (listed.includes(normalised.code)) error.code = normalised.code as ErrorsOf<E>;
+    // The browser's schema-less table carries no lists: the closed set stands in (the server's
+    // tests prove each route answers only its endpoint's codes, src/server/error-codes.test.ts).
+    const listed = endpoint.errors as readonly string[] | undefined;
+    if (listed ? listed.includes(normalised.code) : isKnownErrorCode(normalised.code)) {
+      error.code = normalised.code as ErrorsOf<E>;
+    }
   }
   return { ok: false, error };
 }

@@ -5,7 +5,6 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { failureMessage } from "../api/error-messages.ts";
 import { $app, initApp } from "../stores/app.ts";
 import { $navigation } from "../stores/guard.ts";
 import { $route } from "../stores/router.ts";
@@ -15,8 +14,8 @@ import { Footer } from "./chrome/Footer.tsx";
 import { Header } from "./chrome/Header.tsx";
 import { LoginToolbar, type SignUpMode } from "./chrome/LoginToolbar.tsx";
 import { Problem } from "./screens/Frame.tsx";
-import { BlockedScreen, UnsupportedBrowserScreen } from "./screens/OtherScreens.tsx";
 import { ScreenView } from "./screens/ScreenView.tsx";
+import { BlockedScreen, UnsupportedBrowserScreen } from "./screens/ShellScreens.tsx";
 
 function Loader() {
   return (
@@ -65,7 +64,7 @@ export default function CheckoutApp() {
       <main id="main" className="cart-main">
         {app.initFailure && (
           <Problem
-            message={failureMessage(app.initFailure)}
+            failure={app.initFailure}
             retry={() =>
               initApp.run({
                 search: window.location.search,

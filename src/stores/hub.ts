@@ -2,12 +2,7 @@
 // cart_navigation, flows post their events through postToHub, and the hub may ask the checkout to
 // show a screen. Only the hub origins of session status are spoken to or listened to
 // (src/browser/hub.ts checks origins and the protocol).
-import {
-  createHubChannel,
-  type HubChannel,
-  type HubDetail,
-  type HubEvent,
-} from "../browser/hub.ts";
+import type { HubChannel, HubDetail, HubEvent } from "../browser/hub.ts";
 import { parseRoute } from "../domain/checkout/routes.ts";
 import { $location, navigate } from "./router.ts";
 
@@ -28,7 +23,9 @@ function onHubMessage(message: { event: string; payload: unknown }): void {
   navigate(`/cart${$location.get().search}${hash}`);
 }
 
-export function connectHub(win: Window, hubOrigins: readonly string[]): () => void {
+/** Only a checkout inside the hub's frame loads the channel's code. */
+export async function connectHub(win: Window, hubOrigins: readonly string[]): Promise<() => void> {
+  const { createHubChannel } = await import("../browser/hub.ts");
   let storage: Storage | null = null;
   try {
     storage = win.sessionStorage;

@@ -3,7 +3,6 @@
 // once they are done, the hub channel and the redirect rules. Returns what stops it all.
 import { atom } from "nanostores";
 import { writeConsentCookie } from "../browser/telemetry.ts";
-import { isSupportedBrowser } from "../domain/checkout/browser-support.ts";
 import { type AppHost, detectHost, summaryReplacement } from "../domain/checkout/routes.ts";
 import { type ViewportFlags, viewportFlags } from "../domain/checkout/viewport.ts";
 import { $app, initApp } from "./app.ts";
@@ -47,7 +46,12 @@ export function startCheckout(win: Window): () => void {
   const query = $query.get();
   const host = detectHost({ inFrame: win.parent !== win, query });
   $host.set(host);
-  if (host === "extension") $browserSupported.set(isSupportedBrowser(win.navigator.userAgent));
+  // Only the extension flow checks the browser (spec 5), so only it loads the rule.
+  if (host === "extension") {
+    void import("../domain/checkout/browser-support.ts").then(({ isSupportedBrowser }) => {
+      $browserSupported.set(isSupportedBrowser(win.navigator.userAgent));
+    });
+  }
 
   const resize = () => $viewport.set(viewportFlags(win.innerWidth));
   resize();
@@ -72,7 +76,12 @@ export function startCheckout(win: Window): () => void {
     })
     .then(() => {
       if (stopped) return;
-      if (host === "hub") stops.push(connectHub(win, $app.get().hubOrigins));
+      if (host === "hub") {
+        void connectHub(win, $app.get().hubOrigins).then((stop) => {
+          if (stopped) stop();
+          else stops.push(stop);
+        });
+      }
       stops.push(startGuard((url) => win.location.assign(url)));
       startExperiments(win);
     });

@@ -3,7 +3,6 @@
 // happen before the person confirms; the account flows fill in the rest.
 
 import { useStore } from "@nanostores/react";
-import { failureMessage } from "../../api/error-messages.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { cancelEssentials } from "../../stores/payment.ts";
@@ -80,7 +79,7 @@ export function CancelEssentialsScreen({ title }: { title: string }) {
         </button>
       )}
       {state.status === "started" && <Busy label="Cancelling…" />}
-      {state.status === "failure" && <Problem message={failureMessage(state.error)} />}
+      {state.status === "failure" && <Problem failure={state.error} />}
     </Frame>
   );
 }
@@ -109,7 +108,7 @@ export function CancelTrialScreen({ title }: { title: string }) {
           </button>
         )
       )}
-      {state.status === "failure" && <Problem message={failureMessage(state.error)} />}
+      {state.status === "failure" && <Problem failure={state.error} />}
     </Frame>
   );
 }

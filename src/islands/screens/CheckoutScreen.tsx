@@ -5,7 +5,6 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { failureMessage } from "../../api/error-messages.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { $payment, loadOrderSummary, pay } from "../../stores/payment.ts";
@@ -45,7 +44,7 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
         {summaryState.status === "started" && <Busy label="Working out your total…" />}
         {summaryState.status === "failure" && (
           <Problem
-            message={failureMessage(summaryState.error)}
+            failure={summaryState.error}
             retry={() => loadOrderSummary.run({ targetProduct: product })}
           />
         )}
@@ -82,7 +81,7 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
             >
               {payState.status === "started" ? "Paying…" : `Pay ${formatUsd(orderSummary.total)}`}
             </button>
-            {payState.status === "failure" && <Problem message={failureMessage(payState.error)} />}
+            {payState.status === "failure" && <Problem failure={payState.error} />}
           </>
         )}
       </div>

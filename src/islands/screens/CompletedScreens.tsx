@@ -3,7 +3,6 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { failureMessage } from "../../api/error-messages.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { $payment, loadInvoice } from "../../stores/payment.ts";
 import { Busy, Frame, Problem } from "./Frame.tsx";
@@ -25,7 +24,7 @@ export function PaymentCompletedScreen({
     <Frame title={title}>
       {state.status === "started" && <Busy label="Loading your invoice…" />}
       {state.status === "failure" && (
-        <Problem message={failureMessage(state.error)} retry={() => loadInvoice.run(processor)} />
+        <Problem failure={state.error} retry={() => loadInvoice.run(processor)} />
       )}
       {summary && (
         <dl className="invoice">

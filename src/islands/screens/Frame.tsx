@@ -1,6 +1,9 @@
 // The frame of every screen: its heading and body. On each route change focus moves to the new
 // screen's heading, so keyboard and screen-reader users start reading where the content changed.
+import { useStore } from "@nanostores/react";
 import { type ReactNode, useEffect, useRef } from "react";
+import type { ApiFailure } from "../../api/client.ts";
+import { $failureText, loadFailureMessages } from "../../stores/messages.ts";
 
 let firstScreen = true;
 
@@ -33,8 +36,24 @@ export function Busy({ label = "Loading…" }: { label?: string }) {
   );
 }
 
-/** A failure, in words a person can act on, with a way forward. */
-export function Problem({ message, retry }: { message: string; retry?: () => void }) {
+/**
+ * A failure, in words a person can act on, with a way forward: `failure` is a failed call (its
+ * words come from the error catalogue, loaded on first use), `message` a text of the screen's own.
+ */
+export function Problem({
+  failure,
+  message: text,
+  retry,
+}: {
+  failure?: ApiFailure;
+  message?: string;
+  retry?: () => void;
+}) {
+  const describe = useStore($failureText);
+  useEffect(() => {
+    if (failure) void loadFailureMessages();
+  }, [failure]);
+  const message = failure ? (describe ? describe(failure) : failure.message) : (text ?? "");
   return (
     <div className="problem" role="alert">
       <p>{message}</p>

@@ -2,7 +2,6 @@
 
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect } from "react";
-import { failureMessage } from "../../api/error-messages.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { $activation, generateCode, verifyEmailCode } from "../../stores/activation.ts";
 import { $query } from "../../stores/router.ts";
@@ -18,7 +17,7 @@ export function InviteScreen({ title, code }: { title: string; code: string | nu
     <Frame title={title}>
       {!code && <p>Open the invitation link from your e-mail to join your team.</p>}
       {state.status === "started" && <Busy label="Loading the invitation…" />}
-      {state.status === "failure" && <Problem message={failureMessage(state.error)} />}
+      {state.status === "failure" && <Problem failure={state.error} />}
       {state.status === "success" && (
         <p>
           {state.value.inviterName} invited you to join <strong>{state.value.instanceName}</strong>.
@@ -103,36 +102,6 @@ export function HomeScreen({ title }: { title: string }) {
           <a href="/app">The editor</a>
         </li>
       </ul>
-    </Frame>
-  );
-}
-
-export function NotFoundScreen({ title }: { title: string }) {
-  return (
-    <Frame title={title}>
-      <p>There is no checkout page at this address.</p>
-      <a className="btn" href={hrefFor("plans")}>
-        See the plans
-      </a>
-    </Frame>
-  );
-}
-
-export function UnsupportedBrowserScreen() {
-  return (
-    <Frame title="Your browser is not supported">
-      <p>
-        The screen recorder needs a recent Chrome, Firefox, Opera or Edge. Update your browser, or
-        open this page in one of them.
-      </p>
-    </Frame>
-  );
-}
-
-export function BlockedScreen() {
-  return (
-    <Frame title="This e-mail domain cannot be used">
-      <p>Accounts cannot use an e-mail address from this domain. Use another e-mail address.</p>
     </Frame>
   );
 }

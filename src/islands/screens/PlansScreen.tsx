@@ -3,7 +3,6 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { failureMessage } from "../../api/error-messages.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { $options, loadOptions } from "../../stores/products.ts";
@@ -44,10 +43,7 @@ export function PlansScreen({ title }: { title: string }) {
       </nav>
       {state.status === "started" && <Busy label="Loading plans…" />}
       {state.status === "failure" && (
-        <Problem
-          message={failureMessage(state.error)}
-          retry={() => loadOptions.run({ tier: tab })}
-        />
+        <Problem failure={state.error} retry={() => loadOptions.run({ tier: tab })} />
       )}
       {options && state.status !== "started" && (
         <ul className="plan-list">

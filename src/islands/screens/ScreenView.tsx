@@ -1,31 +1,50 @@
 // Which screen a route shows. Every screen of spec 2.1 and 2.2 has its heading (SCREEN_TITLES)
 // and its state wired to the stores; the purchase and account flows fill them in.
+import { type ComponentType, lazy, Suspense } from "react";
 import type { Route, ScreenId } from "../../domain/checkout/routes.ts";
 import { NOT_FOUND_TITLE, SCREEN_TITLES } from "../../domain/checkout/routes.ts";
-import {
-  CancelEssentialsScreen,
-  CancelTrialScreen,
-  EssentialsScreen,
-  ExplainScreen,
-  SeatsScreen,
-} from "./AccountScreens.tsx";
-import { CheckoutScreen } from "./CheckoutScreen.tsx";
-import { AccountReadyScreen, PaymentCompletedScreen } from "./CompletedScreens.tsx";
-import {
-  SegmentationRedirectScreen,
-  SegmentationScreen,
-  TemplateRedirectScreen,
-} from "./OnboardingScreens.tsx";
-import {
-  ActivationScreen,
-  HomeScreen,
-  InviteScreen,
-  NewPasswordScreen,
-  NotFoundScreen,
-  RceScreen,
-} from "./OtherScreens.tsx";
-import { PlansScreen } from "./PlansScreen.tsx";
-import { SignInScreen, SignUpScreen } from "./SessionScreens.tsx";
+import { reporter } from "../../stores/telemetry.ts";
+import { Busy } from "./Frame.tsx";
+import { NotFoundScreen } from "./ShellScreens.tsx";
+
+// Each group of screens is its own chunk, loaded when one of its routes shows: a page loads the
+// app's shell and the screens it needs, not every screen of the app (the 90 KB budget of
+// scripts/cart-bundle.ts). A chunk that fails or takes over 120 s is reported (spec 8).
+function screen<M, P>(name: string, chunk: () => Promise<M>, pick: (m: M) => ComponentType<P>) {
+  return lazy(async () => ({ default: pick(await reporter.watchChunk(chunk(), { name })) }));
+}
+
+const plans = () => import("./PlansScreen.tsx");
+const checkout = () => import("./CheckoutScreen.tsx");
+const session = () => import("./SessionScreens.tsx");
+const completed = () => import("./CompletedScreens.tsx");
+const account = () => import("./AccountScreens.tsx");
+const onboarding = () => import("./OnboardingScreens.tsx");
+const other = () => import("./OtherScreens.tsx");
+
+const PlansScreen = screen("plans", plans, (m) => m.PlansScreen);
+const CheckoutScreen = screen("checkout", checkout, (m) => m.CheckoutScreen);
+const SignInScreen = screen("session", session, (m) => m.SignInScreen);
+const SignUpScreen = screen("session", session, (m) => m.SignUpScreen);
+const PaymentCompletedScreen = screen("completed", completed, (m) => m.PaymentCompletedScreen);
+const AccountReadyScreen = screen("completed", completed, (m) => m.AccountReadyScreen);
+const SeatsScreen = screen("account", account, (m) => m.SeatsScreen);
+const EssentialsScreen = screen("account", account, (m) => m.EssentialsScreen);
+const CancelEssentialsScreen = screen("account", account, (m) => m.CancelEssentialsScreen);
+const CancelTrialScreen = screen("account", account, (m) => m.CancelTrialScreen);
+const ExplainScreen = screen("account", account, (m) => m.ExplainScreen);
+const SegmentationScreen = screen("onboarding", onboarding, (m) => m.SegmentationScreen);
+const TemplateRedirectScreen = screen("onboarding", onboarding, (m) => m.TemplateRedirectScreen);
+const SegmentationRedirectScreen = screen(
+  "onboarding",
+  onboarding,
+  (m) => m.SegmentationRedirectScreen,
+);
+const ActivationScreen = screen("other", other, (m) => m.ActivationScreen);
+const InviteScreen = screen("other", other, (m) => m.InviteScreen);
+const NewPasswordScreen = screen("other", other, (m) => m.NewPasswordScreen);
+const RceScreen = screen("other", other, (m) => m.RceScreen);
+const HomeScreen = screen("other", other, (m) => m.HomeScreen);
 
 function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, title: string) {
   switch (screen) {
@@ -106,5 +125,9 @@ function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, 
 
 export function ScreenView({ route }: { route: Route }) {
   if (route.kind === "not-found") return <NotFoundScreen title={NOT_FOUND_TITLE} />;
-  return screenFor(route.screen, route, SCREEN_TITLES[route.screen]);
+  return (
+    <Suspense fallback={<Busy />}>
+      {screenFor(route.screen, route, SCREEN_TITLES[route.screen])}
+    </Suspense>
+  );
 }

@@ -3,7 +3,6 @@
 
 import { useStore } from "@nanostores/react";
 import type { SubmitEvent } from "react";
-import { failureMessage } from "../../api/error-messages.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { $query } from "../../stores/router.ts";
 import { $sessionForm, signIn, signUp } from "../../stores/session.ts";
@@ -35,7 +34,7 @@ export function SignInScreen({ title }: { title: string }) {
           autoComplete="current-password"
           required
         />
-        {state.error && <Problem message={failureMessage(state.error)} />}
+        {state.error && <Problem failure={state.error} />}
         <button type="submit" className="btn" disabled={state.busy}>
           {state.busy ? "Signing in…" : "Sign in"}
         </button>
@@ -82,7 +81,7 @@ export function SignUpScreen({ title }: { title: string }) {
           maxLength={50}
           required
         />
-        {state.error && <Problem message={failureMessage(state.error)} />}
+        {state.error && <Problem failure={state.error} />}
         <button type="submit" className="btn" disabled={state.busy}>
           {state.busy ? "Creating your account…" : "Sign up for free"}
         </button>
