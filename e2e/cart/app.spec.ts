@@ -118,3 +118,17 @@ test.describe("hub demo", () => {
     await expect(events.filter({ hasText: '"hash":"#signup"' }).first()).toBeVisible();
   });
 });
+
+test("in the extension flow, moving between screens keeps the extension's parameters", async ({
+  page,
+}) => {
+  await page.goto("/cart/what-for?origin=rce");
+  await page.getByLabel("Work").check();
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("What is your role?");
+  const url = new URL(page.url());
+  expect(url.pathname).toBe("/cart/what-role");
+  expect(url.searchParams.get("origin")).toBe("rce");
+  expect(url.searchParams.get("flow")).toBe("extension");
+  expect(url.searchParams.has("avoidRedirecting")).toBe(true);
+});

@@ -3,7 +3,11 @@
 // are the same app, so moving between them is a history entry, not a page load; back and forward
 // come back through popstate. Nothing here ever navigates off the site.
 import { atom, computed } from "nanostores";
-import { parseCheckoutQuery } from "../domain/checkout/query.ts";
+import {
+  isExtensionFlow,
+  parseCheckoutQuery,
+  withExtensionParams,
+} from "../domain/checkout/query.ts";
 import { BASE_PATH, parseRoute } from "../domain/checkout/routes.ts";
 
 export type AppLocation = { pathname: string; search: string; hash: string };
@@ -41,7 +45,10 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   if (!win) return;
   const url = new URL(to, win.location.href);
   if (url.origin !== win.location.origin) return;
-  const target = `${url.pathname}${url.search}${url.hash}`;
+  let target = `${url.pathname}${url.search}${url.hash}`;
+  // In the extension flow every navigation keeps origin=rce, flow=extension and
+  // avoidRedirecting (spec 2.4).
+  if (isExtensionFlow($query.get())) target = withExtensionParams(target);
   if (!isAppPath(url.pathname)) {
     win.location.assign(target);
     return;
