@@ -10,6 +10,8 @@ describe("getConfig", () => {
         port: 4321,
         host: "127.0.0.1",
         dataDir: ".data",
+        database: null,
+        serverSecret: null,
         payments: "sandbox",
         stripe: null,
         stripePublishableKey: null,
