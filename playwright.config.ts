@@ -35,7 +35,9 @@ export default defineConfig({
     // The same Node that runs Playwright (Node 24 from the `node` dev dependency) runs the server.
     command: `"${process.execPath}" scripts/serve.ts`,
     url: baseURL,
-    env: { PORT: String(port), HOST: "127.0.0.1" },
+    // SQLite whatever the run's environment says: CI sets DATABASE_URL for the PostgreSQL unit
+    // tests (.ci/run), which is not a database this server may use (empty counts as unset).
+    env: { PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "", SERVER_SECRET: "" },
     reuseExistingServer: false,
     timeout: 30_000,
   },

@@ -31,10 +31,10 @@ function exists(path: string): boolean {
   }
 }
 
-let dump: Buffer | null = null;
+let dump: Blob | null = null;
 
 /** The data folder of a new database, as a tar made by the first test process that needs it. */
-async function template(): Promise<Buffer> {
+async function template(): Promise<Blob> {
   if (dump) return dump;
   const file = join(tmpdir(), `checkout-pglite-template-${pgliteVersion()}.tar`);
   const lock = `${file}.lock`;
@@ -65,7 +65,8 @@ async function template(): Promise<Buffer> {
       await sleep(100);
     }
   }
-  dump = readFileSync(file);
+  const bytes = readFileSync(file);
+  dump = new Blob([new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length)]);
   return dump;
 }
 
@@ -120,7 +121,7 @@ function onePool(db: PGlite): PgPool {
 
 /** A new, empty PostgreSQL database in this process's memory (not migrated). */
 export async function openPglite(): Promise<PostgresDb> {
-  const db = new PGlite({ loadDataDir: new Blob([await template()]), parsers });
+  const db = new PGlite({ loadDataDir: await template(), parsers });
   await db.waitReady;
   return new PostgresDb(onePool(db));
 }
