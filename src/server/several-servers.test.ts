@@ -27,7 +27,7 @@ import {
 const url = postgresUrl();
 if (!url) tellPostgresSkipped("two servers on one PostgreSQL database");
 
-describe.skipIf(!url)("two servers on one PostgreSQL database", () => {
+describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_000 }, () => {
   const children: ChildProcess[] = [];
   let schema: TestSchema;
   let a: ChildServer;

@@ -195,7 +195,9 @@ describe("PostgreSQL rendering", () => {
 });
 
 for (const backend of backends) {
-  (backend.skip ? describe.skip : describe)(`database contract on ${backend.name}`, () => {
+  const suite = backend.skip ? describe.skip : describe;
+  // Generous time limits: PGlite (PostgreSQL in WebAssembly) is slow on a busy machine.
+  suite(`database contract on ${backend.name}`, { timeout: 30_000 }, () => {
     let opened: Opened;
     let db: Db;
     beforeAll(async () => {

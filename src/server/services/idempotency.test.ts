@@ -25,7 +25,8 @@ const databases: { name: string; database: TestDatabase; skip: string | null }[]
 if (!postgresUrl()) tellPostgresSkipped("the replay tests on a PostgreSQL server");
 
 for (const { name, database, skip } of databases) {
-  (skip ? describe.skip : describe)(`one key, one order on ${name}`, () => {
+  // PostgreSQL in WebAssembly answers slower than SQLite: more time on a busy machine.
+  (skip ? describe.skip : describe)(`one key, one order on ${name}`, { timeout: 30_000 }, () => {
     let server: TestServer;
     beforeAll(async () => {
       server = await startTestServer({ testDatabase: database });
