@@ -7,9 +7,10 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../api/contract/index.ts";
 import type { Db } from "./db/db.ts";
+import { MIGRATIONS } from "./db/migrations.ts";
 import { openPostgres } from "./db/postgres.ts";
 import { HEALTH_PATH } from "./routes/health.ts";
-import { DEMO_PASSWORD } from "./seed.ts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./seed.ts";
 import {
   type ChildServer,
   killAll,
@@ -43,9 +44,8 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
       PAYMENTS: "sandbox",
       SEED: "true",
     };
-    // The first creates the tables and the demo accounts; the second finds them.
-    a = await startChildServer(env, children);
-    b = await startChildServer(env, children);
+    // Both at once on an empty schema: they take turns to migrate, and seed the demo accounts once.
+    [a, b] = await Promise.all([startChildServer(env, children), startChildServer(env, children)]);
     db = openPostgres({ url: schema.url, poolSize: 2 });
   }, 60_000);
 
@@ -70,6 +70,11 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
   async function count(sql: string, params: (string | number)[] = []): Promise<number> {
     return (await db.get<{ n: number }>(sql, params))?.n ?? 0;
   }
+
+  it("started together: migrated once, demo accounts once", async () => {
+    expect(await count("SELECT COUNT(*) AS n FROM schema_migrations")).toBe(MIGRATIONS.length);
+    expect(await count("SELECT COUNT(*) AS n FROM users")).toBe(DEMO_ACCOUNTS.length);
+  });
 
   it("answers the health check on both, naming the database", async () => {
     for (const server of [a, b]) {
