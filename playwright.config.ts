@@ -39,10 +39,14 @@ export default defineConfig({
     command: `"${process.execPath}" scripts/serve.ts`,
     url: baseURL,
     // A fresh data folder per run: the demo accounts as seeded, nothing left from a previous run.
+    // SQLite whatever the run's environment says: CI sets DATABASE_URL for the PostgreSQL unit
+    // tests (.ci/run), which is not a database this server may use (empty counts as unset).
     env: {
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: mkdtempSync(join(tmpdir(), "checkout-e2e-")),
+      DATABASE_URL: "",
+      SERVER_SECRET: "",
     },
     reuseExistingServer: false,
     timeout: 30_000,

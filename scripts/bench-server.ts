@@ -7,9 +7,14 @@
 // - Committed orders per second (POST /api/3/payment/upgrade, a new Idempotency-Key each, sandbox
 //   card, synchronous=FULL) as a ratio to raw SQLite inserts of the same order rows, one commit
 //   each, with the same durability (WAL, synchronous=FULL) on the same disk. Goal: ratio ≥ 0.25.
+// - The same two figures with the server on PostgreSQL (a schema of its own, dropped after), when
+//   DATABASE_URL is set or a PostgreSQL server answers at 127.0.0.1:5432: order summaries against
+//   the same bare handler, committed orders against raw inserts of the same rows into PostgreSQL
+//   (one connection, one commit each). Without one, the figures say PostgreSQL was skipped.
 //
 // Load is bounded in count and time, on 127.0.0.1 only.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,6 +22,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 
 const self = fileURLToPath(import.meta.url);
 const CONNECTIONS = 50;
@@ -122,13 +128,24 @@ const pin = process.platform === "linux" && cpus >= 2 && existsSync("/usr/bin/ta
 if (pin)
   spawnSync("/usr/bin/taskset", ["-pc", `0-${cpus - 2}`, String(process.pid)], { stdio: "ignore" });
 
-function startChild(mode: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+/** The environment of a child: this one's without database settings, plus `env`. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _url, SERVER_SECRET: _secret, DATA_DIR: _dir, ...rest } = process.env;
+  return { ...rest, ...env };
+}
+
+function startChild(
+  mode: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((done, fail) => {
+    const options = {
+      stdio: ["ignore", "pipe", "pipe"] as ("ignore" | "pipe")[],
+      env: childEnv(env),
+    };
     const child = pin
-      ? spawn("/usr/bin/taskset", ["-c", String(cpus - 1), process.execPath, self, mode, dataDir], {
-          stdio: ["ignore", "pipe", "pipe"],
-        })
-      : spawn(process.execPath, [self, mode, dataDir], { stdio: ["ignore", "pipe", "pipe"] });
+      ? spawn("/usr/bin/taskset", ["-c", String(cpus - 1), process.execPath, self, mode], options)
+      : spawn(process.execPath, [self, mode], options);
     let out = "";
     let err = "";
     child.stdout?.on("data", (c: Buffer) => {
@@ -212,61 +229,195 @@ function rawInserts(
   return { perSecond: count / seconds, count };
 }
 
+/** Raw inserts of the same order rows into PostgreSQL: one connection, one commit each. */
+async function rawPostgresInserts(
+  url: string,
+  rows: Record<string, unknown>[],
+  maxMs: number,
+): Promise<{ perSecond: number; count: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // As the SQLite baseline: the same columns, a surrogate key and the unique order id.
+    await client.query(
+      "CREATE TABLE raw_orders (LIKE orders INCLUDING DEFAULTS INCLUDING IDENTITY, PRIMARY KEY (seq), UNIQUE (id))",
+    );
+    const columns = Object.keys(rows[0] ?? {}).filter((c) => c !== "seq");
+    const sql = `INSERT INTO raw_orders (${columns.join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`;
+    const t0 = performance.now();
+    let count = 0;
+    for (let round = 0; performance.now() - t0 < maxMs && round < 20; round++) {
+      for (const row of rows) {
+        await client.query(
+          sql,
+          columns.map((c) => (c === "id" ? `${row[c]}-${round}` : row[c])),
+        );
+        count += 1;
+        if (performance.now() - t0 >= maxMs) break;
+      }
+    }
+    return { perSecond: count / ((performance.now() - t0) / 1000), count };
+  } finally {
+    await client.end();
+  }
+}
+
+/** DATABASE_URL, or the project machines' server when it answers; null when neither does. */
+async function findPostgres(): Promise<string | null> {
+  const url = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return url;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** A schema of its own on the PostgreSQL server, dropped by `drop()`. */
+async function benchSchema(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `bench_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE SCHEMA ${schema}`);
+  const withPath = new URL(url);
+  withPath.searchParams.set("options", `-c search_path=${schema}`);
+  return {
+    url: withPath.toString(),
+    drop: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+  };
+}
+
+type Run = {
+  summaryRate: number;
+  bareRate: number;
+  summaryRun: LoadResult;
+  orderRate: number;
+  orderRun: LoadResult;
+};
+
+/** Order summaries beside the bare handler, then committed orders, against one API child. */
+async function measure(apiUrl: string, bareUrl: string): Promise<Run> {
+  const cookie = await signIn(apiUrl, "monthly@demo.test");
+  const summaryBody = JSON.stringify({ targetProduct: "wv_bizoct17_12m", seats: 5 });
+  const summary: Target = {
+    url: apiUrl,
+    method: "POST",
+    path: "/api/4/payment/summary",
+    headers: { "content-type": "application/json", cookie },
+    body: () => ({ body: summaryBody }),
+  };
+  const check = await post(apiUrl, summary.path, JSON.parse(summaryBody), { cookie });
+  if (!check.response.ok) throw new Error(`bench: order summary answered ${check.response.status}`);
+  const bareTarget: Target = {
+    ...summary,
+    url: bareUrl,
+    headers: { "content-type": "application/json" },
+  };
+
+  const limits = { connections: CONNECTIONS, maxRequests: 100_000, maxMs: 700 };
+  await load(summary, limits); // warm-up
+  await load(bareTarget, limits);
+  // Interleaved rounds, so that both see the same background load of a shared machine.
+  const summaryRun = combine([]);
+  const bareRun = combine([]);
+  for (let round = 0; round < ROUNDS; round++) {
+    add(summaryRun, await load(summary, limits));
+    add(bareRun, await load(bareTarget, limits));
+  }
+
+  // Committed orders: one new Idempotency-Key per order.
+  const orderBody = JSON.stringify({ product: { code: "single_export_hd" }, newCart: true });
+  const orders: Target = {
+    url: apiUrl,
+    method: "POST",
+    path: "/api/3/payment/upgrade",
+    headers: { "content-type": "application/json", cookie },
+    body: (i) => ({
+      body: orderBody,
+      headers: { "idempotency-key": `bench-${process.pid}-${i}` },
+    }),
+  };
+  await load(orders, { connections: CONNECTIONS, maxRequests: 200, maxMs: 1000 }); // warm-up
+  const orderRun = await load(orders, {
+    connections: CONNECTIONS,
+    maxRequests: 10_000,
+    maxMs: 4000,
+  });
+  return {
+    summaryRate: summaryRun.count / summaryRun.seconds,
+    bareRate: bareRun.count / bareRun.seconds,
+    summaryRun,
+    orderRate: (orderRun.count - orderRun.errors) / orderRun.seconds,
+    orderRun,
+  };
+}
+
+async function benchPostgres(url: string, bareUrl: string): Promise<Figures> {
+  const schema = await benchSchema(url);
+  const api = await startChild("child-api", {
+    DATABASE_URL: schema.url,
+    DATABASE_POOL_SIZE: "20",
+    SERVER_SECRET: randomBytes(32).toString("base64url"),
+    PAYMENTS: "sandbox",
+    SEED: "true",
+  });
+  try {
+    const run = await measure(api.url, bareUrl);
+    await stopChild(api.child);
+    const client = new pg.Client({ connectionString: schema.url });
+    await client.connect();
+    const rows = (await client.query("SELECT * FROM orders ORDER BY seq DESC LIMIT 2000"))
+      .rows as Record<string, unknown>[];
+    await client.end();
+    const raw = await rawPostgresInserts(schema.url, rows, 3000);
+    return {
+      "PostgreSQL: order summary, requests/s (50 connections)": Math.round(run.summaryRate),
+      "PostgreSQL: bare node:http JSON handler, requests/s": Math.round(run.bareRate),
+      "PostgreSQL: order summary / bare handler": Number(
+        (run.summaryRate / run.bareRate).toFixed(2),
+      ),
+      "PostgreSQL: order summary p99 latency, ms": Number(
+        percentile(run.summaryRun.latencies, 99).toFixed(2),
+      ),
+      "PostgreSQL: order summary errors": run.summaryRun.errors,
+      "PostgreSQL: committed orders/s (upgrade, 50 connections)": Math.round(run.orderRate),
+      "PostgreSQL: order p99 latency, ms": Number(
+        percentile(run.orderRun.latencies, 99).toFixed(2),
+      ),
+      "PostgreSQL: order errors": run.orderRun.errors,
+      "PostgreSQL: raw inserts/s (same rows, one commit each)": Math.round(raw.perSecond),
+      "PostgreSQL: orders / raw inserts": Number((run.orderRate / raw.perSecond).toFixed(2)),
+    };
+  } finally {
+    await stopChild(api.child);
+    await schema.drop();
+  }
+}
+
 export async function benchServer(): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
-  const api = await startChild("child-api", join(dir, "api"));
-  const bare = await startChild("child-bare", dir);
+  const api = await startChild("child-api", {
+    DATA_DIR: join(dir, "api"),
+    PAYMENTS: "sandbox",
+    SEED: "true",
+  });
+  const bare = await startChild("child-bare");
   try {
-    const cookie = await signIn(api.url, "monthly@demo.test");
-    const summaryBody = JSON.stringify({ targetProduct: "wv_bizoct17_12m", seats: 5 });
-    const summary: Target = {
-      url: api.url,
-      method: "POST",
-      path: "/api/4/payment/summary",
-      headers: { "content-type": "application/json", cookie },
-      body: () => ({ body: summaryBody }),
-    };
-    const check = await post(api.url, summary.path, JSON.parse(summaryBody), { cookie });
-    if (!check.response.ok)
-      throw new Error(`bench: order summary answered ${check.response.status}`);
-    const bareTarget: Target = {
-      ...summary,
-      url: bare.url,
-      headers: { "content-type": "application/json" },
-    };
-
-    const limits = { connections: CONNECTIONS, maxRequests: 100_000, maxMs: 700 };
-    await load(summary, limits); // warm-up
-    await load(bareTarget, limits);
-    // Interleaved rounds, so that both see the same background load of a shared machine.
-    const summaryRun = combine([]);
-    const bareRun = combine([]);
-    for (let round = 0; round < ROUNDS; round++) {
-      add(summaryRun, await load(summary, limits));
-      add(bareRun, await load(bareTarget, limits));
-    }
-    const summaryRate = summaryRun.count / summaryRun.seconds;
-    const bareRate = bareRun.count / bareRun.seconds;
-
-    // Committed orders: one new Idempotency-Key per order.
-    const orderBody = JSON.stringify({ product: { code: "single_export_hd" }, newCart: true });
-    const orders: Target = {
-      url: api.url,
-      method: "POST",
-      path: "/api/3/payment/upgrade",
-      headers: { "content-type": "application/json", cookie },
-      body: (i) => ({
-        body: orderBody,
-        headers: { "idempotency-key": `bench-${process.pid}-${i}` },
-      }),
-    };
-    await load(orders, { connections: CONNECTIONS, maxRequests: 200, maxMs: 1000 }); // warm-up
-    const orderRun = await load(orders, {
-      connections: CONNECTIONS,
-      maxRequests: 10_000,
-      maxMs: 4000,
-    });
-    const orderRate = (orderRun.count - orderRun.errors) / orderRun.seconds;
+    const { summaryRate, bareRate, summaryRun, orderRate, orderRun } = await measure(
+      api.url,
+      bare.url,
+    );
     await stopChild(api.child);
     const written = new DatabaseSync(join(dir, "api", "checkout.sqlite"), { readOnly: true });
     const rows = written
@@ -289,6 +440,7 @@ export async function benchServer(): Promise<Figures> {
       "order errors": orderRun.errors,
       "raw SQLite inserts/s (same rows, one commit each)": Math.round(raw.perSecond),
       "orders / raw inserts (goal ≥ 0.25)": Number((orderRate / raw.perSecond).toFixed(2)),
+      ...(await postgresFigures(bare.url)),
     };
   } finally {
     await stopChild(api.child);
@@ -297,12 +449,24 @@ export async function benchServer(): Promise<Figures> {
   }
 }
 
-async function childApi(dataDir: string): Promise<void> {
+async function postgresFigures(bareUrl: string): Promise<Figures> {
+  const url = await findPostgres();
+  if (!url) {
+    return {
+      PostgreSQL:
+        "skipped: DATABASE_URL is not set and no PostgreSQL server answers at 127.0.0.1:5432",
+    };
+  }
+  return benchPostgres(url, bareUrl);
+}
+
+async function childApi(): Promise<void> {
   const { startServer } = await import("../src/server/main.ts");
   const running = await startServer({
     port: 0,
     host: "127.0.0.1",
-    env: { ...process.env, DATA_DIR: dataDir, PAYMENTS: "sandbox", SEED: "true" },
+    // The parent chose the database: DATA_DIR, or DATABASE_URL and SERVER_SECRET.
+    env: { ...process.env },
     quiet: true,
     log: {
       info: () => {},
@@ -345,8 +509,8 @@ function childBare(): void {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === self) {
-  const [mode, dataDir] = process.argv.slice(2);
-  if (mode === "child-api" && dataDir) await childApi(dataDir);
+  const [mode] = process.argv.slice(2);
+  if (mode === "child-api") await childApi();
   else if (mode === "child-bare") childBare();
   else {
     const figures = await benchServer();

@@ -10,6 +10,8 @@ describe("getConfig", () => {
         port: 4321,
         host: "127.0.0.1",
         dataDir: ".data",
+        database: null,
+        serverSecret: null,
         payments: "sandbox",
         stripe: null,
         stripePublishableKey: null,
@@ -56,6 +58,38 @@ describe("getConfig", () => {
     });
     const bad = getConfig({ STRIPE_SECRET_KEY: "oops-secret" });
     expect(bad.ok === false && bad.errors.join()).not.toContain("oops-secret");
+  });
+
+  it("runs on PostgreSQL with DATABASE_URL and a SERVER_SECRET shared by every server", () => {
+    const secret = Buffer.alloc(32, 7).toString("base64url");
+    const result = getConfig({
+      DATABASE_URL: "postgres://app:hunter2@db.internal:5432/checkout",
+      DATABASE_POOL_SIZE: "20",
+      SERVER_SECRET: secret,
+    });
+    expect(result.ok && result.config).toMatchObject({
+      database: { url: "postgres://app:hunter2@db.internal:5432/checkout", poolSize: 20 },
+      serverSecret: Buffer.alloc(32, 7),
+    });
+    expect(getConfig({ DATABASE_URL: "postgresql://db/checkout" })).toEqual({
+      ok: false,
+      errors: [expect.stringMatching(/^SERVER_SECRET is required with DATABASE_URL/)],
+    });
+    const bad = getConfig({
+      DATABASE_URL: "mysql://root:hunter2@db/checkout",
+      SERVER_SECRET: Buffer.alloc(16).toString("base64url"),
+    });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.errors).toEqual([
+      "DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/database",
+      expect.stringMatching(/^SERVER_SECRET must decode to at least 32 bytes/),
+    ]);
+    expect(bad.errors.join()).not.toContain("hunter2");
+    expect(getConfig({ SERVER_SECRET: secret })).toEqual({
+      ok: false,
+      errors: [expect.stringMatching(/^SERVER_SECRET is only used with DATABASE_URL/)],
+    });
   });
 
   it("reads Stripe, PayPal, hub origins and SMTP", () => {

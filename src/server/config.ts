@@ -17,6 +17,30 @@ const origin = z.string().refine(
   { message: "must be an origin such as https://hub.example.com (no path, no trailing slash)" },
 );
 
+/** HMAC-SHA-256 keys shorter than its 32-byte output weaken it (as data-folder.ts's secret). */
+const MIN_SECRET_BYTES = 32;
+
+const serverSecret = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+={0,2}$/, {
+    message: 'must be base64url text (only A-Z, a-z, 0-9, "-" and "_")',
+  })
+  .refine((value) => Buffer.from(value, "base64url").length >= MIN_SECRET_BYTES, {
+    message: `must decode to at least ${MIN_SECRET_BYTES} bytes: generate one with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\``,
+  });
+
+const databaseUrl = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "postgres:" || url.protocol === "postgresql:";
+    } catch {
+      return false;
+    }
+  },
+  { message: "must be a PostgreSQL URL such as postgres://user:password@host:5432/database" },
+);
+
 const flag = z
   .enum(["true", "false", "1", "0"], { message: "must be true or false" })
   .transform((v) => v === "true" || v === "1");
@@ -31,6 +55,16 @@ const EnvSchema = z
       .default(4321),
     HOST: z.string().min(1).default("127.0.0.1"),
     DATA_DIR: z.string().min(1, { message: "must not be empty" }).default(".data"),
+    /** PostgreSQL instead of the SQLite file in DATA_DIR (docs/decisions/0014). */
+    DATABASE_URL: databaseUrl.optional(),
+    DATABASE_POOL_SIZE: z.coerce
+      .number({ message: "must be a number" })
+      .int({ message: "must be a whole number" })
+      .min(1, { message: "must be between 1 and 100" })
+      .max(100, { message: "must be between 1 and 100" })
+      .default(10),
+    /** The key of stored secrets, shared by every server on one PostgreSQL database. */
+    SERVER_SECRET: serverSecret.optional(),
     PAYMENTS: z
       .enum(["sandbox", "stripe"], { message: "must be sandbox or stripe" })
       .default("sandbox"),
@@ -150,6 +184,22 @@ const EnvSchema = z
         message: "needs CLOCK=settable (or CLOCK unset): the system clock cannot start elsewhere",
       });
     }
+    if (env.DATABASE_URL && !env.SERVER_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SERVER_SECRET"],
+        message:
+          "is required with DATABASE_URL: every server on one database needs the same key for sessions, reset links, e-mail codes and card fingerprints (32 random bytes or more, base64url)",
+      });
+    }
+    if (env.SERVER_SECRET && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SERVER_SECRET"],
+        message:
+          "is only used with DATABASE_URL: with the SQLite database the secret is the file server-secret in DATA_DIR",
+      });
+    }
     if (env.PAYMENTS === "stripe") {
       for (const key of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const) {
         if (!env[key])
@@ -166,6 +216,10 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL (DATABASE_URL); null: the SQLite database in dataDir. */
+  database: { url: string; poolSize: number } | null;
+  /** SERVER_SECRET, decoded (with DATABASE_URL); null: the secret file in dataDir. */
+  serverSecret: Buffer | null;
   payments: "sandbox" | "stripe";
   stripe: { secretKey: string; publishableKey: string; apiUrl: string | null } | null;
   /** Set when the checkout loads Stripe Elements (its pages then allow Stripe's origins). */
@@ -211,7 +265,10 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
       errors: parsed.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? "environment");
         const value = cleaned[name];
-        const shown = value === undefined || /KEY|SMTP_URL/.test(name) ? "" : ` (got "${value}")`;
+        const shown =
+          value === undefined || /KEY|SMTP_URL|DATABASE_URL|SECRET/.test(name)
+            ? ""
+            : ` (got "${value}")`;
         return `${name} ${issue.message}${shown}`;
       }),
     };
@@ -225,6 +282,8 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
       port: e.PORT,
       host: e.HOST,
       dataDir: e.DATA_DIR,
+      database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } : null,
+      serverSecret: e.SERVER_SECRET ? Buffer.from(e.SERVER_SECRET, "base64url") : null,
       payments: e.PAYMENTS,
       stripe:
         e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY

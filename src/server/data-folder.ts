@@ -8,6 +8,9 @@
 // Anything else stops start-up with a StartupError that names DATA_DIR and the file and says what
 // to do, and changes no file: an empty or damaged database used to be migrated and seeded as if
 // new, every account and order silently gone.
+//
+// SQLite only: with DATABASE_URL the database is PostgreSQL and the secret is SERVER_SECRET,
+// shared by every server (main.ts, config.ts); there is no data folder.
 
 import { randomBytes } from "node:crypto";
 import {
@@ -23,7 +26,6 @@ import {
   writeSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { type DatabaseState, inspectDatabase } from "./db/inspect.ts";
 import { migrate } from "./db/migrations.ts";
 import { SqliteDb } from "./db/sqlite.ts";
@@ -146,19 +148,18 @@ function syncFolder(dir: string): void {
   }
 }
 
-function createDatabase(place: Place, now: number): void {
+async function createDatabase(place: Place, now: number): Promise<void> {
   const temp = `${place.dbPath}.new`;
   // Left by an interrupted first start: it never held an account, it was never renamed in.
   for (const leftover of [temp, `${temp}-journal`, `${temp}-wal`, `${temp}-shm`]) {
     rmSync(leftover, { force: true });
   }
   // Rollback-journal mode until it is in place, so that closing leaves one file to rename.
-  const raw = new DatabaseSync(temp);
+  const db = new SqliteDb(temp, { wal: false });
   try {
-    raw.exec("PRAGMA synchronous = FULL");
-    migrate(raw, now);
+    await migrate(db, now);
   } finally {
-    raw.close();
+    db.close();
   }
   renameSync(temp, place.dbPath);
   syncFolder(place.dir);
@@ -186,7 +187,7 @@ function readOnlyError(place: Place, detail: string): StartupError {
 }
 
 /** Opens the checked database for writing, proves a write is possible, applies migrations. */
-function openWritable(place: Place, now: number): SqliteDb {
+async function openWritable(place: Place, now: number): Promise<SqliteDb> {
   const { dir, dbPath } = place;
   for (const path of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) {
     try {
@@ -224,7 +225,7 @@ function openWritable(place: Place, now: number): SqliteDb {
     );
   }
   try {
-    migrate(db.raw, now);
+    await migrate(db, now);
   } catch (error) {
     db.close();
     throw new StartupError(
@@ -235,7 +236,7 @@ function openWritable(place: Place, now: number): SqliteDb {
 }
 
 /** Opens DATA_DIR's database and secret, making both for a new install, or refuses. */
-export function openDataFolder(dataDir: string, now: number): DataFolder {
+export async function openDataFolder(dataDir: string, now: number): Promise<DataFolder> {
   const dir = resolve(dataDir);
   const place: Place = {
     dir,
@@ -248,7 +249,7 @@ export function openDataFolder(dataDir: string, now: number): DataFolder {
   const problem = databaseProblem(state, place, secret !== null);
   if (problem !== null) throw new StartupError(problem);
   const created = state.kind === "missing";
-  if (created) createDatabase(place, now);
-  const db = openWritable(place, now);
+  if (created) await createDatabase(place, now);
+  const db = await openWritable(place, now);
   return { dir, db, secret: secret ?? createSecret(place), created };
 }

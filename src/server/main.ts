@@ -13,12 +13,14 @@ import { loadCatalog } from "./catalog.ts";
 import { type Clock, DAY_MS, isSettableClock, runningClock, systemClock } from "./clock.ts";
 import { type Config, getConfig } from "./config.ts";
 import type { AppDeps, StaticHandler } from "./context.ts";
-import { type DataFolder, openDataFolder } from "./data-folder.ts";
+import { openDataFolder } from "./data-folder.ts";
+import type { Db } from "./db/db.ts";
 import { IdempotencyKeys } from "./db/idempotency.ts";
+import { migrate } from "./db/migrations.ts";
 import { Events } from "./db/outbox.ts";
+import { openPostgres } from "./db/postgres.ts";
 import { Secrets } from "./db/secrets.ts";
 import { Sessions } from "./db/sessions.ts";
-import type { SqliteDb } from "./db/sqlite.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { consoleLogger, type Logger } from "./log.ts";
 import { Mailer, type MailTransport } from "./mail/mailer.ts";
@@ -47,7 +49,14 @@ export type StartOptions = {
   log?: Logger;
   catalog?: Catalog;
   /** Replaces the provider chosen by PAYMENTS (tests pass a fake). */
-  payments?: (deps: { db: SqliteDb; clock: Clock; config: Config }) => PaymentProvider;
+  payments?: (deps: { db: Db; clock: Clock; config: Config }) => PaymentProvider;
+  /**
+   * An open database to run on instead of DATA_DIR's or DATABASE_URL's (tests: PGlite), with the
+   * key of its stored secrets. It is migrated at start, and closed with the server.
+   */
+  database?: { db: Db; secret: Buffer; label: string };
+  /** How long a pending Idempotency-Key is its server's without a renewal (PostgreSQL). */
+  idempotencyLeaseMs?: number;
   mailTransport?: MailTransport | null;
   /** Multiplies every rate limit (tests raise it). */
   rateLimitScale?: number;
@@ -99,6 +108,50 @@ function refuseToStart(error: StartupError, programMode: boolean): never {
   process.exit(1);
 }
 
+/** A database URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/**
+ * The database and the key of stored secrets: a database given by the caller (tests), PostgreSQL
+ * with DATABASE_URL and SERVER_SECRET (shared by every server), or else the SQLite database and
+ * secret file of DATA_DIR, checked by data-folder.ts (which refuses a missing, empty, damaged or
+ * read-only one rather than start afresh on it). Migrations are applied before anything listens.
+ */
+async function openDatabase(
+  config: Config,
+  options: StartOptions,
+  now: number,
+): Promise<{ db: Db; secret: Buffer; label: string }> {
+  if (options.database) {
+    await migrate(options.database.db, now);
+    return options.database;
+  }
+  if (config.database && config.serverSecret) {
+    const where = redactUrl(config.database.url);
+    const db = openPostgres(config.database);
+    try {
+      await migrate(db, now);
+    } catch (error) {
+      await db.close();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new StartupError(
+        `The PostgreSQL database of DATABASE_URL (${where}) could not be reached or brought up to date: ${reason}. Check that the server answers, that the URL names an existing database and a user that may create tables in it.`,
+      );
+    }
+    return { db, secret: config.serverSecret, label: where };
+  }
+  const folder = await openDataFolder(config.dataDir, now);
+  return { db: folder.db, secret: folder.secret, label: folder.dir };
+}
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const env = { ...(options.env ?? process.env) };
   if (options.port !== undefined) env.PORT = String(options.port);
@@ -114,16 +167,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const log = options.log ?? consoleLogger;
   const catalog = options.catalog ?? loadCatalog();
 
-  // Refuses a data folder whose database or secret is missing, empty, damaged or read-only
-  // (data-folder.ts) rather than start afresh on it.
-  let folder: DataFolder;
+  let opened: { db: Db; secret: Buffer; label: string };
   try {
-    folder = openDataFolder(config.dataDir, clock.now());
+    opened = await openDatabase(config, options, clock.now());
   } catch (error) {
     if (error instanceof StartupError) refuseToStart(error, programMode);
     throw error;
   }
-  const { dir: dataDir, db, secret } = folder;
+  const { db, secret, label: dataLabel } = opened;
   const passwordCost = options.passwordCost ?? DEFAULT_COST;
 
   const payments =
@@ -154,7 +205,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     payments,
     mailer,
     limiter: new RateLimiter(clock, options.rateLimitScale ?? 1),
-    idempotency: new IdempotencyService(db, clock, randomUUID()),
+    idempotency: new IdempotencyService(db, clock, randomUUID(), {
+      ...(options.idempotencyLeaseMs !== undefined ? { leaseMs: options.idempotencyLeaseMs } : {}),
+    }),
     secret,
     passwords: options.passwords ?? scryptHasher(passwordCost),
     validateResponses: options.validateResponses ?? false,
@@ -218,7 +271,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   if (!(options.quiet ?? options.log !== undefined)) {
     const lines = [
-      `server: API and site at ${url}/ (payments: ${config.payments}, data: ${dataDir})`,
+      `server: API and site at ${url}/ (payments: ${config.payments}, data: ${dataLabel})`,
       ...(seeded.length > 0
         ? [
             `server: created demo accounts, all with the password "${DEMO_PASSWORD}":`,
@@ -253,7 +306,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         await Promise.allSettled([...deps.background]);
         await renewals?.stop();
         await mailer.stop();
-        db.close();
+        await db.close();
       })();
       return closing;
     },

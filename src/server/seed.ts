@@ -172,7 +172,10 @@ export async function seedDemoAccounts(
     },
   ];
 
-  await db.transaction(async (tx) => {
+  // Counted again inside the transaction: servers starting together on one PostgreSQL database
+  // seed once (the others' transactions fail to serialize, run again, and find the accounts).
+  const seeded = await db.transaction(async (tx) => {
+    if ((await Users.count(tx)) > 0) return false;
     const ids = new Map<string, number>();
     for (const setup of setups) {
       const id = await Users.insert(
@@ -197,8 +200,9 @@ export async function seedDemoAccounts(
       if (setup.card) await saveDemoCard(tx, secret, id, setup.email, now);
     }
     await createDemoTeam(tx, catalog, ids, now);
+    return true;
   });
-  return [...DEMO_ACCOUNTS];
+  return seeded ? [...DEMO_ACCOUNTS] : [];
 }
 
 async function saveDemoCard(

@@ -25,6 +25,7 @@ import { testClock } from "./clock.ts";
 import { DATABASE_FILE, SECRET_FILE } from "./data-folder.ts";
 import { memoryLogger } from "./log.ts";
 import { type RunningServer, StartupError, startServer } from "./main.ts";
+import { childEnv } from "./testing/children.ts";
 import { fixtureCatalog, TEST_NOW } from "./testing/fixture-catalog.ts";
 import { TestClient } from "./testing/harness.ts";
 
@@ -220,14 +221,14 @@ function run(script: string, dir: string, options: { asOwner?: boolean } = {}): 
   if (switchUser) chownTree(dir, NOBODY);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], {
-      env: {
-        ...process.env,
+      // childEnv: without the run's DATABASE_URL (CI sets it), so that DATA_DIR is what opens.
+      env: childEnv({
         DATA_DIR: dir,
         HOST: "127.0.0.1",
         PORT: "0",
         PAYMENTS: "sandbox",
         SEED: "false",
-      },
+      }),
       stdio: ["ignore", "ignore", "pipe"],
       ...(switchUser ? { uid: NOBODY, gid: NOBODY } : {}),
     });

@@ -1,29 +1,66 @@
 // The database seam. Handlers and services reach storage only through the per-table query modules
-// in this folder, and those only through this interface, so a PostgreSQL backend (DATABASE_URL)
-// can implement it later without touching handlers. The interface is async for that reason, even
-// though the SQLite implementation answers synchronously.
+// in this folder, and those only through this interface, so the same queries run on SQLite
+// (node:sqlite, the embedded default: sqlite.ts) and on PostgreSQL (DATABASE_URL: postgres.ts)
+// without touching handlers (docs/decisions/0004 and 0014). The interface is async for that
+// reason, even though the SQLite implementation answers synchronously.
 //
-// SQL conventions that keep the queries portable to PostgreSQL: `?` placeholders (an adapter
-// numbers them), INTEGER 0/1 for booleans, INTEGER milliseconds for times, TEXT for JSON,
-// `INSERT ... ON CONFLICT` and `RETURNING` (both dialects have them).
+// SQL conventions that keep the queries portable: `?` placeholders (the PostgreSQL adapter
+// numbers them), INTEGER 0/1 for booleans, INTEGER milliseconds for times (BIGINT on
+// PostgreSQL), TEXT for JSON, `INSERT ... ON CONFLICT` and `RETURNING` (both dialects have them),
+// lower-case column names and aliases. Both backends return integers (COUNT(*) included) as
+// JavaScript numbers; booleans computed by PostgreSQL come back as true/false, so read flags
+// with `bool()`. A unique or primary-key violation is thrown as `UniqueViolation` by both.
 
 export type SqlValue = string | number | bigint | null | Uint8Array | boolean | undefined;
 export type Row = Record<string, unknown>;
+
+export type Dialect = "sqlite" | "postgres";
 
 export interface Queryable {
   get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
+  /** Runs a script of statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
 }
 
+export type TransactionOptions = {
+  /**
+   * SQLite runs one writer at a time, so every transaction is serializable there. On PostgreSQL
+   * transactions are SERIALIZABLE by default, and retried when the database reports a
+   * serialization failure or a deadlock; "read committed" is for work that serialises itself
+   * with a lock it takes first (migrations), as a serializable snapshot would predate the lock.
+   */
+  isolation?: "serializable" | "read committed";
+};
+
 export interface Db extends Queryable {
+  readonly dialect: Dialect;
   /**
    * Runs `work` atomically: all of its statements commit together or none do. The callback must
-   * do nothing but database work through `tx` (no network, no timers): transactions may be
-   * committed in groups, and a callback that waits on anything else holds up the group.
+   * do nothing but database work through `tx` (no network, no timers, no changes outside the
+   * database it could not repeat): transactions may be committed in groups (SQLite), and retried
+   * from the start after a serialization failure (PostgreSQL).
    */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  close(): void;
+  transaction<T>(work: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  close(): void | Promise<void>;
 }
 
 export const bool = (value: unknown): boolean => value === 1 || value === true || value === 1n;
+
+/**
+ * A row would repeat a value of a UNIQUE column or a primary key. Both backends throw this (the
+ * driver's error is its `cause`), so callers never match a dialect's error text.
+ */
+export class UniqueViolation extends Error {
+  /** The constraint (PostgreSQL) or the columns (SQLite: "users.email"), when known. */
+  readonly constraint: string | null;
+  constructor(message: string, constraint: string | null, cause: unknown) {
+    super(message, { cause });
+    this.name = "UniqueViolation";
+    this.constraint = constraint;
+  }
+}
+
+export const isUniqueViolation = (error: unknown): error is UniqueViolation =>
+  error instanceof UniqueViolation;

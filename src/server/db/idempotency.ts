@@ -8,6 +8,11 @@ export type IdempotencyRecord = {
   state: "pending" | "done";
   /** The server process (boot id) that is working on a pending key. */
   owner: string;
+  /**
+   * Until when (system time, ms) a pending key stays its owner's without a renewal; null for keys
+   * from before leases (migration 7), which count as run out.
+   */
+  leaseUntil: number | null;
   status: number | null;
   response: string | null;
   createdAt: number;
@@ -19,6 +24,7 @@ type Raw = {
   fingerprint: string;
   state: "pending" | "done";
   owner: string;
+  lease_until: number | null;
   status: number | null;
   response: string | null;
   created_at: number;
@@ -37,6 +43,7 @@ export const IdempotencyKeys = {
           fingerprint: r.fingerprint,
           state: r.state,
           owner: r.owner,
+          leaseUntil: r.lease_until ?? null,
           status: r.status,
           response: r.response,
           createdAt: r.created_at,
@@ -46,26 +53,54 @@ export const IdempotencyKeys = {
   /** Claims a key; false when a record for it exists already. */
   async claim(
     q: Queryable,
-    r: { userId: number; key: string; fingerprint: string; owner: string; now: number },
+    r: {
+      userId: number;
+      key: string;
+      fingerprint: string;
+      owner: string;
+      now: number;
+      leaseUntil: number;
+    },
   ): Promise<boolean> {
     const result = await q.run(
-      `INSERT INTO idempotency_keys (user_id, key, fingerprint, state, owner, created_at)
-       VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT (user_id, key) DO NOTHING`,
-      [r.userId, r.key, r.fingerprint, r.owner, r.now],
+      `INSERT INTO idempotency_keys (user_id, key, fingerprint, state, owner, created_at, lease_until)
+       VALUES (?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (user_id, key) DO NOTHING`,
+      [r.userId, r.key, r.fingerprint, r.owner, r.now, r.leaseUntil],
     );
     return result.changes === 1;
   },
-  /** Takes over a pending key left by a server process that is gone. */
+  /**
+   * Takes over a pending key of `from`, a server process that is gone. With `runOutBy`, only if
+   * its lease ran out by then (several servers: `from` may be alive on another machine).
+   */
   async takeOver(
     q: Queryable,
-    userId: number,
-    key: string,
-    from: string,
-    to: string,
+    r: {
+      userId: number;
+      key: string;
+      from: string;
+      to: string;
+      leaseUntil: number;
+      runOutBy: number | null;
+    },
+  ): Promise<boolean> {
+    const lease = r.runOutBy === null ? "" : " AND (lease_until IS NULL OR lease_until <= ?)";
+    const result = await q.run(
+      `UPDATE idempotency_keys SET owner = ?, lease_until = ?
+       WHERE user_id = ? AND key = ? AND state = 'pending' AND owner = ?${lease}`,
+      [r.to, r.leaseUntil, r.userId, r.key, r.from, ...(r.runOutBy === null ? [] : [r.runOutBy])],
+    );
+    return result.changes === 1;
+  },
+  /** Extends the lease of a pending key its owner is still working on; false if it lost it. */
+  async renew(
+    q: Queryable,
+    r: { userId: number; key: string; owner: string; leaseUntil: number },
   ): Promise<boolean> {
     const result = await q.run(
-      "UPDATE idempotency_keys SET owner = ? WHERE user_id = ? AND key = ? AND state = 'pending' AND owner = ?",
-      [to, userId, key, from],
+      `UPDATE idempotency_keys SET lease_until = ?
+       WHERE user_id = ? AND key = ? AND state = 'pending' AND owner = ?`,
+      [r.leaseUntil, r.userId, r.key, r.owner],
     );
     return result.changes === 1;
   },

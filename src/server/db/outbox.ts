@@ -56,21 +56,44 @@ export const Outbox = {
       : await q.all<Raw>("SELECT * FROM outbox ORDER BY id DESC LIMIT ?", [limit]);
     return rows.map(fromRaw);
   },
-  async unsent(q: Queryable, limit: number, maxAttempts: number): Promise<OutboxMail[]> {
+  /** Mail to send: not sent, tried fewer than `maxAttempts` times, not claimed by a sender at `now`. */
+  async unsent(
+    q: Queryable,
+    limit: number,
+    maxAttempts: number,
+    now: number,
+  ): Promise<OutboxMail[]> {
     const rows = await q.all<Raw>(
-      "SELECT * FROM outbox WHERE sent_at IS NULL AND attempts < ? ORDER BY id LIMIT ?",
-      [maxAttempts, limit],
+      `SELECT * FROM outbox WHERE sent_at IS NULL AND attempts < ?
+         AND (claimed_until IS NULL OR claimed_until <= ?)
+       ORDER BY id LIMIT ?`,
+      [maxAttempts, now, limit],
     );
     return rows.map(fromRaw);
   },
+  /**
+   * Claims a mail for one sending attempt until `until` (system time); false when another sender
+   * (another server) has it. A sender that dies mid-send leaves the claim to run out.
+   */
+  async claim(q: Queryable, id: number, now: number, until: number): Promise<boolean> {
+    const result = await q.run(
+      `UPDATE outbox SET claimed_until = ?
+       WHERE id = ? AND sent_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)`,
+      [until, id, now],
+    );
+    return result.changes === 1;
+  },
   async markSent(q: Queryable, id: number, now: number): Promise<void> {
-    await q.run("UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?", [now, id]);
+    await q.run(
+      "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, claimed_until = NULL WHERE id = ?",
+      [now, id],
+    );
   },
   async markFailed(q: Queryable, id: number, error: string): Promise<void> {
-    await q.run("UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?", [
-      error.slice(0, 500),
-      id,
-    ]);
+    await q.run(
+      "UPDATE outbox SET attempts = attempts + 1, last_error = ?, claimed_until = NULL WHERE id = ?",
+      [error.slice(0, 500), id],
+    );
   },
 };
 

@@ -59,10 +59,10 @@ describe("SqliteDb", () => {
 });
 
 describe("migrations", () => {
-  it("apply once, in order, and are recorded", () => {
+  it("apply once, in order, and are recorded", async () => {
     const mdb = new SqliteDb(join(dir, "m.sqlite"));
-    expect(migrate(mdb.raw, 1)).toEqual(MIGRATIONS.map((m) => m.version));
-    expect(migrate(mdb.raw, 2)).toEqual([]);
+    expect(await migrate(mdb, 1)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(await migrate(mdb, 2)).toEqual([]);
     const versions = mdb.raw
       .prepare("SELECT version FROM schema_migrations ORDER BY version")
       .all();
@@ -72,13 +72,13 @@ describe("migrations", () => {
     mdb.close();
   });
 
-  it("roll a failing migration back whole", () => {
+  it("roll a failing migration back whole", async () => {
     const mdb = new SqliteDb(join(dir, "f.sqlite"));
-    expect(() =>
-      migrate(mdb.raw, 1, [
+    await expect(
+      migrate(mdb, 1, [
         { version: 1, name: "bad", sql: "CREATE TABLE x (a); CREATE TABLE x (a);" },
       ]),
-    ).toThrow(/Migration 1 \(bad\) failed/);
+    ).rejects.toThrow(/Migration 1 \(bad\) failed/);
     expect(
       mdb.raw.prepare("SELECT name FROM sqlite_master WHERE name = 'x'").get(),
     ).toBeUndefined();

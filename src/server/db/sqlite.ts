@@ -7,7 +7,14 @@
 // concurrent payments commit faster than one fsync each. Nothing is acknowledged before its
 // group's COMMIT has returned.
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { Db, Queryable, Row, SqlValue } from "./db.ts";
+import {
+  type Db,
+  type Queryable,
+  type Row,
+  type SqlValue,
+  type TransactionOptions,
+  UniqueViolation,
+} from "./db.ts";
 
 type Job = {
   work: (tx: Queryable) => Promise<unknown>;
@@ -23,12 +30,31 @@ function toParam(value: SqlValue): Param {
   return value;
 }
 
+/** SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY. */
+const UNIQUE_CODES = new Set([2067, 1555]);
+
+/** The driver's error, or a UniqueViolation for a repeated unique value (see db.ts). */
+function mapError(error: unknown): unknown {
+  const code = (error as { errcode?: number } | null)?.errcode;
+  if (code !== undefined && UNIQUE_CODES.has(code) && error instanceof Error) {
+    const columns = /UNIQUE constraint failed: (.+)$/.exec(error.message)?.[1] ?? null;
+    return new UniqueViolation(error.message, columns, error);
+  }
+  return error;
+}
+
 export type SqliteOptions = {
   /** Largest number of transactions committed together. */
   maxGroup?: number;
+  /**
+   * Write-ahead log (the default). Off for a database built under a temporary name and renamed
+   * into place (data-folder.ts), so that closing it leaves one file.
+   */
+  wal?: boolean;
 };
 
 export class SqliteDb implements Db {
+  readonly dialect = "sqlite";
   readonly raw: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly queue: Job[] = [];
@@ -41,7 +67,7 @@ export class SqliteDb implements Db {
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.raw = new DatabaseSync(path);
-    this.raw.exec("PRAGMA journal_mode = WAL");
+    if (options.wal !== false) this.raw.exec("PRAGMA journal_mode = WAL");
     this.raw.exec("PRAGMA synchronous = FULL");
     this.raw.exec("PRAGMA busy_timeout = 5000");
     this.raw.exec("PRAGMA foreign_keys = ON");
@@ -50,6 +76,7 @@ export class SqliteDb implements Db {
       get: async <T>(sql: string, params: readonly SqlValue[] = []) => this.getNow<T>(sql, params),
       all: async <T>(sql: string, params: readonly SqlValue[] = []) => this.allNow<T>(sql, params),
       run: async (sql: string, params: readonly SqlValue[] = []) => this.runNow(sql, params),
+      exec: async (sql: string) => this.execNow(sql),
     };
   }
 
@@ -63,16 +90,36 @@ export class SqliteDb implements Db {
   }
 
   private getNow<T>(sql: string, params: readonly SqlValue[]): T | undefined {
-    return this.statement(sql).get(...params.map(toParam)) as T | undefined;
+    try {
+      return this.statement(sql).get(...params.map(toParam)) as T | undefined;
+    } catch (error) {
+      throw mapError(error);
+    }
   }
 
   private allNow<T>(sql: string, params: readonly SqlValue[]): T[] {
-    return this.statement(sql).all(...params.map(toParam)) as T[];
+    try {
+      return this.statement(sql).all(...params.map(toParam)) as T[];
+    } catch (error) {
+      throw mapError(error);
+    }
   }
 
   private runNow(sql: string, params: readonly SqlValue[]): { changes: number } {
-    const result = this.statement(sql).run(...params.map(toParam));
-    return { changes: Number(result.changes) };
+    try {
+      const result = this.statement(sql).run(...params.map(toParam));
+      return { changes: Number(result.changes) };
+    } catch (error) {
+      throw mapError(error);
+    }
+  }
+
+  private execNow(sql: string): void {
+    try {
+      this.raw.exec(sql);
+    } catch (error) {
+      throw mapError(error);
+    }
   }
 
   /** Reads outside a transaction never see a group that is not committed yet. */
@@ -95,7 +142,12 @@ export class SqliteDb implements Db {
     return this.transaction((tx) => tx.run(sql, params));
   }
 
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+  exec(sql: string): Promise<void> {
+    return this.transaction((tx) => tx.exec(sql));
+  }
+
+  /** One writer at a time: every transaction is serializable, whatever `options` ask. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     if (this.closed) return Promise.reject(new Error("The database is closed."));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });

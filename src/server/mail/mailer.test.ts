@@ -47,7 +47,7 @@ function outbox(transport: MailTransport, db?: Db) {
   const dir = mkdtempSync(join(tmpdir(), "mailer-"));
   const clock = testClock(1_000_000);
   const sqlite = new SqliteDb(join(dir, "db.sqlite"));
-  migrate(sqlite.raw, clock.now());
+  const migrated = migrate(sqlite, clock.now());
   const log = memoryLogger();
   const mailer = new Mailer({
     db: db ?? sqlite,
@@ -57,19 +57,27 @@ function outbox(transport: MailTransport, db?: Db) {
     from: "Checkout <no-reply@example.com>",
   });
   cleanups.push(async () => {
+    await migrated;
     await mailer.stop();
     sqlite.close();
     rmSync(dir, { recursive: true, force: true });
   });
   return {
     log,
-    queue: (m: Mail) => sqlite.transaction((tx) => mailer.queue(tx, m)),
+    queue: async (m: Mail) => {
+      await migrated;
+      return sqlite.transaction((tx) => mailer.queue(tx, m));
+    },
     /** One delivery round, as the interval timer runs it, awaited to the end. */
     round: async () => {
+      await migrated;
       mailer.kick();
       await mailer.stop();
     },
-    rows: () => Outbox.latest(sqlite, 10),
+    rows: async () => {
+      await migrated;
+      return Outbox.latest(sqlite, 10);
+    },
   };
 }
 
@@ -156,6 +164,8 @@ describe("Mailer with SMTP (issue 7)", () => {
   it("logs a round that fails outside a send instead of leaving the rejection unhandled", async () => {
     const unhandled = watchUnhandled();
     const broken: Db = {
+      dialect: "sqlite",
+      exec: () => Promise.reject(new Error("database is closed")),
       get: () => Promise.reject(new Error("database is closed")),
       all: () => Promise.reject(new Error("database is closed")),
       run: () => Promise.reject(new Error("database is closed")),

@@ -1,6 +1,8 @@
 // E-mail goes to the outbox table first, in the same transaction as whatever caused it. In sandbox
 // mode the /dev/mailbox page shows it; when SMTP is configured a sender delivers it and marks it
-// sent, retrying a few times.
+// sent, retrying a few times. Every server runs a sender; each mail is claimed in the database
+// (for CLAIM_MS of system time) before it is sent, so two servers on one database do not both
+// send it. A sender that dies mid-send leaves the claim to run out, and the mail is tried again.
 import type { Clock } from "../clock.ts";
 import type { Db, Queryable } from "../db/db.ts";
 import { Outbox } from "../db/outbox.ts";
@@ -11,6 +13,8 @@ export type MailTransport = { send(mail: Mail & { from: string }): Promise<void>
 
 /** A mail that failed this many times stays in the outbox, unsent, with its last error. */
 export const MAX_ATTEMPTS = 5;
+/** Longer than one send may take (60 s for the whole mail, smtp-transport.ts). */
+export const CLAIM_MS = 2 * 60_000;
 
 export class Mailer {
   private readonly db: Db;
@@ -72,8 +76,13 @@ export class Mailer {
   private async deliver(): Promise<void> {
     const transport = this.transport;
     if (!transport) return;
-    const pending = await Outbox.unsent(this.db, 20, MAX_ATTEMPTS);
+    const pending = await Outbox.unsent(this.db, 20, MAX_ATTEMPTS, Date.now());
     for (const mail of pending) {
+      const now = Date.now();
+      const claimed = await this.db.transaction((tx) =>
+        Outbox.claim(tx, mail.id, now, now + CLAIM_MS),
+      );
+      if (!claimed) continue; // another server is sending it
       try {
         await transport.send({
           from: this.from,

@@ -5,6 +5,7 @@ import { passwordValidations } from "../../domain/account/password.ts";
 import type { Routes } from "../app.ts";
 import { admitSignIn } from "../auth/sign-in-limits.ts";
 import { tooManyAttempts } from "../context.ts";
+import { isUniqueViolation } from "../db/db.ts";
 import { Secrets } from "../db/secrets.ts";
 import { Sessions } from "../db/sessions.ts";
 import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
@@ -12,9 +13,6 @@ import { newUser, Users } from "../db/users.ts";
 import { escapeHtml, fail, html, json, redirect } from "../http/reply.ts";
 import { resetHash, sendEmailCode, sendResetLink } from "../services/emails.ts";
 import { endSession, startSession } from "../services/sessions.ts";
-
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Error && /UNIQUE constraint failed/.test(error.message);
 
 export function authRoutes(routes: Routes): void {
   routes.api(api.signUp, async (ctx) => {

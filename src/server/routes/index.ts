@@ -3,6 +3,7 @@ import type { Routes } from "../app.ts";
 import { authRoutes } from "./auth.ts";
 import { devRoutes } from "./dev.ts";
 import { engagementRoutes } from "./engagement.ts";
+import { healthRoutes } from "./health.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
 import { productRoutes } from "./products.ts";
@@ -16,4 +17,5 @@ export function registerRoutes(routes: Routes): void {
   paypalRoutes(routes);
   engagementRoutes(routes);
   devRoutes(routes);
+  healthRoutes(routes);
 }

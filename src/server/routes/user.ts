@@ -6,6 +6,7 @@ import { apiError } from "../../domain/errors/api-errors.ts";
 import { planPrice } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
 import type { Ctx } from "../context.ts";
+import { isUniqueViolation } from "../db/db.ts";
 import { Instances } from "../db/instances.ts";
 import { Events } from "../db/outbox.ts";
 import { Secrets } from "../db/secrets.ts";
@@ -140,7 +141,7 @@ export function userRoutes(routes: Routes): void {
         if (email !== user.email) await sendEmailCode(tx, ctx.app, { ...user, email }, now);
       });
     } catch (error) {
-      if (error instanceof Error && /UNIQUE/.test(error.message)) return fail("email_taken");
+      if (isUniqueViolation(error)) return fail("email_taken");
       throw error;
     }
     mailer.kick();

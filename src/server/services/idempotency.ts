@@ -1,11 +1,17 @@
 // One Idempotency-Key, one answer (issue "Idempotency"). The first request with a key claims it;
 // its answer is stored in the same transaction as the order it made, so an acknowledged order and
 // its stored answer are never apart. Later requests with the key get that answer again; requests
-// arriving while the first is still running wait for it (in this process) instead of running
-// twice. The same key with a different request is refused. A key left pending by a server process
-// that died is taken over by the next request with it: the payment provider is called with an
-// idempotency key derived from ours, so the charge the dead process may have made is found, not
-// repeated.
+// arriving while the first is still running wait for it instead of running twice: in memory when
+// it runs in this process, by reading the key again (every 25-100 ms) when another server on the
+// same PostgreSQL database runs it. The same key with a different request is refused.
+//
+// A key left pending by a server process that died is taken over by the next request with it: the
+// payment provider is called with an idempotency key derived from ours, so the charge the dead
+// process may have made is found, not repeated. When is the owner dead? On SQLite one process
+// serves a data folder, so a pending key of another boot id is from a process that is gone, and is
+// taken over at once (a restart retries at once). On PostgreSQL several live servers share the
+// keys, so a pending key carries a lease (system time; LEASE_MS) that its owner renews while it
+// works; it is taken over only once the lease ran out (docs/decisions/0014).
 import { createHash } from "node:crypto";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Clock } from "../clock.ts";
@@ -49,17 +55,47 @@ export function validKey(key: string | undefined): key is string {
 
 type InFlight = { fingerprint: string; answer: Promise<StoredAnswer> };
 
+/** How long a pending key stays its owner's without a renewal (renewed every third of it). */
+export const LEASE_MS = 15_000;
+/** How long a request waits for another server's run of its key before 409 in progress. */
+export const WAIT_MS = 20_000;
+
+export type IdempotencyOptions = {
+  leaseMs?: number;
+  waitMs?: number;
+  /** The time leases are measured in (system time; tests move it). */
+  leaseClock?: () => number;
+};
+
+type Claim =
+  | { kind: "claimed" }
+  | { kind: "mismatch" }
+  | { kind: "done"; status: number; response: string }
+  /** Pending: `owner` works on it (this process when it is our boot id). */
+  | { kind: "busy"; owner: string };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export class IdempotencyService {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly db: Db;
   private readonly clock: Clock;
-  /** This server process; pending keys of another owner belong to a process that is gone. */
+  /** This server process. */
   readonly bootId: string;
+  /** One process per database (SQLite): another owner's pending key is a dead process's. */
+  private readonly soleServer: boolean;
+  private readonly leaseMs: number;
+  private readonly waitMs: number;
+  private readonly leaseClock: () => number;
 
-  constructor(db: Db, clock: Clock, bootId: string) {
+  constructor(db: Db, clock: Clock, bootId: string, options: IdempotencyOptions = {}) {
     this.db = db;
     this.clock = clock;
     this.bootId = bootId;
+    this.soleServer = db.dialect === "sqlite";
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.waitMs = options.waitMs ?? WAIT_MS;
+    this.leaseClock = options.leaseClock ?? Date.now;
   }
 
   run(
@@ -88,39 +124,65 @@ export class IdempotencyService {
     return { status: error.status, body: error.body, replayed: false };
   }
 
+  /** Claims the key, finds its answer, or finds it pending, in one transaction. */
+  private claim(userId: number, key: string, print: string): Promise<Claim> {
+    const now = this.clock.now();
+    const leaseNow = this.leaseClock();
+    const leaseUntil = leaseNow + this.leaseMs;
+    return this.db.transaction(async (tx): Promise<Claim> => {
+      const existing = await IdempotencyKeys.get(tx, userId, key);
+      if (!existing) {
+        const claimed = await IdempotencyKeys.claim(tx, {
+          userId,
+          key,
+          fingerprint: print,
+          owner: this.bootId,
+          now,
+          leaseUntil,
+        });
+        // Not claimed: another server inserted it since (read committed); look again.
+        return claimed ? { kind: "claimed" } : { kind: "busy", owner: "" };
+      }
+      if (existing.fingerprint !== print) return { kind: "mismatch" };
+      if (existing.state === "done") {
+        return {
+          kind: "done",
+          status: existing.status ?? 500,
+          response: existing.response ?? "null",
+        };
+      }
+      if (existing.owner === this.bootId) return { kind: "busy", owner: existing.owner };
+      const runOut =
+        this.soleServer || existing.leaseUntil === null || existing.leaseUntil <= leaseNow;
+      if (!runOut) return { kind: "busy", owner: existing.owner };
+      const taken = await IdempotencyKeys.takeOver(tx, {
+        userId,
+        key,
+        from: existing.owner,
+        to: this.bootId,
+        leaseUntil,
+        runOutBy: this.soleServer ? null : leaseNow,
+      });
+      return taken ? { kind: "claimed" } : { kind: "busy", owner: existing.owner };
+    });
+  }
+
   private async execute(
     userId: number,
     key: string,
     print: string,
     work: () => Promise<Outcome>,
   ): Promise<StoredAnswer> {
-    const now = this.clock.now();
-    const claim = await this.db.transaction(async (tx) => {
-      const existing = await IdempotencyKeys.get(tx, userId, key);
-      if (!existing) {
-        await IdempotencyKeys.claim(tx, {
-          userId,
-          key,
-          fingerprint: print,
-          owner: this.bootId,
-          now,
-        });
-        return { kind: "claimed" as const };
-      }
-      if (existing.fingerprint !== print) return { kind: "mismatch" as const };
-      if (existing.state === "done") {
-        return {
-          kind: "done" as const,
-          status: existing.status ?? 500,
-          response: existing.response ?? "null",
-        };
-      }
-      if (existing.owner !== this.bootId) {
-        await IdempotencyKeys.takeOver(tx, userId, key, existing.owner, this.bootId);
-        return { kind: "claimed" as const };
-      }
-      return { kind: "busy" as const };
-    });
+    const giveUpAt = this.leaseClock() + this.waitMs;
+    let claim = await this.claim(userId, key, print);
+    // Another server works on the key: read it again until it has an answer, is freed, or its
+    // lease runs out (that server died), then take the first answer or the work.
+    for (let pause = 25; claim.kind === "busy" && claim.owner !== this.bootId; ) {
+      if (this.leaseClock() >= giveUpAt) break;
+      await sleep(pause);
+      pause = Math.min(100, pause * 2);
+      claim = await this.claim(userId, key, print);
+    }
     if (claim.kind === "mismatch") return this.reused();
     if (claim.kind === "done")
       return { status: claim.status, body: JSON.parse(claim.response), replayed: true };
@@ -128,7 +190,34 @@ export class IdempotencyService {
       const error = apiError("idempotency_key_in_progress");
       return { status: error.status, body: error.body, replayed: false };
     }
+    // Renewed while the work runs (a provider call may take a while), so that no other server
+    // takes the key over from a live owner.
+    const renewal = setInterval(
+      () => {
+        const leaseUntil = this.leaseClock() + this.leaseMs;
+        this.db
+          .transaction((tx) =>
+            IdempotencyKeys.renew(tx, { userId, key, owner: this.bootId, leaseUntil }),
+          )
+          .catch(() => {
+            // The next renewal tries again; a key lost meanwhile fails at completion.
+          });
+      },
+      Math.max(10, Math.floor(this.leaseMs / 3)),
+    );
+    renewal.unref();
+    try {
+      return await this.perform(userId, key, work);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
 
+  private async perform(
+    userId: number,
+    key: string,
+    work: () => Promise<Outcome>,
+  ): Promise<StoredAnswer> {
     let outcome: Outcome;
     try {
       outcome = await work();

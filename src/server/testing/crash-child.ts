@@ -1,8 +1,10 @@
-// A server in a child process, for the crash test: the fixture catalogue, the data folder of
-// DATA_DIR, port 0. Prints "READY <url>" once it listens.
+// A server in a child process, for the crash and several-servers tests: the fixture catalogue,
+// the database of DATA_DIR or DATABASE_URL (with SERVER_SECRET), port 0. Prints "READY <url>" once
+// it listens. IDEMPOTENCY_LEASE_MS (tests only) shortens the lease of pending Idempotency-Keys.
 import { startServer } from "../main.ts";
 import { fixtureCatalog } from "./fixture-catalog.ts";
 
+const lease = Number(process.env.IDEMPOTENCY_LEASE_MS);
 const running = await startServer({
   port: 0,
   host: "127.0.0.1",
@@ -10,6 +12,7 @@ const running = await startServer({
   passwordCost: 10,
   rateLimitScale: 1000,
   quiet: true,
+  ...(lease > 0 ? { idempotencyLeaseMs: lease } : {}),
   log: {
     info: () => {},
     warn: () => {},

@@ -5,7 +5,7 @@ import { openDataFolder } from "../data-folder.ts";
 import { StartupError } from "../startup-error.ts";
 
 try {
-  openDataFolder(process.env.DATA_DIR ?? ".data", Date.now()).db.close();
+  (await openDataFolder(process.env.DATA_DIR ?? ".data", Date.now())).db.close();
 } catch (error) {
   if (!(error instanceof StartupError)) throw error;
   process.stderr.write(`server: ${error.message}\n`);

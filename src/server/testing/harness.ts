@@ -1,6 +1,12 @@
 // In-process test server and client. The server starts on port 0 with a temporary data folder,
 // a settable clock, the fixture catalogue and response validation on; the client calls it through
 // the browser's own client (src/api/client.ts), which checks every answer with the contract.
+//
+// The database is SQLite by default; `database: "pglite"` runs the server on an in-process
+// PostgreSQL (testing/pglite.ts), `database: "postgres"` on a schema of its own of the real server
+// of DATABASE_URL (testing/postgres.ts). TEST_DATABASE, or setTestDatabase() before the servers
+// start, changes the default, for a whole test file or run.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -118,6 +124,38 @@ export class TestClient {
   }
 }
 
+export type TestDatabase = "sqlite" | "pglite" | "postgres";
+
+function isTestDatabase(value: string | undefined): value is TestDatabase {
+  return value === "sqlite" || value === "pglite" || value === "postgres";
+}
+
+let defaultDatabase: TestDatabase = isTestDatabase(process.env.TEST_DATABASE)
+  ? process.env.TEST_DATABASE
+  : "sqlite";
+
+/** The database of the test servers started from now on in this test file. */
+export function setTestDatabase(database: TestDatabase): void {
+  defaultDatabase = database;
+}
+
+/** An open database of the kind asked for, and what closes and removes it. */
+async function testDatabase(
+  kind: TestDatabase,
+): Promise<NonNullable<StartOptions["database"]> | null> {
+  if (kind === "sqlite") return null;
+  const secret = randomBytes(32);
+  if (kind === "pglite") {
+    const { openPglite } = await import("./pglite.ts");
+    return { db: await openPglite(), secret, label: "PGlite (in-process PostgreSQL)" };
+  }
+  const { openTestPostgres, postgresUrl, POSTGRES_SKIPPED } = await import("./postgres.ts");
+  const url = postgresUrl();
+  if (!url) throw new Error(POSTGRES_SKIPPED);
+  const { db, schema } = await openTestPostgres(url);
+  return { db, secret, label: `PostgreSQL schema ${schema.schema}` };
+}
+
 export type TestServer = {
   running: RunningServer;
   clock: TestClock;
@@ -138,19 +176,24 @@ export async function startTestServer(
     catalog?: Catalog;
     /** The test expects the server to log errors (else close() fails on them). */
     allowServerErrors?: boolean;
+    /** Where the server stores (default: SQLite, or TEST_DATABASE, or setTestDatabase()). */
+    testDatabase?: TestDatabase;
   } & Partial<StartOptions> = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "checkout-server-test-"));
+  const database =
+    options.database ?? (await testDatabase(options.testDatabase ?? defaultDatabase));
   const clock = options.clock ?? testClock(TEST_NOW);
   const log = memoryLogger();
   const catalog = options.catalog ?? fixtureCatalog();
-  const running = await startServer({
+  const start = startServer({
     passwordCost: 10,
     rateLimitScale: 100,
     validateResponses: true,
     // Tests that move the clock get renewals only when they ask for them ({ renewals: {} }).
     renewals: false,
     ...options,
+    ...(database ? { database } : {}),
     port: 0,
     host: "127.0.0.1",
     env: {
@@ -163,6 +206,14 @@ export async function startTestServer(
     log,
     catalog,
   });
+  let running: RunningServer;
+  try {
+    running = await start;
+  } catch (error) {
+    await database?.db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const server: TestServer = {
     running,
     clock,

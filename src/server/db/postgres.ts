@@ -1,0 +1,323 @@
+// PostgreSQL behind the Db seam (DATABASE_URL; docs/decisions/0014-postgresql.md).
+//
+// The queries are the same as on SQLite: `?` placeholders are numbered here ($1, $2, ...),
+// booleans are sent as 0/1 (the columns are integers), BIGINT and NUMERIC results are read as
+// JavaScript numbers, and a unique violation (23505) is thrown as `UniqueViolation`.
+//
+// Each transaction runs on a client of its own from the pool, BEGIN ISOLATION LEVEL SERIALIZABLE
+// ... COMMIT: it behaves as if it ran alone, as every transaction does on SQLite (one writer at a
+// time), so code written against SQLite keeps its meaning with several servers on one database.
+// The price is that PostgreSQL may abort one of two overlapping transactions (serialization
+// failure, 40001) or break a deadlock (40P01); the transaction is then run again from the start,
+// up to 20 attempts. That is safe because a transaction callback does nothing but database work
+// (db.ts), and nothing of an aborted attempt was committed. Attempts after the first wait their
+// turn in a lane of this process, one at a time, so that a burst of transactions on one row (50
+// purchases of one account at once) settles instead of failing each other again and again.
+//
+// The pool is anything shaped like node-postgres's `Pool` (PgPool below): `pg` in production,
+// an in-process PGlite in the tests (testing/pglite.ts), so both run this same code.
+import pg from "pg";
+import {
+  type Db,
+  type Queryable,
+  type Row,
+  type SqlValue,
+  type TransactionOptions,
+  UniqueViolation,
+} from "./db.ts";
+
+export type PgResult = { rows: Row[]; rowCount: number | null };
+
+export interface PgClient {
+  /** With `values` one statement (extended protocol); without, a script (simple protocol). */
+  query(text: string, values?: unknown[]): Promise<PgResult>;
+  release(error?: Error | boolean): void;
+}
+
+export interface PgPool {
+  connect(): Promise<PgClient>;
+  query(text: string, values?: unknown[]): Promise<PgResult>;
+  end(): Promise<void>;
+}
+
+/** SQLSTATEs after which a transaction is run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(["40001", "40P01"]);
+const UNIQUE_VIOLATION = "23505";
+
+export type PostgresOptions = {
+  /** Attempts of a transaction that keeps failing to serialize (default 20). */
+  maxAttempts?: number;
+};
+
+const cache = new Map<string, string>();
+
+/**
+ * `?` placeholders numbered as PostgreSQL wants them ($1, $2, ...), leaving string literals,
+ * quoted identifiers, dollar-quoted strings and comments alone.
+ */
+export function numberPlaceholders(sql: string): string {
+  const known = cache.get(sql);
+  if (known !== undefined) return known;
+  let out = "";
+  let n = 0;
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i] as string;
+    const next = sql[i + 1];
+    if (c === "'" || c === '"') {
+      const end = closing(sql, i + 1, c);
+      out += sql.slice(i, end);
+      i = end;
+    } else if (c === "-" && next === "-") {
+      const end = sql.indexOf("\n", i);
+      const stop = end === -1 ? sql.length : end;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (c === "/" && next === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      const stop = end === -1 ? sql.length : end + 2;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (c === "$" && /[A-Za-z_$]/.test(next ?? "") && !/[\w$]/.test(sql[i - 1] ?? "")) {
+      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))?.[0];
+      if (tag) {
+        const end = sql.indexOf(tag, i + tag.length);
+        const stop = end === -1 ? sql.length : end + tag.length;
+        out += sql.slice(i, stop);
+        i = stop;
+      } else {
+        out += c;
+        i += 1;
+      }
+    } else if (c === "?") {
+      n += 1;
+      out += `$${n}`;
+      i += 1;
+    } else {
+      out += c;
+      i += 1;
+    }
+  }
+  if (cache.size > 5000) cache.clear();
+  cache.set(sql, out);
+  return out;
+}
+
+/** The index after the quote that closes a literal opened before `from` (doubled quotes escape). */
+function closing(sql: string, from: number, quote: string): number {
+  let i = from;
+  while (i < sql.length) {
+    if (sql[i] === quote) {
+      if (sql[i + 1] === quote) i += 2;
+      else return i + 1;
+    } else i += 1;
+  }
+  return sql.length;
+}
+
+function toParam(value: SqlValue): unknown {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof Uint8Array && !Buffer.isBuffer(value)) return Buffer.from(value);
+  return value;
+}
+
+const params = (values: readonly SqlValue[]) => values.map(toParam);
+
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function mapError(error: unknown): unknown {
+  if (sqlState(error) === UNIQUE_VIOLATION && error instanceof Error) {
+    const constraint = (error as { constraint?: unknown }).constraint;
+    return new UniqueViolation(
+      error.message,
+      typeof constraint === "string" ? constraint : null,
+      error,
+    );
+  }
+  return error;
+}
+
+/** Whether running the transaction again may succeed (and nothing of it was committed). */
+export function isRetryable(error: unknown): boolean {
+  const code = sqlState(error) ?? sqlState((error as { cause?: unknown } | null)?.cause);
+  return code !== undefined && RETRYABLE.has(code);
+}
+
+function queryable(run: (text: string, values?: unknown[]) => Promise<PgResult>): Queryable {
+  const call = async (sql: string, values: readonly SqlValue[]) => {
+    try {
+      return await run(numberPlaceholders(sql), params(values));
+    } catch (error) {
+      throw mapError(error);
+    }
+  };
+  return {
+    async get<T>(sql: string, values: readonly SqlValue[] = []) {
+      return (await call(sql, values)).rows[0] as T | undefined;
+    },
+    async all<T>(sql: string, values: readonly SqlValue[] = []) {
+      return (await call(sql, values)).rows as T[];
+    },
+    async run(sql: string, values: readonly SqlValue[] = []) {
+      return { changes: (await call(sql, values)).rowCount ?? 0 };
+    },
+    async exec(sql: string) {
+      try {
+        await run(sql);
+      } catch (error) {
+        throw mapError(error);
+      }
+    },
+  };
+}
+
+export class PostgresDb implements Db {
+  readonly dialect = "postgres";
+  readonly pool: PgPool;
+  private readonly maxAttempts: number;
+  private readonly direct: Queryable;
+  private closed = false;
+  /** Transactions run again after a serialization failure or deadlock (for the tests, figures). */
+  retries = 0;
+  private lane: Promise<void> = Promise.resolve();
+
+  constructor(pool: PgPool, options: PostgresOptions = {}) {
+    this.pool = pool;
+    this.maxAttempts = options.maxAttempts ?? 20;
+    this.direct = queryable((text, values) => this.pool.query(text, values));
+  }
+
+  /** Reads outside a transaction: one statement on any pooled connection, committed data only. */
+  get<T = Row>(sql: string, values?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.direct.get<T>(sql, values);
+  }
+
+  all<T = Row>(sql: string, values?: readonly SqlValue[]): Promise<T[]> {
+    return this.direct.all<T>(sql, values);
+  }
+
+  /** A write outside an explicit transaction is a transaction of its own (and is retried). */
+  run(sql: string, values?: readonly SqlValue[]): Promise<{ changes: number }> {
+    return this.transaction((tx) => tx.run(sql, values));
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.transaction((tx) => tx.exec(sql));
+  }
+
+  async transaction<T>(
+    work: (tx: Queryable) => Promise<T>,
+    options: TransactionOptions = {},
+  ): Promise<T> {
+    if (this.closed) throw new Error("The database is closed.");
+    const begin =
+      options.isolation === "read committed"
+        ? "BEGIN ISOLATION LEVEL READ COMMITTED"
+        : "BEGIN ISOLATION LEVEL SERIALIZABLE";
+    for (let attempt = 1; ; attempt++) {
+      // A transaction that failed to serialize runs again in the retry lane, one at a time in
+      // this process: the transactions of a burst on one row then commit one after the other
+      // instead of failing each other again and again (first attempts still run side by side).
+      const leave = attempt > 1 ? await this.enterLane() : null;
+      try {
+        return await this.attempt(begin, work);
+      } catch (error) {
+        if (attempt < this.maxAttempts && isRetryable(error)) {
+          this.retries += 1;
+          continue;
+        }
+        throw error;
+      } finally {
+        leave?.();
+      }
+    }
+  }
+
+  /** Waits for the lane; the function returned leaves it. */
+  private async enterLane(): Promise<() => void> {
+    let leave: () => void = () => {};
+    const left = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    const before = this.lane;
+    this.lane = before.then(() => left);
+    await before;
+    return leave;
+  }
+
+  /** One attempt: BEGIN, the work, COMMIT on a pooled client; ROLLBACK when anything fails. */
+  private async attempt<T>(begin: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(begin);
+      const value = await work(queryable((text, values) => client.query(text, values)));
+      await client.query("COMMIT");
+      client.release();
+      return value;
+    } catch (error) {
+      let healthy = true;
+      try {
+        await client.query("ROLLBACK");
+      } catch {
+        // The connection is gone (a COMMIT cut off may or may not have committed): it leaves
+        // the pool, and the error is not retried.
+        healthy = false;
+      }
+      client.release(!healthy);
+      if (!healthy && isRetryable(error))
+        throw new Error("The database connection was lost.", { cause: error });
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
+/** BIGINT (20) and NUMERIC (1700, what SUM of a BIGINT gives) as numbers, as SQLite returns them. */
+export function toNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) && Number.isInteger(value)) {
+    throw new Error(`A database integer (${text}) is beyond JavaScript's safe integers.`);
+  }
+  return value;
+}
+
+export type PostgresConnection = {
+  /** postgres:// or postgresql:// URL, as libpq takes it (`?options=-c search_path=...` works). */
+  url: string;
+  /** Connections per server process (default 10). */
+  poolSize?: number;
+};
+
+/** A node-postgres pool that reads BIGINT and NUMERIC as numbers. */
+export function createPgPool(connection: PostgresConnection): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: connection.url,
+    max: connection.poolSize ?? 10,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === 20 || oid === 1700
+          ? toNumber
+          : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client whose server went away emits here; without a listener it would stop the
+  // process. The next query gets a new connection.
+  pool.on("error", () => {});
+  return pool;
+}
+
+export function openPostgres(connection: PostgresConnection, options?: PostgresOptions) {
+  return new PostgresDb(createPgPool(connection) as unknown as PgPool, options);
+}

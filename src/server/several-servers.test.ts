@@ -1,0 +1,190 @@
+// Two server processes on one PostgreSQL database, as a deployment behind a proxy runs them
+// (issue 11, "Several servers"): sessions, Idempotency-Keys, account locks and the health check
+// hold across both. Needs a PostgreSQL server (DATABASE_URL; a schema of its own, dropped after):
+// PGlite lives inside one process.
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../api/contract/index.ts";
+import type { Db } from "./db/db.ts";
+import { MIGRATIONS } from "./db/migrations.ts";
+import { openPostgres } from "./db/postgres.ts";
+import { HEALTH_PATH } from "./routes/health.ts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./seed.ts";
+import {
+  type ChildServer,
+  killAll,
+  startChildServer,
+  stopChildServer,
+} from "./testing/children.ts";
+import { newKey, TestClient } from "./testing/harness.ts";
+import {
+  createTestSchema,
+  postgresUrl,
+  type TestSchema,
+  tellPostgresSkipped,
+} from "./testing/postgres.ts";
+
+const url = postgresUrl();
+if (!url) tellPostgresSkipped("two servers on one PostgreSQL database");
+
+describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_000 }, () => {
+  const children: ChildProcess[] = [];
+  let schema: TestSchema;
+  let a: ChildServer;
+  let b: ChildServer;
+  let db: Db;
+
+  beforeAll(async () => {
+    schema = await createTestSchema(url ?? "");
+    const env = {
+      DATABASE_URL: schema.url,
+      DATABASE_POOL_SIZE: "5",
+      SERVER_SECRET: randomBytes(32).toString("base64url"),
+      PAYMENTS: "sandbox",
+      SEED: "true",
+    };
+    // Both at once on an empty schema: they take turns to migrate, and seed the demo accounts once.
+    [a, b] = await Promise.all([startChildServer(env, children), startChildServer(env, children)]);
+    db = openPostgres({ url: schema.url, poolSize: 2 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a, b].filter(Boolean).map(stopChildServer));
+    killAll(children);
+    await db?.close();
+    await schema?.drop();
+  });
+
+  /** A client of `server` that carries the cookies `from` has. */
+  function sameBrowser(from: TestClient, server: ChildServer): TestClient {
+    const client = new TestClient(server.url);
+    const headers = new Headers();
+    for (const pair of from.cookieHeader.split("; ").filter(Boolean)) {
+      headers.append("set-cookie", `${pair}; Path=/`);
+    }
+    client.remember(headers);
+    return client;
+  }
+
+  async function count(sql: string, params: (string | number)[] = []): Promise<number> {
+    return (await db.get<{ n: number }>(sql, params))?.n ?? 0;
+  }
+
+  it("started together: migrated once, demo accounts once", async () => {
+    expect(await count("SELECT COUNT(*) AS n FROM schema_migrations")).toBe(MIGRATIONS.length);
+    expect(await count("SELECT COUNT(*) AS n FROM users")).toBe(DEMO_ACCOUNTS.length);
+  });
+
+  it("answers the health check on both, naming the database", async () => {
+    for (const server of [a, b]) {
+      const response = await fetch(`${server.url}${HEALTH_PATH}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ok: true, database: "postgres" });
+    }
+  });
+
+  it("takes a session made on one server on the other, and ends it on both", async () => {
+    const onA = new TestClient(a.url);
+    const signIn = await onA.call(api.signIn, {
+      body: { email: "free@demo.test", password: DEMO_PASSWORD },
+    });
+    expect(signIn.ok).toBe(true);
+    const onB = sameBrowser(onA, b);
+    const info = await onB.call(api.userInfo);
+    expect(info.ok && info.body.email).toBe("free@demo.test");
+
+    const logout = await onB.fetch("/login?action=logout", { method: "POST" });
+    expect(logout.status).toBeLessThan(400);
+    const after = await sameBrowser(onA, a).call(api.userInfo);
+    expect(after.status).toBe(401);
+  });
+
+  it("makes one order and one charge for 100 payments with one key spread over both", async () => {
+    const onA = new TestClient(a.url);
+    const signIn = await onA.call(api.signIn, {
+      body: { email: "monthly@demo.test", password: DEMO_PASSWORD },
+    });
+    expect(signIn.ok).toBe(true);
+    const clients = [onA, sameBrowser(onA, b)];
+    const key = newKey();
+    const chargesBefore = await count(
+      "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        (clients[i % 2] as TestClient).call(api.upgrade, {
+          body: { product: { code: "wv_unloct17_12m" }, newCart: true },
+          idempotencyKey: key,
+        }),
+      ),
+    );
+    expect(answers.map((x) => x.status)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((x) => JSON.stringify(x.body))).size).toBe(1);
+    // Both servers answered, one of them with the other's stored answer.
+    expect(answers.filter((x) => x.headers.get("idempotent-replayed") === "true")).toHaveLength(99);
+    expect(await count("SELECT COUNT(*) AS n FROM orders WHERE idempotency_key = ?", [key])).toBe(
+      1,
+    );
+    expect(await count("SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL")).toBe(
+      chargesBefore + 1,
+    );
+  });
+
+  it("serialises purchases with different keys for one account across both servers", async () => {
+    const onA = new TestClient(a.url);
+    const signUp = await onA.call(api.signUp, {
+      body: {
+        email: "two-servers@example.com",
+        password: "secret-1",
+        firstName: "Pat",
+        lastName: "B",
+      },
+    });
+    expect(signUp.ok).toBe(true);
+    const onB = sameBrowser(onA, b);
+    const token = await onB.call(api.sandboxToken, {
+      body: {
+        number: "4242424242424242",
+        expMonth: 12,
+        expYear: 2030,
+        cvc: "123",
+        postalCode: "1",
+      },
+    });
+    if (!token.ok) throw new Error(token.body.message);
+    const saved = await onA.call(api.paymentToken, {
+      body: { token: token.body.id },
+      idempotencyKey: newKey(),
+    });
+    expect(saved.ok).toBe(true);
+
+    const chargesBefore = await count(
+      "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 === 0 ? onA : onB).call(api.upgrade, {
+          body: { product: { code: "wv_unloct17_12m" }, newCart: true },
+          idempotencyKey: newKey(),
+        }),
+      ),
+    );
+    expect(answers.filter((x) => x.ok)).toHaveLength(1);
+    for (const refused of answers.filter((x) => !x.ok)) {
+      expect(refused.status).toBe(409);
+      expect(["account_busy", "already_subscribed"]).toContain(
+        !refused.ok && refused.body.error_code,
+      );
+    }
+    expect(await count("SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL")).toBe(
+      chargesBefore + 1,
+    );
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM orders o JOIN users u ON u.id = o.user_id WHERE u.email = ?",
+        ["two-servers@example.com"],
+      ),
+    ).toBe(1);
+  });
+});
