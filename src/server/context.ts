@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { MAX_BODY_BYTES } from "../api/contract/common.ts";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
+import type { HumanVerifier } from "./auth/human-check.ts";
 import type { PasswordHasher } from "./auth/passwords.ts";
 import { tokenHash } from "./auth/tokens.ts";
 import type { Clock } from "./clock.ts";
@@ -41,6 +42,8 @@ export type AppDeps = {
   secret: Buffer;
   /** Password hashing and checks (scrypt). */
   passwords: PasswordHasher;
+  /** The reset page's human check (the sandbox's proof of work unless a provider is passed). */
+  humanCheck: HumanVerifier;
   /** Check every 2xx JSON answer against the contract (tests turn it on). */
   validateResponses: boolean;
   /** Work started after an answer went out (e-mails); close() waits for it. */

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { type App, createApp } from "./app.ts";
+import { type HumanVerifier, sandboxHumanVerifier } from "./auth/human-check.ts";
 import { DEFAULT_COST, type PasswordHasher, scryptHasher } from "./auth/passwords.ts";
 import { loadCatalog } from "./catalog.ts";
 import { type Clock, DAY_MS, isSettableClock, runningClock, systemClock } from "./clock.ts";
@@ -63,6 +64,8 @@ export type StartOptions = {
   passwordCost?: number;
   /** Replaces the scrypt hasher built from passwordCost (tests count its work). */
   passwords?: PasswordHasher;
+  /** The reset page's human check; a real provider's verifier replaces the sandbox's. */
+  humanCheck?: HumanVerifier;
   validateResponses?: boolean;
   /** Print the banner with the demo accounts (default: true unless a logger is given). */
   quiet?: boolean;
@@ -210,6 +213,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }),
     secret,
     passwords: options.passwords ?? scryptHasher(passwordCost),
+    humanCheck: options.humanCheck ?? sandboxHumanVerifier,
     validateResponses: options.validateResponses ?? false,
     background: new Set(),
     staticHandler: options.staticHandler ?? null,

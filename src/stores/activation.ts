@@ -1,10 +1,13 @@
 // The activation store of spec 3.8: the e-mail code step. Verifying needs success true (spec 5);
-// a failure, or generating a new code, sets or resets a plain error flag (spec 8).
+// a failure, or generating a new code, sets or resets a plain error flag (spec 8). A verified code
+// then activates the account, whose success clears activationRequired (spec 4), and the hub hears
+// email_activation.
 import { map } from "nanostores";
 import { routes as endpoints } from "../api/contract/routes.ts";
 import { api } from "./api.ts";
+import { postToHub } from "./hub.ts";
 import { operation } from "./operation.ts";
-import { $user } from "./user.ts";
+import { $user, activateAccount } from "./user.ts";
 
 export const $activation = map({ error: false, codeSent: false, verified: false });
 
@@ -19,7 +22,6 @@ export const verifyEmailCode = operation(
     onSuccess() {
       $activation.setKey("verified", true);
       $user.setKey("emailVerified", true);
-      $user.setKey("activationRequired", false);
     },
     onFailure() {
       $activation.setKey("error", true);
@@ -33,6 +35,7 @@ export const generateCode = operation(
   {
     onStart() {
       $activation.setKey("error", false);
+      $activation.setKey("codeSent", false);
     },
     onSuccess() {
       $activation.setKey("codeSent", true);
@@ -42,3 +45,11 @@ export const generateCode = operation(
     },
   },
 );
+
+/** The activation step: verify the code, then activate the account (spec 7's two calls). */
+export async function verifyAndActivate(code: string): Promise<void> {
+  const verified = await verifyEmailCode.run(code.trim());
+  if (!verified.ok) return;
+  const activated = await activateAccount.run();
+  if (activated.ok) postToHub("email_activation");
+}

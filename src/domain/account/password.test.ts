@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkResetForm, passwordValidations, resetOutcome } from "./password.ts";
+import { checkResetForm, passwordValidations, resetLinkEmail, resetOutcome } from "./password.ts";
 
 describe("reset form check (spec section 5)", () => {
   it("shows the page's messages", () => {
@@ -68,5 +68,23 @@ describe("reset outcome (spec section 8)", () => {
       problem,
     );
     expect(resetOutcome("network-failure", false).message).toBe(problem);
+  });
+});
+
+describe("campaign user (spec 2.7)", () => {
+  it("is marked by the campaign hash after the e-mail, in the fragment or encoded", () => {
+    expect(resetLinkEmail("pat@example.com", "#campaign")).toEqual({
+      email: "pat@example.com",
+      campaignUser: true,
+    });
+    expect(resetLinkEmail("pat@example.com#campaign", "")).toEqual({
+      email: "pat@example.com",
+      campaignUser: true,
+    });
+    expect(resetLinkEmail("pat@example.com", "")).toEqual({
+      email: "pat@example.com",
+      campaignUser: false,
+    });
+    expect(resetLinkEmail("pat@example.com", "#other").campaignUser).toBe(false);
   });
 });

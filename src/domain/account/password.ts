@@ -6,6 +6,25 @@ export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 50;
 export const RESET_REDIRECT_SECONDS = 5;
 
+/**
+ * The campaign hash of spec 2.7. The spec says only that "an email ending in a campaign hash marks
+ * a campaign user"; we read it as a reset link whose e-mail parameter is followed by the fragment
+ * `#campaign` (`…&email=pat@example.com#campaign`), or carries it percent-encoded at its end
+ * (`email=pat@example.com%23campaign`). Campaign pages send such links.
+ */
+export const CAMPAIGN_HASH = "#campaign";
+
+/** The link's e-mail without the campaign hash, and whether the hash marks a campaign user. */
+export function resetLinkEmail(
+  emailParam: string,
+  urlHash: string,
+): { email: string; campaignUser: boolean } {
+  if (emailParam.endsWith(CAMPAIGN_HASH)) {
+    return { email: emailParam.slice(0, -CAMPAIGN_HASH.length), campaignUser: true };
+  }
+  return { email: emailParam, campaignUser: urlHash === CAMPAIGN_HASH };
+}
+
 /** The field message for one password field, or null when the field is fine. */
 export function passwordFieldError(value: string): string | null {
   if (value.length === 0) return PASSWORD_FIELD_MESSAGES.empty;
@@ -45,6 +64,9 @@ export const FAILED_VALIDATIONS = [
   "PasswordTooLong",
 ] as const;
 export type FailedValidation = (typeof FAILED_VALIDATIONS)[number];
+
+/** The change-password answer's code when the human check failed (the page's problem message). */
+export const HUMAN_CHECK_FAILED = "humanCheckFailed";
 
 /** What the change-password call reports as failedValidations (empty when the pair is valid). */
 export function passwordValidations(newPassword: string, confirm: string): FailedValidation[] {

@@ -5,16 +5,9 @@
 import { useStore } from "@nanostores/react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
-import { cancelEssentials } from "../../stores/payment.ts";
 import { $productInfo } from "../../stores/products.ts";
-import { $user, cancelTrial } from "../../stores/user.ts";
-import { Busy, Frame, Problem } from "./Frame.tsx";
-
-function formatDate(ms: number | null): string {
-  return ms === null
-    ? "the end of your paid period"
-    : new Date(ms).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
-}
+import { $user } from "../../stores/user.ts";
+import { Frame } from "./Frame.tsx";
 
 export function SeatsScreen({ title }: { title: string }) {
   const user = useStore($user);
@@ -58,60 +51,8 @@ export function EssentialsScreen({ title }: { title: string }) {
   );
 }
 
-export function CancelEssentialsScreen({ title }: { title: string }) {
-  const state = useStore(cancelEssentials.$state);
-  const user = useStore($user);
-  return (
-    <Frame title={title}>
-      <p>
-        Essentials ends with this change; your plan stays until {formatDate(user.orderEndDate)}.
-      </p>
-      {state.status === "success" ? (
-        <p role="status">Essentials is cancelled.</p>
-      ) : (
-        <button
-          type="button"
-          className="btn"
-          disabled={state.status === "started"}
-          onClick={() => cancelEssentials.run()}
-        >
-          Cancel Essentials
-        </button>
-      )}
-      {state.status === "started" && <Busy label="Cancelling…" />}
-      {state.status === "failure" && <Problem failure={state.error} />}
-    </Frame>
-  );
-}
-
-export function CancelTrialScreen({ title }: { title: string }) {
-  const state = useStore(cancelTrial.$state);
-  const user = useStore($user);
-  return (
-    <Frame title={title}>
-      <p>
-        {user.isTrial
-          ? `Your trial has ${user.remainingTrialDays ?? 0} days left. Cancelling ends it now and keeps your free account.`
-          : "You have no trial to cancel."}
-      </p>
-      {state.status === "success" ? (
-        <p role="status">Your trial is cancelled.</p>
-      ) : (
-        user.isTrial && (
-          <button
-            type="button"
-            className="btn"
-            disabled={state.status === "started"}
-            onClick={() => cancelTrial.run(false)}
-          >
-            Cancel my trial
-          </button>
-        )
-      )}
-      {state.status === "failure" && <Problem failure={state.error} />}
-    </Frame>
-  );
-}
+/** Cancel Essentials and cancel trial: src/islands/account/CancelScreens.tsx, loaded on demand. */
+export { CancelEssentialsScreen, CancelTrialScreen } from "../account/lazy.tsx";
 
 export function ExplainScreen({ title, text }: { title: string; text: string }) {
   return (

@@ -3,9 +3,8 @@
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect } from "react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
-import { $activation, generateCode, verifyEmailCode } from "../../stores/activation.ts";
-import { $query } from "../../stores/router.ts";
 import { $user, inviteInfo } from "../../stores/user.ts";
+import { AccountPanel, ResetPasswordScreen } from "../account/lazy.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 
 export function InviteScreen({ title, code }: { title: string; code: string | null }) {
@@ -27,57 +26,12 @@ export function InviteScreen({ title, code }: { title: string; code: string | nu
   );
 }
 
-export function ActivationScreen({ title }: { title: string }) {
-  const user = useStore($user);
-  const activation = useStore($activation);
-  const verify = useStore(verifyEmailCode.$state);
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const code = new FormData(event.currentTarget).get("code");
-    if (typeof code === "string") void verifyEmailCode.run(code);
-  };
-  return (
-    <Frame title={title}>
-      {activation.verified ? (
-        <p role="status">Your e-mail address is verified.</p>
-      ) : (
-        <form className="stack" onSubmit={onSubmit}>
-          <p>We sent a code to {user.userEmail || "your e-mail address"}.</p>
-          <label htmlFor="activation-code">Code</label>
-          <input
-            id="activation-code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            required
-          />
-          {activation.error && (
-            <Problem message="This code is not valid or has expired. Ask for a new code and try again." />
-          )}
-          <button type="submit" className="btn" disabled={verify.status === "started"}>
-            Verify
-          </button>
-          <button type="button" className="link" onClick={() => generateCode.run()}>
-            Send me a new code
-          </button>
-        </form>
-      )}
-    </Frame>
-  );
-}
+/** E-mail activation: src/islands/account/ActivationScreen.tsx. */
+export { ActivationScreen } from "../account/lazy.tsx";
 
+/** The reset-password page (spec 2.7): src/islands/account/ResetPasswordScreen.tsx. */
 export function NewPasswordScreen({ title }: { title: string }) {
-  const query = useStore($query);
-  return (
-    <Frame title={title}>
-      <p className="subtitle">Create a new password for your account</p>
-      {query.email && (
-        <p>
-          {query.email} <a href={hrefFor("login")}>Not you?</a>
-        </p>
-      )}
-    </Frame>
-  );
+  return <ResetPasswordScreen title={title} />;
 }
 
 export function RceScreen({ title }: { title: string }) {
@@ -92,6 +46,7 @@ export function RceScreen({ title }: { title: string }) {
 }
 
 export function HomeScreen({ title }: { title: string }) {
+  const user = useStore($user);
   return (
     <Frame title={title}>
       <ul className="plain">
@@ -102,6 +57,7 @@ export function HomeScreen({ title }: { title: string }) {
           <a href="/app">The editor</a>
         </li>
       </ul>
+      {user.isAuth && <AccountPanel />}
     </Frame>
   );
 }

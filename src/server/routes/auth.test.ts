@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../api/contract/index.ts";
+import { resetChallenge, solveChallenge } from "../../domain/account/human-check.ts";
 import { scryptHasher } from "../auth/passwords.ts";
 import { Users } from "../db/users.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
@@ -13,6 +15,12 @@ afterAll(async () => {
 });
 
 type Mail = { to: string; subject: string; body: string };
+
+const sha256 = (text: string) => new Uint8Array(createHash("sha256").update(text).digest());
+/** What the browser's sandbox human check sends for this link. */
+async function humanAnswer(vc: string, email: string): Promise<string> {
+  return (await solveChallenge(resetChallenge(vc, email), sha256)) ?? "";
+}
 
 async function mailbox(to: string): Promise<Mail[]> {
   const response = await fetch(
@@ -161,8 +169,13 @@ describe("forgot and change password", () => {
     expect(await mailbox("ghost@demo.test")).toEqual([]);
 
     const client = server.client();
-    const change = (
-      body: Partial<{ newPassword: string; confirmNewPassword: string; vc: string }>,
+    const change = async (
+      body: Partial<{
+        newPassword: string;
+        confirmNewPassword: string;
+        vc: string;
+        recaptchaResponse: string;
+      }>,
     ) =>
       client.call(api.changePassword, {
         body: {
@@ -170,6 +183,7 @@ describe("forgot and change password", () => {
           newPassword: "new-secret",
           confirmNewPassword: "new-secret",
           vc,
+          recaptchaResponse: await humanAnswer(body.vc ?? vc, "monthly@demo.test"),
           ...body,
         },
       });
@@ -185,6 +199,14 @@ describe("forgot and change password", () => {
       success: false,
       failedValidations: ["PasswordsNotMatch"],
     });
+    // The human check comes first: without its answer, or with another link's, nothing is
+    // changed and nothing is said about the link.
+    for (const recaptchaResponse of ["", await humanAnswer("other-link", "monthly@demo.test")]) {
+      expect((await change({ recaptchaResponse })).body).toEqual({
+        success: false,
+        failedValidations: ["humanCheckFailed"],
+      });
+    }
     expect((await change({ vc: "not-a-token" })).body).toEqual({
       success: false,
       failedValidations: [],
@@ -206,6 +228,7 @@ describe("forgot and change password", () => {
         newPassword: "new-secret",
         confirmNewPassword: "new-secret",
         vc,
+        recaptchaResponse: await humanAnswer(vc, "annual@demo.test"),
       },
     });
     expect(answer.body).toEqual({ success: false, failedValidations: [] });

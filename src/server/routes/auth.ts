@@ -1,7 +1,7 @@
 // Sessions and passwords: sign-up, sign-in, forgot password, change password, logout.
 import { api } from "../../api/contract/index.ts";
 import { isBlockedEmail } from "../../domain/account/email-rules.ts";
-import { passwordValidations } from "../../domain/account/password.ts";
+import { HUMAN_CHECK_FAILED, passwordValidations } from "../../domain/account/password.ts";
 import type { Routes } from "../app.ts";
 import { admitSignIn } from "../auth/sign-in-limits.ts";
 import { tooManyAttempts } from "../context.ts";
@@ -103,6 +103,14 @@ export function authRoutes(routes: Routes): void {
     const failed = passwordValidations(body.newPassword, body.confirmNewPassword);
     if (failed.length > 0) return json({ success: false, failedValidations: failed });
     const { db, secret } = ctx.app;
+    // The invisible human check (spec 2.7): checked before the link, so a script without it
+    // learns nothing about which links are live.
+    const human = await ctx.app.humanCheck.verifyReset({
+      vc: body.vc,
+      email: body.email,
+      answer: body.recaptchaResponse,
+    });
+    if (!human) return json({ success: false, failedValidations: [HUMAN_CHECK_FAILED] });
     const now = ctx.now();
     const hash = resetHash(secret, body.vc);
     const stored = body.vc ? await Secrets.byHash(db, hash, "reset") : null;

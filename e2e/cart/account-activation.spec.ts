@@ -1,0 +1,47 @@
+// E-mail activation (spec 2.1, 4, 5, 7; issue 10): a new account gets a code in the outbox; a
+// wrong code is refused; a new code can be asked for; the right one verifies the address and
+// activates the account (activationRequired cleared).
+import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations, latestMail, signUpViaApi, uniqueEmail } from "./account-helpers.ts";
+
+function codeIn(subject: string): string {
+  return /(\d{6})/.exec(subject)?.[1] ?? "";
+}
+
+test("a new account verifies its e-mail with the code from the outbox", async ({ page }) => {
+  const email = uniqueEmail("activate");
+  await signUpViaApi(page, email, "activation-secret");
+  const first = codeIn((await latestMail(page.request, email, /^Your verification code/)).subject);
+
+  await page.goto("/cart#email-activation");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Activate your account");
+  await expect(page.getByText(`We sent a 6-digit code to ${email}.`)).toBeVisible();
+
+  const wrong = first === "000000" ? "111111" : "000000";
+  await page.getByLabel("Verification code").fill(wrong);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "This code is not valid or has expired. Ask for a new code and try again.",
+  );
+  await expectNoAxeViolations(page, "activation, wrong code");
+
+  await page.getByRole("button", { name: "Send me a new code" }).click();
+  await expect(page.getByText(`We sent a new code to ${email}.`)).toBeVisible();
+  let second = first;
+  await expect
+    .poll(async () => {
+      second = codeIn((await latestMail(page.request, email, /^Your verification code/)).subject);
+      return second !== first;
+    })
+    .toBe(true);
+
+  await page.getByLabel("Verification code").fill(second);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(
+    page.getByText("Your e-mail address is verified and your account is active."),
+  ).toBeVisible();
+  await expectNoAxeViolations(page, "activation, verified");
+
+  const info = await (await page.request.get("/api/2/wevideouser/info/")).json();
+  expect(info).toMatchObject({ emailVerified: true, activationRequired: false });
+});

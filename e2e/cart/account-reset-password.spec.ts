@@ -1,0 +1,131 @@
+// Reset password (spec 2.7, 4, 5, 8; issue 10): ask for a link, read it in the sandbox mailbox,
+// follow it, choose a new password, then sign in with it.
+import { expect, type Page, test } from "@playwright/test";
+import {
+  expectNoAxeViolations,
+  latestMail,
+  linkIn,
+  signUpViaApi,
+  uniqueEmail,
+} from "./account-helpers.ts";
+
+const PROBLEM =
+  "There was a problem sending your new password. Please try again. If the problem persists, please contact the provider's support.";
+
+/** A new account that has asked for a reset link, signed out; returns its e-mail and the link. */
+async function askForResetLink(page: Page): Promise<{ email: string; link: string }> {
+  const email = uniqueEmail("reset");
+  await signUpViaApi(page, email, "first-password");
+  await page.context().clearCookies();
+  const forgot = await page.request.post("/api/5/auth/forgot", { data: { email } });
+  expect(forgot.status()).toBe(200);
+  const link = linkIn(await latestMail(page.request, email, /^Reset your password$/));
+  expect(link).toMatch(/^\/cart\/new-password\?vc=.+&email=/);
+  return { email, link };
+}
+
+test("a person resets a forgotten password from the e-mail's link and signs in with it", async ({
+  page,
+}) => {
+  const { email, link } = await askForResetLink(page);
+  await page.goto(link);
+
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reset password");
+  await expect(page.getByText("Create a new password for your account")).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Not you?" })).toHaveAttribute("href", "/cart/login");
+
+  const submit = page.getByRole("button", { name: "Change my password" });
+  const password = page.getByLabel("New password");
+  const confirm = page.getByLabel("Confirm password");
+  await expect(submit).toBeDisabled();
+
+  await password.fill("abc");
+  await expect(
+    page.getByText("Short passwords are easy to guess. Try one with at least 6 characters."),
+  ).toBeVisible();
+  await password.fill("");
+  await expect(page.getByText("You can't leave this empty.")).toBeVisible();
+
+  await password.fill("brand-new-secret");
+  await confirm.fill("brand-new-secrex");
+  await expect(page.getByText("Passwords do not match")).toBeVisible();
+  await expect(submit).toBeDisabled();
+
+  await confirm.fill("brand-new-secret");
+  await expect(page.getByText("OK", { exact: true })).toBeVisible();
+  await expect(submit).toBeEnabled();
+  await expectNoAxeViolations(page, "reset password, valid pair");
+
+  await submit.click();
+  await expect(
+    page.getByText("Success! You will be redirected to login page in 5 seconds"),
+  ).toBeVisible();
+  await expect(
+    page.getByText("Success! You will be redirected to login page in 4 seconds"),
+  ).toBeVisible();
+  await expectNoAxeViolations(page, "reset password, success");
+  await expect(page).toHaveURL(/\/cart\/login$/, { timeout: 10_000 });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in");
+
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill("brand-new-secret");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/cart\/plans/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Plans");
+});
+
+test("a used link says it has expired, and the button then reads RESET", async ({ page }) => {
+  const { link } = await askForResetLink(page);
+  // The link is used once (by another tab, say) …
+  await page.goto(link);
+  await page.getByLabel("New password").fill("first-new-secret");
+  await page.getByLabel("Confirm password").fill("first-new-secret");
+  await page.getByRole("button", { name: "Change my password" }).click();
+  await expect(page.getByText(/^Success! You will be redirected/)).toBeVisible();
+
+  // … and opened again.
+  await page.goto(link);
+  await page.getByLabel("New password").fill("second-new-secret");
+  await page.getByLabel("Confirm password").fill("second-new-secret");
+  await page.getByRole("button", { name: "Change my password" }).click();
+  await expect(page.getByRole("alert")).toHaveText("This link has expired.");
+  await expect(page.getByRole("button", { name: "RESET" })).toBeEnabled();
+  await expectNoAxeViolations(page, "reset password, expired link");
+});
+
+test("a failed call shows the problem message", async ({ page }) => {
+  const { link } = await askForResetLink(page);
+  await page.route("**/api/3/users/changepassword", (route) => route.abort("failed"));
+  await page.goto(link);
+  await page.getByLabel("New password").fill("brand-new-secret");
+  await page.getByLabel("Confirm password").fill("brand-new-secret");
+  await page.getByRole("button", { name: "Change my password" }).click();
+  await expect(page.getByRole("alert")).toHaveText(PROBLEM);
+  await expect(page.getByRole("button", { name: "RESET" })).toBeVisible();
+});
+
+test("a campaign user's reset, done with the keyboard alone", async ({ page }) => {
+  const { link } = await askForResetLink(page);
+  await page.goto(`${link}#campaign`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reset password");
+  const password = page.getByLabel("New password");
+  // From the top of the page, Tab reaches the field (past the header's links and 'Not you?').
+  for (
+    let i = 0;
+    i < 20 && !(await password.evaluate((el) => el === document.activeElement));
+    i++
+  ) {
+    await page.keyboard.press("Tab");
+  }
+  await expect(password).toBeFocused();
+  await page.keyboard.type("campaign-secret");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Confirm password")).toBeFocused();
+  await page.keyboard.type("campaign-secret");
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Success! Your password has been changed")).toBeVisible();
+  // No countdown for a campaign user: the page stays.
+  await page.waitForTimeout(1500);
+  await expect(page).toHaveURL(/\/cart\/new-password/);
+});

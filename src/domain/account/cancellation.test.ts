@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { type AccountFacts, availableActions, notice } from "./cancellation.ts";
+
+function facts(overrides: Partial<AccountFacts> = {}): AccountFacts {
+  return {
+    productCode: "wv_unloct17_1m",
+    orderState: "automatic",
+    orderEndDate: Date.UTC(2026, 2, 3),
+    isTrial: false,
+    remainingTrialDays: null,
+    isMember: false,
+    isOwner: false,
+    isManaged: false,
+    mobileStore: false,
+    hasEssentials: false,
+    instanceId: null,
+    instanceName: null,
+    ...overrides,
+  };
+}
+
+describe("available cancellations", () => {
+  it("follows the account", () => {
+    expect(availableActions(facts())).toEqual(["cancelSubscription", "convertToFree"]);
+    expect(availableActions(facts({ productCode: "wv_free", orderState: "unknown" }))).toEqual([]);
+    expect(
+      availableActions(facts({ isTrial: true, orderState: "trial", remainingTrialDays: 3 })),
+    ).toEqual(["cancelTrial"]);
+    expect(availableActions(facts({ isMember: true, instanceId: 7 }))).toEqual(["leaveInstance"]);
+    expect(availableActions(facts({ isOwner: true, instanceId: 7 }))).toEqual([
+      "cancelSubscription",
+      "convertToFree",
+      "deleteMembers",
+    ]);
+    expect(availableActions(facts({ isManaged: true }))).toEqual([]);
+    expect(availableActions(facts({ mobileStore: true }))).toEqual([]);
+  });
+});
+
+describe("notices", () => {
+  it("say what happens and from when", () => {
+    expect(notice("cancelSubscription", facts()).what).toMatchInlineSnapshot(
+      `"Your subscription will not renew. You keep your plan until March 3, 2026; after that your account moves to the free plan. Your projects stay."`,
+    );
+    expect(notice("convertToFree", facts()).what).toMatchInlineSnapshot(
+      `"Your account moves to the free plan now, not on March 3, 2026 when the paid period ends: paid features stop today and nothing more is charged. Your projects stay."`,
+    );
+    expect(notice("cancelTrial", facts({ remainingTrialDays: 1 })).what).toContain("1 day early");
+    expect(notice("deleteMembers", facts({ instanceName: "demo-team" })).what).toMatch(
+      /^The team workspace demo-team closes now\./,
+    );
+  });
+});

@@ -1,0 +1,122 @@
+// What each cancellation of issue 10 does and from when, in words, before the person confirms and
+// after (UX.md "Cancelling is as easy as buying"). Pure: the account's facts come in; the server
+// decides what really happens (src/server/routes/payments.ts, user.ts), and these texts say what
+// it does: cancelling a subscription keeps the plan to the end of the paid period; converting to
+// free, closing a team and cancelling a trial take effect at once; Essentials ends at once and
+// the plan renews without it.
+
+export type AccountAction =
+  | "cancelSubscription"
+  | "convertToFree"
+  | "leaveInstance"
+  | "deleteMembers"
+  | "cancelEssentials"
+  | "cancelTrial";
+
+export type AccountFacts = {
+  productCode: string;
+  orderState: string;
+  /** End of the paid period (or the trial), a millisecond timestamp. */
+  orderEndDate: number | null;
+  isTrial: boolean;
+  remainingTrialDays: number | null;
+  isMember: boolean;
+  isOwner: boolean;
+  isManaged: boolean;
+  mobileStore: boolean;
+  hasEssentials: boolean;
+  instanceId: number | null;
+  instanceName: string | null;
+};
+
+export type Notice = {
+  /** The button that opens the confirmation. */
+  open: string;
+  /** What will happen and from when. */
+  what: string;
+  confirm: string;
+  keep: string;
+  /** Said once it is done. */
+  done: string;
+};
+
+/** A date as people read it, in UTC as the server keeps periods: "March 3, 2026". */
+export function formatDay(ms: number | null): string | null {
+  return ms === null
+    ? null
+    : new Date(ms).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
+}
+
+/** The actions this account may take (the server refuses the others anyway). */
+export function availableActions(a: AccountFacts): AccountAction[] {
+  const actions: AccountAction[] = [];
+  const selfServe = !a.isManaged && !a.isMember && !a.mobileStore;
+  if (a.isTrial) actions.push("cancelTrial");
+  if (selfServe && a.hasEssentials) actions.push("cancelEssentials");
+  if (selfServe && a.orderState === "automatic" && !a.isTrial) actions.push("cancelSubscription");
+  if (selfServe && a.productCode !== "wv_free" && !a.isTrial) actions.push("convertToFree");
+  if (a.isMember && !a.isOwner && a.instanceId !== null) actions.push("leaveInstance");
+  if (a.isOwner && selfServe && a.instanceId !== null) actions.push("deleteMembers");
+  return actions;
+}
+
+export function notice(action: AccountAction, a: AccountFacts): Notice {
+  const end = formatDay(a.orderEndDate);
+  const team = a.instanceName ? `the team workspace ${a.instanceName}` : "your team workspace";
+  switch (action) {
+    case "cancelSubscription":
+      return {
+        open: "Cancel subscription",
+        what: end
+          ? `Your subscription will not renew. You keep your plan until ${end}; after that your account moves to the free plan. Your projects stay.`
+          : "Your subscription will not renew. You keep your plan to the end of the paid period; after that your account moves to the free plan. Your projects stay.",
+        confirm: "Cancel my subscription",
+        keep: "Keep my subscription",
+        done: end
+          ? `Your subscription is cancelled. You keep your plan until ${end}.`
+          : "Your subscription is cancelled. You keep your plan to the end of the paid period.",
+      };
+    case "convertToFree":
+      return {
+        open: "Switch to the free plan",
+        what: `Your account moves to the free plan now${end ? `, not on ${end} when the paid period ends` : ""}: paid features stop today and nothing more is charged. Your projects stay.${a.isOwner ? ` ${team} closes and its members are detached from it.` : ""}`,
+        confirm: "Switch to the free plan now",
+        keep: "Keep my plan",
+        done: "Your account is on the free plan.",
+      };
+    case "leaveInstance":
+      return {
+        open: "Leave the team",
+        what: `You leave ${team} now and lose access to its plan and shared projects. Your own account stays, on the free plan unless you buy one.`,
+        confirm: "Leave the team now",
+        keep: "Stay in the team",
+        done: "You left the team.",
+      };
+    case "deleteMembers":
+      return {
+        open: "Close the team and delete members",
+        what: `${team[0]?.toUpperCase()}${team.slice(1)} closes now. Members who never paid lose their accounts and projects; members who paid for their own account keep it, detached from the team. Your account moves to the free plan now${end ? `, not on ${end}` : ""}.`,
+        confirm: "Close the team and delete members",
+        keep: "Keep the team",
+        done: "The team is closed and its members are removed.",
+      };
+    case "cancelEssentials":
+      return {
+        open: "Cancel Essentials",
+        what: `Essentials ends now. Your plan continues${end ? ` and renews on ${end}` : ""} without Essentials, at the lower price.`,
+        confirm: "Cancel Essentials now",
+        keep: "Keep Essentials",
+        done: "Essentials is cancelled. Your plan continues without it.",
+      };
+    case "cancelTrial": {
+      const days = a.remainingTrialDays ?? 0;
+      return {
+        open: "Cancel my trial",
+        what: `Your trial ends now${days > 0 ? `, ${days} ${days === 1 ? "day" : "days"} early` : ""}, and your account moves to the free plan. Nothing is charged and your projects stay.`,
+        confirm: "Cancel my trial now",
+        keep: "Keep my trial",
+        done: "Your trial is cancelled. Your account is on the free plan.",
+      };
+    }
+  }
+}

@@ -1,0 +1,58 @@
+// The signed-in person's account on the home page: plan, status and the end of the paid period,
+// and each cancellation the account allows (issue 10), behind its confirmation.
+import { useStore } from "@nanostores/react";
+import { formatDay } from "../../domain/account/cancellation.ts";
+import { $availableActions } from "../../stores/account-actions.ts";
+import { $user } from "../../stores/user.ts";
+import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
+
+const STATE_WORDS: Record<string, string> = {
+  automatic: "renews automatically",
+  trial: "trial",
+  cancelled: "cancelled",
+  promo: "promotion",
+  pilot: "pilot",
+  purchaseOrder: "purchase order",
+  unknown: "free",
+};
+
+export function AccountPanel() {
+  const user = useStore($user);
+  const actions = useStore($availableActions);
+  const end = formatDay(user.orderEndDate);
+  return (
+    <section aria-labelledby="account-title">
+      <h2 id="account-title">Your account</h2>
+      <dl className="account-facts">
+        <dt>E-mail</dt>
+        <dd>{user.userEmail}</dd>
+        <dt>Plan</dt>
+        <dd data-testid="account-plan">{user.productCode}</dd>
+        <dt>Status</dt>
+        <dd data-testid="account-status">{STATE_WORDS[user.orderState] ?? user.orderState}</dd>
+        {end && user.productCode !== "wv_free" && (
+          <>
+            <dt>{user.orderState === "automatic" ? "Renews on" : "Ends on"}</dt>
+            <dd>{end}</dd>
+          </>
+        )}
+        {user.enterpriseMemberInstance && (
+          <>
+            <dt>Team</dt>
+            <dd>{user.enterpriseMemberInstance}</dd>
+          </>
+        )}
+      </dl>
+      <ActionDone />
+      {actions.length > 0 && (
+        <ul className="plain stack">
+          {actions.map((action) => (
+            <li key={action}>
+              <ConfirmAction action={action} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+// The cancellations of issue 10 behind one confirmation each: the person opens one, reads what
+// will happen and from when (domain/account/cancellation.ts), confirms, and the account state on
+// screen is reloaded from the server (user, context, products) without a page load.
+import { atom, computed } from "nanostores";
+import type { ApiFailure, ApiResult } from "../api/client.ts";
+import {
+  type AccountAction,
+  type AccountFacts,
+  availableActions,
+} from "../domain/account/cancellation.ts";
+import { MESSAGES } from "../domain/errors/messages.ts";
+import { cancelEssentials, cancelSubscription } from "./payment.ts";
+import { $productInfo, loadProducts } from "./products.ts";
+import {
+  $user,
+  cancelTrial,
+  convertToFree,
+  deleteMembers,
+  leaveInstance,
+  loadContext,
+  loadUser,
+} from "./user.ts";
+
+export type { AccountAction };
+
+/** The confirmation that is open, if any. */
+export const $confirming = atom<AccountAction | null>(null);
+/** The last action done on this page (its notice's `done` text is shown). */
+export const $lastDone = atom<AccountAction | null>(null);
+/** A refusal of the last confirmed action. */
+export const $actionError = atom<{ action: AccountAction; error: ApiFailure } | null>(null);
+export const $actionBusy = atom<AccountAction | null>(null);
+
+export const $accountFacts = computed(
+  [$user, $productInfo],
+  (u, info): AccountFacts => ({
+    productCode: u.productCode,
+    orderState: u.orderState,
+    orderEndDate: u.orderEndDate,
+    isTrial: u.isTrial,
+    remainingTrialDays: u.remainingTrialDays,
+    isMember: u.isUserEnterpriseMember && !u.isEnterpriseAdmin,
+    isOwner: u.isEnterpriseAdmin,
+    isManaged: u.isManagedAccount && !u.isUserEnterpriseMember,
+    mobileStore: u.itunesSubscription || u.androidSubscription,
+    hasEssentials: info?.essentialsInfo?.hasEssentials ?? false,
+    instanceId: u.instanceId,
+    instanceName: u.enterpriseMemberInstance,
+  }),
+);
+
+export const $availableActions = computed($accountFacts, availableActions);
+
+export function askToConfirm(action: AccountAction): void {
+  $actionError.set(null);
+  $lastDone.set(null);
+  $confirming.set(action);
+}
+
+export function dismissConfirmation(): void {
+  $confirming.set(null);
+}
+
+/** Spec 5: delete members counts as success only when success is true or the string 'true'. */
+async function runDeleteMembers(): Promise<ApiResult<unknown>> {
+  const result = await deleteMembers.run("Closed from the account page");
+  if (!result.ok || result.value.success === true || result.value.success === "true") {
+    return result;
+  }
+  return {
+    ok: false,
+    error: { kind: "http", message: MESSAGES.failToGetDeleteMembers, status: result.status },
+  };
+}
+
+async function run(action: AccountAction): Promise<ApiResult<unknown>> {
+  switch (action) {
+    case "cancelSubscription":
+      return cancelSubscription.run();
+    case "convertToFree":
+      return convertToFree.run("Switched to free from the account page");
+    case "leaveInstance": {
+      const id = $user.get().instanceId;
+      if (id === null) return noTeam();
+      return leaveInstance.run(id);
+    }
+    case "deleteMembers":
+      return runDeleteMembers();
+    case "cancelEssentials":
+      return cancelEssentials.run();
+    case "cancelTrial":
+      return cancelTrial.run(false);
+  }
+}
+
+function noTeam(): ApiResult<never> {
+  return { ok: false, error: { kind: "http", message: "You are not in a team.", status: 404 } };
+}
+
+/** Confirms the open action: runs it, then reloads what the screen shows of the account. */
+export async function confirmAction(action: AccountAction): Promise<void> {
+  if ($actionBusy.get() !== null) return;
+  $actionBusy.set(action);
+  $actionError.set(null);
+  const result = await run(action);
+  if (result.ok) {
+    await Promise.all([loadUser.run(), loadContext.run(), loadProducts.run()]);
+    $lastDone.set(action);
+    $confirming.set(null);
+  } else {
+    $actionError.set({ action, error: result.error });
+  }
+  $actionBusy.set(null);
+}
