@@ -1,7 +1,7 @@
 // Invitations, e-mail activation, reset password, the extension landing, home and not found.
 
 import { useStore } from "@nanostores/react";
-import { type SubmitEvent, useEffect } from "react";
+import { useEffect } from "react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { $user, inviteInfo } from "../../stores/user.ts";
 import { AccountPanel, ResetPasswordScreen } from "../account/lazy.tsx";
