@@ -293,8 +293,8 @@ describe("catalog build", () => {
     expect(check.stdout.split("\n").slice(0, 3)).toMatchInlineSnapshot(`
       [
         "src/generated/catalog.json is missing: run npm run catalog:build",
+        "src/generated/catalog-version.json is missing: run npm run catalog:build",
         "src/generated/catalog.ts is missing: run npm run catalog:build",
-        "catalog/schema/plan-family.schema.json is missing: run npm run catalog:build",
       ]
     `);
     expect(run(["build"], cwd).code).toBe(0);
@@ -302,7 +302,7 @@ describe("catalog build", () => {
       {
         "code": 0,
         "stderr": "",
-        "stdout": "✔ 11 generated files are up to date
+        "stdout": "✔ 12 generated files are up to date
       ",
       }
     `);

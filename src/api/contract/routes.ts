@@ -237,6 +237,7 @@ const ROUTES = {
     path: "/api/2/wevideouser/products",
     errors: ["not_authenticated", "internal_error"],
   },
+  catalogVersion: { method: "GET", path: "/api/5/catalog/version", errors: ["internal_error"] },
   paymentOptions: {
     method: "GET",
     path: "/api/3/payment/options",

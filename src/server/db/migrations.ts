@@ -272,6 +272,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX renewals_user ON renewals(user_id, state);
     `,
   },
+  {
+    // 8: version 7 is taken on the PostgreSQL branch (leases and claims). Versions are applied
+    // by whether they are recorded, not by the highest one, so the two may land in any order.
+    version: 8,
+    name: "orders record the catalogue version and price set they were priced with",
+    sql: `
+      ALTER TABLE orders ADD COLUMN catalog_version TEXT;
+      ALTER TABLE orders ADD COLUMN price_set TEXT;
+    `,
+  },
 ];
 
 /** Applies the migrations not applied yet, each in its own transaction. Returns the versions applied. */

@@ -1,5 +1,6 @@
 // Products, plan options and the order summary.
 import { api } from "../../api/contract/index.ts";
+import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import type { Routes } from "../app.ts";
 import type { Ctx } from "../context.ts";
 import { freeSubscription } from "../db/subscriptions.ts";
@@ -35,6 +36,10 @@ async function accountOrVisitor(ctx: Ctx) {
 export function productRoutes(routes: Routes): void {
   routes.api(api.products, async (ctx) =>
     json(productsView(await accountOf(ctx), ctx.app.catalog)),
+  );
+
+  routes.api(api.catalogVersion, async (ctx) =>
+    json({ version: catalogVersionOf(ctx.app.catalog) }),
   );
 
   routes.api(api.paymentOptions, async (ctx) => {
