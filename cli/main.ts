@@ -13,6 +13,8 @@ const COMMANDS = {
   build: () => import("./commands/build.ts"),
   quote: () => import("./commands/quote.ts"),
   diff: () => import("./commands/diff.ts"),
+  publish: () => import("./commands/publish.ts"),
+  schedule: () => import("./commands/schedule.ts"),
 } as const;
 
 // Only the command named on the command line is loaded (its options must be declared before
@@ -35,7 +37,9 @@ const io = processIo();
 const here = new URL(".", import.meta.url);
 const root = new URL(here.pathname.endsWith("/cli/dist/") ? "../../" : "../", here).pathname;
 const program = new Command("catalog")
-  .description("validate, build, quote and diff the pricing catalogue (catalog/*.yaml)")
+  .description(
+    "validate, build, quote, diff, publish and schedule the pricing catalogue (catalog/*.yaml)",
+  )
   .showHelpAfterError("(run with --help for usage)");
 for (const command of commands) command.register(program, io, root);
 

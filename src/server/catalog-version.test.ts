@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../api/contract/index.ts";
 import { catalogVersion } from "../domain/catalog/version.ts";
+import { loadLatestRelease } from "./catalog.ts";
 import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";
 
 let server: TestServer;
@@ -17,6 +18,10 @@ describe("catalogue version", () => {
   it("is reported by GET /api/5/catalog/version, signed out", async () => {
     const answer = await server.client().call(api.catalogVersion, {});
     expect(answer).toMatchObject({ ok: true, body: { version: catalogVersion(server.catalog) } });
+    const release = loadLatestRelease();
+    expect(answer.ok && answer.body.release).toEqual(
+      release && { version: release.version, publishedAt: release.publishedAt },
+    );
   });
 
   it("is recorded on a paid order and its invoice, with the price set", async () => {

@@ -211,5 +211,10 @@ export type OrderSummaryAnswer = z.output<typeof OrderSummaryResponse>;
 export const CatalogVersionResponse = z.object({
   /** The first 12 hex digits of the SHA-256 of the catalogue (src/domain/catalog/version.ts). */
   version: z.string().regex(/^[0-9a-f]{12}$/),
+  /**
+   * The last release `catalog publish` recorded (catalog/releases.json), or null before the first.
+   * When its version is not `version`, this server prices with an unpublished catalogue.
+   */
+  release: z.object({ version: z.string(), publishedAt: z.string() }).nullable(),
 });
 export type CatalogVersionAnswer = z.output<typeof CatalogVersionResponse>;

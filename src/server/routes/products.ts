@@ -2,6 +2,7 @@
 import { api } from "../../api/contract/index.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import type { Routes } from "../app.ts";
+import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
 import { freeSubscription } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
@@ -38,9 +39,15 @@ export function productRoutes(routes: Routes): void {
     json(productsView(await accountOf(ctx), ctx.app.catalog)),
   );
 
-  routes.api(api.catalogVersion, async (ctx) =>
-    json({ version: catalogVersionOf(ctx.app.catalog) }),
-  );
+  // The releases file is read once, on the first ask: a release is published with a deployment.
+  let release: { version: string; publishedAt: string } | null | undefined;
+  routes.api(api.catalogVersion, async (ctx) => {
+    if (release === undefined) {
+      const latest = loadLatestRelease();
+      release = latest && { version: latest.version, publishedAt: latest.publishedAt };
+    }
+    return json({ version: catalogVersionOf(ctx.app.catalog), release });
+  });
 
   routes.api(api.paymentOptions, async (ctx) => {
     const query = ctx.query(api.paymentOptions.query);
