@@ -1,9 +1,25 @@
 #!/usr/bin/env node
 // npm bin shim for `catalog`. Node 24 (the project's pinned node, first on PATH under npx and npm
-// scripts) runs the TypeScript entry directly. The compile cache is switched on here, before the
-// first .ts file loads, so that a warm run skips loading the TypeScript stripper altogether.
+// scripts) runs the bundle cli/dist/catalog.mjs (scripts/build-cli.ts, decision 0017) while it is
+// current, else the TypeScript entry cli/main.ts directly. The compile cache is switched on here,
+// before the first module loads, so that a warm run skips compiling either.
+import { readFileSync, statSync } from "node:fs";
 import { enableCompileCache } from "node:module";
 
 enableCompileCache();
 
-await import("./main.ts");
+/**
+ * The bundle is current when every project file it was built from (cli/dist/inputs.json) exists
+ * and has not changed since it was built; any doubt runs the sources, which are always right.
+ */
+function bundleIsCurrent() {
+  const root = `${import.meta.dirname}/../`;
+  try {
+    const { builtAtMs, inputs } = JSON.parse(readFileSync(`${root}cli/dist/inputs.json`, "utf8"));
+    return inputs.every((path) => statSync(root + path).mtimeMs <= builtAtMs);
+  } catch {
+    return false;
+  }
+}
+
+await import(bundleIsCurrent() ? "./dist/catalog.mjs" : "./main.ts");

@@ -20,6 +20,7 @@ describe("catalog build", () => {
     expect(report.ok && report.files.map((f) => `${f.status} ${f.path}`)).toMatchInlineSnapshot(`
       [
         "written src/generated/catalog.json",
+        "written src/generated/catalog-version.json",
         "written src/generated/catalog.ts",
         "written catalog/schema/plan-family.schema.json",
         "written catalog/schema/essentials.schema.json",
@@ -82,7 +83,7 @@ describe("catalog build", () => {
     await build(options, { fs, out });
     const again = await build(options, { fs, out });
     expect(again.ok && again.files.every((f) => f.status === "unchanged")).toBe(true);
-    expect(await formatBuildReport(again, memoryIo())).toBe("✔ 11 generated files are up to date");
+    expect(await formatBuildReport(again, memoryIo())).toBe("✔ 12 generated files are up to date");
   });
 
   it("with --check, writes nothing and names each stale or missing file", async () => {

@@ -1,11 +1,13 @@
 // What `catalog build` emits, computed in memory so that a test can regenerate it and compare
 // with the committed files (STYLE.md point 5): the normalised catalogue as JSON, a typed module
-// that imports it, and one JSON Schema per catalogue file kind for editor help.
+// that imports it, its version (src/domain/catalog/version.ts), and one JSON Schema per
+// catalogue file kind for editor help.
 import { relative } from "node:path";
 import { z } from "zod";
 import { Catalog } from "../../src/domain/catalog/catalog-schema.ts";
 import { FILE_KIND_LIST, schemaFileName } from "../../src/domain/catalog/source-file.ts";
 import { FILE_KINDS, type FileKind } from "../../src/domain/catalog/source-schema.ts";
+import { catalogJson, catalogVersion } from "../../src/domain/catalog/version.ts";
 
 export type OutputFile = { path: string; content: string };
 
@@ -61,7 +63,13 @@ export function buildOutputs(catalog: Catalog, paths: OutputPaths): OutputFile[]
   // Parsing puts every object's keys in schema order, whatever order normalise wrote them in.
   const ordered = Catalog.parse(catalog);
   return [
-    { path: `${paths.generatedDir}/catalog.json`, content: json(ordered) },
+    { path: `${paths.generatedDir}/catalog.json`, content: catalogJson(ordered) },
+    // The content hash only, so the file is reproducible and checked for drift like the others;
+    // a build's time is recorded where the build happens (the pages, the release record).
+    {
+      path: `${paths.generatedDir}/catalog-version.json`,
+      content: json({ version: catalogVersion(ordered) }),
+    },
     { path: `${paths.generatedDir}/catalog.ts`, content: catalogModule(paths.catalogSchemaModule) },
     ...FILE_KIND_LIST.map((kind) => ({
       path: `${paths.schemaDir}/${schemaFileName(kind)}`,

@@ -4,25 +4,16 @@ import type { Issue } from "../../src/domain/catalog/issue.ts";
 import { sortIssues } from "../../src/domain/catalog/issue.ts";
 import { validateCatalog } from "../../src/domain/catalog/validate.ts";
 import type { CatalogFs } from "./catalog-fs.ts";
-import { parseCatalog, parseSource, parseSourceFast, ReadersDisagree } from "./read-catalog.ts";
+import { parseCatalog } from "./read-catalog.ts";
 import { displayDir, type RawFile, readTexts } from "./read-texts.ts";
 
 export type Loaded =
   | { ok: true; catalog: Catalog; warnings: Issue[] }
   | { ok: false; issues: Issue[]; warnings: Issue[] };
 
-/** Validates the files read by readTexts, parsed with js-yaml where it can (read-catalog.ts). */
+/** Parses (read-catalog.ts) and validates the files read by readTexts. */
 export function validateRaw(raw: readonly RawFile[], dir: string): Loaded {
-  try {
-    return validateParsed(raw, dir, parseSourceFast);
-  } catch (error) {
-    if (!(error instanceof ReadersDisagree)) throw error;
-    return validateParsed(raw, dir, parseSource);
-  }
-}
-
-function validateParsed(raw: readonly RawFile[], dir: string, parse: typeof parseSource): Loaded {
-  const read = parseCatalog(raw, dir, parse);
+  const read = parseCatalog(raw, dir);
   const result = validateCatalog(read.files, { root: displayDir(dir) });
   if (read.issues.length === 0) return result;
   const issues = sortIssues([...read.issues, ...(result.ok ? [] : result.issues)]);

@@ -1,37 +1,22 @@
 // Reads a catalogue folder into parsed source files for validateCatalog: the kind of each file
 // from its path (FILE_KINDS), its YAML parsed with a line counter so that any field path maps to
 // the line the pricing team edits. YAML syntax errors and unknown files become issues, never
-// stack traces. `yaml` is the reference parser; js-yaml (fast-yaml.ts) reads the common case
-// faster, and `yaml` then loads only when a line is asked for or js-yaml does not take a file.
-import { createRequire } from "node:module";
-import type { Node } from "yaml";
+// stack traces. One parser, `yaml` (decision 0017: the CLI's speed comes from its bundle).
+import { isAlias, isMap, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import { closest } from "../../src/domain/catalog/closest.ts";
 import type { FieldPath, Issue } from "../../src/domain/catalog/issue.ts";
 import { messages } from "../../src/domain/catalog/messages.ts";
 import { FILE_KIND_LIST, kindOf, type SourceFile } from "../../src/domain/catalog/source-file.ts";
 import type { FileKind } from "../../src/domain/catalog/source-schema.ts";
 import type { CatalogFs } from "./catalog-fs.ts";
-import { parseFast } from "./fast-yaml.ts";
 import { displayDir, type RawFile, readTexts } from "./read-texts.ts";
 
 export type { RawFile };
 
 export type ReadResult = { files: SourceFile[]; issues: Issue[] };
 
-// Loaded on first use, synchronously: validation asks for lines synchronously.
-const require = createRequire(import.meta.url);
-let yamlModule: typeof import("yaml") | undefined;
-const yaml = () => {
-  yamlModule ??= require("yaml") as typeof import("yaml");
-  return yamlModule;
-};
-
-/**
- * Parses one YAML file with `yaml`, the reference parser; `lineOf` finds the line of a field, or
- * of its nearest ancestor.
- */
+/** Parses one YAML file with `yaml`; `lineOf` finds the line of a field, or of its nearest ancestor. */
 export function parseSource(path: string, kind: FileKind, text: string): SourceFile {
-  const { isAlias, isMap, isSeq, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const lineAt = (offset: number) => lineCounter.linePos(offset).line;
@@ -95,37 +80,8 @@ export function parseSource(path: string, kind: FileKind, text: string): SourceF
   return { path, kind, data, lineOf };
 }
 
-/** js-yaml and `yaml` read a file differently: it has to be read again with `yaml` alone. */
-export class ReadersDisagree extends Error {}
-
-/**
- * Parses one YAML file like `parseSource`, with js-yaml when it takes the file (fast-yaml.ts). The
- * first line asked for parses the file with `yaml` too, which must then read the same values
- * (else ReadersDisagree is thrown): whatever is reported is reported as `yaml` reads the file.
- */
-export function parseSourceFast(path: string, kind: FileKind, text: string): SourceFile {
-  const fast = parseFast(text);
-  if (!fast) return parseSource(path, kind, text);
-  let reference: SourceFile | undefined;
-  const lineOf = (fieldPath: FieldPath): number | undefined => {
-    if (!reference) {
-      reference = parseSource(path, kind, text);
-      const { isDeepStrictEqual } = require("node:util") as typeof import("node:util");
-      if (reference.problems || !isDeepStrictEqual(reference.data, fast.data)) {
-        throw new ReadersDisagree(`js-yaml and yaml read ${path} differently`);
-      }
-    }
-    return reference.lineOf(fieldPath);
-  };
-  return { path, kind, data: fast.data, lineOf };
-}
-
 /** Parses the files read by readTexts; a file of no known kind is an issue. */
-export function parseCatalog(
-  raw: readonly RawFile[],
-  dir: string,
-  parse: typeof parseSource = parseSource,
-): ReadResult {
+export function parseCatalog(raw: readonly RawFile[], dir: string): ReadResult {
   const shown = displayDir(dir);
   const files: SourceFile[] = [];
   const issues: Issue[] = [];
@@ -147,7 +103,7 @@ export function parseCatalog(
       });
       continue;
     }
-    files.push(parse(path, kind, text));
+    files.push(parseSource(path, kind, text));
   }
   return { files, issues };
 }

@@ -3,6 +3,11 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Catalog } from "../domain/catalog/catalog-schema.ts";
+import {
+  latestRelease,
+  type ReleaseRecord,
+  type ReleasesFile,
+} from "../domain/catalog/releases.ts";
 
 export const GENERATED_CATALOG = fileURLToPath(
   new URL("../generated/catalog.json", import.meta.url),
@@ -23,4 +28,15 @@ export function loadCatalog(path = GENERATED_CATALOG): Catalog {
     );
   }
   return parsed.data;
+}
+
+export const RELEASES = fileURLToPath(new URL("../../catalog/releases.json", import.meta.url));
+
+/** The last release `catalog publish` recorded, or null (none yet, or no releases file). */
+export function loadLatestRelease(path = RELEASES): ReleaseRecord | null {
+  try {
+    return latestRelease(JSON.parse(readFileSync(path, "utf8")) as ReleasesFile);
+  } catch {
+    return null;
+  }
 }

@@ -193,6 +193,12 @@ export const api = {
     response: products.ProductsResponse,
     errors: ["not_authenticated"],
   }),
+  catalogVersion: endpoint({
+    method: "GET",
+    path: "/api/5/catalog/version",
+    response: products.CatalogVersionResponse,
+    errors: [],
+  }),
   paymentOptions: endpoint({
     method: "GET",
     path: "/api/3/payment/options",

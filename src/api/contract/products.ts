@@ -202,3 +202,19 @@ export const OrderSummaryResponse = z.object({
   startsAt: Timestamp.nullable(),
 });
 export type OrderSummaryAnswer = z.output<typeof OrderSummaryResponse>;
+
+/**
+ * GET /api/5/catalog/version (not in spec section 7; decision 0018): the version of the catalogue
+ * this server prices with, the content hash the static pages carry in
+ * `<meta name="catalog-version">`. When they differ, the server's quote is the truth.
+ */
+export const CatalogVersionResponse = z.object({
+  /** The first 12 hex digits of the SHA-256 of the catalogue (src/domain/catalog/version.ts). */
+  version: z.string().regex(/^[0-9a-f]{12}$/),
+  /**
+   * The last release `catalog publish` recorded (catalog/releases.json), or null before the first.
+   * When its version is not `version`, this server prices with an unpublished catalogue.
+   */
+  release: z.object({ version: z.string(), publishedAt: z.string() }).nullable(),
+});
+export type CatalogVersionAnswer = z.output<typeof CatalogVersionResponse>;

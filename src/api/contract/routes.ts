@@ -24,6 +24,7 @@ const ROUTES = {
   disbandInstance: { method: "POST", path: "/api/4/instance/disband" },
   leaveInstance: { method: "POST", path: "/api/4/instance/:id/leave" },
   products: { method: "GET", path: "/api/2/wevideouser/products" },
+  catalogVersion: { method: "GET", path: "/api/5/catalog/version" },
   paymentOptions: { method: "GET", path: "/api/3/payment/options" },
   orderSummary: { method: "POST", path: "/api/4/payment/summary" },
   sandboxToken: { method: "POST", path: "/api/3/payment/sandbox/tokens" },

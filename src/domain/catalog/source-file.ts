@@ -35,7 +35,12 @@ export const REQUIRED_KINDS: readonly FileKind[] = KINDS;
 
 /** Paths under catalog/ that are not data: documentation and the generated JSON Schemas. */
 export function isIgnored(relativePath: string): boolean {
-  return relativePath === "README.md" || relativePath.startsWith("schema/");
+  // releases.json: the release records `catalog publish` writes (releases.ts), not catalogue data.
+  return (
+    relativePath === "README.md" ||
+    relativePath === "releases.json" ||
+    relativePath.startsWith("schema/")
+  );
 }
 
 /** The kind of a file from its path under catalog/ (`plans/power.yaml` → `plans/*.yaml`). */

@@ -150,6 +150,8 @@ function someOrder(userId: number, overrides: Partial<Order> = {}): Order {
     termMonths: 12,
     coupon: null,
     idempotencyKey: unique("key"),
+    catalogVersion: null,
+    priceSet: null,
     createdAt: NOW,
     ...overrides,
   };

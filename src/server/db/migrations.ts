@@ -300,6 +300,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE outbox ADD COLUMN claimed_until INTEGER;
     `,
   },
+  {
+    // 8: version 7 is taken on the PostgreSQL branch (leases and claims). Versions are applied
+    // by whether they are recorded, not by the highest one, so the two may land in any order.
+    version: 8,
+    name: "orders record the catalogue version and price set they were priced with",
+    sql: `
+      ALTER TABLE orders ADD COLUMN catalog_version TEXT;
+      ALTER TABLE orders ADD COLUMN price_set TEXT;
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -28,6 +28,10 @@ export type Order = {
   coupon: string | null;
   idempotencyKey: string | null;
   createdAt: number;
+  /** The catalogue version it was priced with (src/domain/catalog/version.ts); null before migration 8. */
+  catalogVersion: string | null;
+  /** The price set it was priced with: `default`, or a price test's set; null before migration 8. */
+  priceSet: string | null;
 };
 
 const map = mapper<Order>("orders", {
@@ -53,6 +57,8 @@ const map = mapper<Order>("orders", {
   coupon: ["coupon", "text"],
   idempotencyKey: ["idempotency_key", "text"],
   createdAt: ["created_at", "int"],
+  catalogVersion: ["catalog_version", "text"],
+  priceSet: ["price_set", "text"],
 });
 
 export const Orders = {

@@ -1,6 +1,8 @@
 // Products, plan options and the order summary.
 import { api } from "../../api/contract/index.ts";
+import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import type { Routes } from "../app.ts";
+import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
 import { freeSubscription } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
@@ -36,6 +38,16 @@ export function productRoutes(routes: Routes): void {
   routes.api(api.products, async (ctx) =>
     json(productsView(await accountOf(ctx), ctx.app.catalog)),
   );
+
+  // The releases file is read once, on the first ask: a release is published with a deployment.
+  let release: { version: string; publishedAt: string } | null | undefined;
+  routes.api(api.catalogVersion, async (ctx) => {
+    if (release === undefined) {
+      const latest = loadLatestRelease();
+      release = latest && { version: latest.version, publishedAt: latest.publishedAt };
+    }
+    return json({ version: catalogVersionOf(ctx.app.catalog), release });
+  });
 
   routes.api(api.paymentOptions, async (ctx) => {
     const query = ctx.query(api.paymentOptions.query);

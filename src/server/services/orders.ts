@@ -3,7 +3,8 @@
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
-import type { OrderSummary } from "../../domain/pricing/index.ts";
+import { catalogVersionOf } from "../../domain/catalog/version.ts";
+import { type OrderSummary, resolvePriceSet } from "../../domain/pricing/index.ts";
 import { recurringCampaignOf } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import { DAY_MS } from "../clock.ts";
@@ -81,6 +82,18 @@ export function buildOrder(
     coupon: quote.coupon,
     idempotencyKey: payment.idempotencyKey,
     createdAt: now,
+    ...pricedWith(catalog, account.user.priceTestingGroupValue),
+  };
+}
+
+/** What an order records of the prices it used: the catalogue version and the price set. */
+export function pricedWith(
+  catalog: Catalog,
+  priceGroup: string | null | undefined,
+): { catalogVersion: string; priceSet: string } {
+  return {
+    catalogVersion: catalogVersionOf(catalog),
+    priceSet: resolvePriceSet(catalog, priceGroup) ?? "default",
   };
 }
 
@@ -282,6 +295,9 @@ export async function startTrial(
     coupon: null,
     idempotencyKey: null,
     createdAt: input.now,
+    // A trial prices nothing.
+    catalogVersion: null,
+    priceSet: null,
   });
   const sub = await Subscriptions.get(tx, user.id);
   if (!sub) await Subscriptions.insert(tx, freeSubscription(user.id, input.now));

@@ -42,6 +42,7 @@ import type { Mailer } from "../mail/mailer.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
 import { locationOf } from "./location.ts";
+import { pricedWith } from "./orders.ts";
 import {
   refusalReason,
   renewalFailedMail,
@@ -364,6 +365,7 @@ export class RenewalWorker {
       coupon: null,
       idempotencyKey: key,
       createdAt: now,
+      ...pricedWith(catalog, user.priceTestingGroupValue),
     };
     const committed = await db.transaction(async (tx) => {
       // Only the holder of the claim records it: a worker whose claim was taken over (it was

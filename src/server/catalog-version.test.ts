@@ -1,0 +1,62 @@
+// The server reports the version of the catalogue it prices with, and every paid order records
+// it with the price set it used (decision 0018).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../api/contract/index.ts";
+import { catalogVersion } from "../domain/catalog/version.ts";
+import { loadLatestRelease } from "./catalog.ts";
+import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe("catalogue version", () => {
+  it("is reported by GET /api/5/catalog/version, signed out", async () => {
+    const answer = await server.client().call(api.catalogVersion, {});
+    expect(answer).toMatchObject({ ok: true, body: { version: catalogVersion(server.catalog) } });
+    const release = loadLatestRelease();
+    expect(answer.ok && answer.body.release).toEqual(
+      release && { version: release.version, publishedAt: release.publishedAt },
+    );
+  });
+
+  it("is recorded on a paid order and its invoice, with the price set", async () => {
+    const client = server.client();
+    const signUp = await client.call(api.signUp, {
+      body: { email: "versioned@example.com", password: "secret-1", firstName: "V", lastName: "B" },
+    });
+    if (!signUp.ok) throw new Error(signUp.body.message);
+    const token = await client.call(api.sandboxToken, {
+      body: {
+        number: "4242424242424242",
+        expMonth: 12,
+        expYear: 2030,
+        cvc: "123",
+        postalCode: "94107",
+      },
+    });
+    if (!token.ok) throw new Error(token.body.message);
+    await client.call(api.paymentToken, {
+      body: { token: token.body.id },
+      idempotencyKey: newKey(),
+    });
+    const bought = await client.call(api.upgrade, {
+      body: { product: { code: "wv_unloct17_12m", name: "Unlimited" }, newCart: true },
+      idempotencyKey: newKey(),
+    });
+    if (!bought.ok) throw new Error(bought.body.message);
+    const row = await server.running.deps.db.get<Record<string, unknown>>(
+      "SELECT catalog_version, price_set, invoice_id FROM orders WHERE id = ?",
+      [bought.body.orderId],
+    );
+    expect(row).toMatchObject({
+      catalog_version: catalogVersion(server.catalog),
+      price_set: "default",
+      invoice_id: expect.stringMatching(/^in/),
+    });
+  });
+});
