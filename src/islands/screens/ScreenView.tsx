@@ -1,5 +1,6 @@
 // Which screen a route shows. Every screen of spec 2.1 and 2.2 has its heading (SCREEN_TITLES)
 // and its state wired to the stores; the purchase and account flows fill them in.
+import { Suspense } from "react";
 import type { Route, ScreenId } from "../../domain/checkout/routes.ts";
 import { NOT_FOUND_TITLE, SCREEN_TITLES } from "../../domain/checkout/routes.ts";
 import {
@@ -9,8 +10,15 @@ import {
   ExplainScreen,
   SeatsScreen,
 } from "./AccountScreens.tsx";
-import { CheckoutScreen } from "./CheckoutScreen.tsx";
-import { AccountReadyScreen, PaymentCompletedScreen } from "./CompletedScreens.tsx";
+import { Busy } from "./Frame.tsx";
+import {
+  AccountReadyScreen,
+  CheckoutScreen,
+  PaymentCompletedScreen,
+  PlansScreen,
+  SignInScreen,
+  SignUpScreen,
+} from "./lazy-screens.ts";
 import {
   SegmentationRedirectScreen,
   SegmentationScreen,
@@ -24,8 +32,6 @@ import {
   NotFoundScreen,
   RceScreen,
 } from "./OtherScreens.tsx";
-import { PlansScreen } from "./PlansScreen.tsx";
-import { SignInScreen, SignUpScreen } from "./SessionScreens.tsx";
 
 function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, title: string) {
   switch (screen) {
@@ -106,5 +112,6 @@ function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, 
 
 export function ScreenView({ route }: { route: Route }) {
   if (route.kind === "not-found") return <NotFoundScreen title={NOT_FOUND_TITLE} />;
-  return screenFor(route.screen, route, SCREEN_TITLES[route.screen]);
+  const screen = screenFor(route.screen, route, SCREEN_TITLES[route.screen]);
+  return <Suspense fallback={<Busy label="Loading…" />}>{screen}</Suspense>;
 }
