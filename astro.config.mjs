@@ -5,6 +5,31 @@ import { defineConfig } from "astro/config";
 // Static output: every page is prerendered, the checkout under /cart hydrates React islands, and
 // the API lives in its own server (src/server/). Pages must stay tiny, so stylesheets are inlined
 // rather than fetched as render-blocking files.
+
+const ISLAND_ENTRY = "/src/islands/CheckoutApp.tsx";
+
+/**
+ * Whether a module is part of the checkout's first load: the island's entry, or imported
+ * statically by a module that is. Screens and steps imported with import() are not.
+ * @param {string} id
+ * @param {(id: string) => { importers: readonly string[] } | null} info
+ * @param {Map<string, boolean>} memo
+ */
+function inFirstLoad(id, info, memo, seen = new Set()) {
+  if (id.endsWith(ISLAND_ENTRY)) return true;
+  const known = memo.get(id);
+  if (known !== undefined) return known;
+  if (seen.has(id)) return false;
+  seen.add(id);
+  const result = (info(id)?.importers ?? []).some((parent) =>
+    inFirstLoad(parent, info, memo, seen),
+  );
+  memo.set(id, result);
+  return result;
+}
+
+const firstLoad = new Map();
+
 export default defineConfig({
   output: "static",
   site: process.env.PUBLIC_BASE_URL ?? "http://localhost:4321",
@@ -13,5 +38,22 @@ export default defineConfig({
   compressHTML: true,
   build: {
     inlineStylesheets: "always",
+  },
+  vite: {
+    build: {
+      rollupOptions: {
+        output: {
+          // The checkout's first load (the app's shell) is one chunk of our code: gzip packs one
+          // file better than the several a default split makes. React stays in Astro's own
+          // chunks; screens and steps loaded with import() keep theirs. Budget:
+          // scripts/cart-bundle.ts and e2e/cart/budgets.spec.ts.
+          manualChunks(id, { getModuleInfo }) {
+            if (/\/node_modules\/(react|react-dom|scheduler)\//.test(id)) return undefined;
+            if (!id.includes("/src/") && !id.includes("/node_modules/")) return undefined;
+            return inFirstLoad(id, getModuleInfo, firstLoad) ? "checkout-app" : undefined;
+          },
+        },
+      },
+    },
   },
 });

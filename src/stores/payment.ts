@@ -5,7 +5,7 @@ import { map } from "nanostores";
 import type { ApiFailure, ApiResult } from "../api/client.ts";
 import type { OrderSummaryAnswer } from "../api/contract/products.ts";
 import { routes as endpoints } from "../api/contract/routes.ts";
-import { type InvoiceSummary, invoiceSummary } from "../domain/account/invoice.ts";
+import type { InvoiceSummary } from "../domain/account/invoice.ts";
 import { MESSAGES } from "../domain/errors/messages.ts";
 import { api, newIdempotencyKey } from "./api.ts";
 import { operation } from "./operation.ts";
@@ -43,7 +43,7 @@ export const $payment = map<PaymentState>({
   couponReason: null,
 });
 
-function patch(fields: Partial<PaymentState>): void {
+export function patchPayment(fields: Partial<PaymentState>): void {
   $payment.set({ ...$payment.get(), ...fields });
 }
 
@@ -80,10 +80,10 @@ export const savePaymentToken = operation(
     api().call(endpoints.paymentToken, { body: { token }, idempotencyKey: key }),
   {
     onSuccess(_, [token]) {
-      patch({ token });
+      patchPayment({ token });
     },
     onFailure(error) {
-      patch({ error: paymentError(error) });
+      patchPayment({ error: paymentError(error) });
     },
   },
 );
@@ -99,14 +99,14 @@ export const pay = operation(
   },
   {
     onStart() {
-      patch({ error: null, paymentSuccess: false });
+      patchPayment({ error: null, paymentSuccess: false });
     },
     onSuccess() {
-      patch({ paymentSuccess: true });
+      patchPayment({ paymentSuccess: true });
       void loadProducts.run();
     },
     onFailure(error) {
-      patch({ error: paymentError(error) });
+      patchPayment({ error: paymentError(error) });
     },
   },
 );
@@ -122,10 +122,10 @@ export const payWithPaypal = operation(
   },
   {
     onSuccess() {
-      patch({ paymentPayPalSuccess: true });
+      patchPayment({ paymentPayPalSuccess: true });
     },
     onFailure(error) {
-      patch({ error: paymentError(error) });
+      patchPayment({ error: paymentError(error) });
     },
   },
 );
@@ -139,7 +139,7 @@ export const startFreeTrial = operation(
     }),
   {
     onSuccess() {
-      patch({ freeTrialSuccess: true });
+      patchPayment({ freeTrialSuccess: true });
     },
   },
 );
@@ -152,45 +152,16 @@ export const cancelSubscription = operation("cancelSubscription", () =>
   api().call(endpoints.cancelSubscription),
 );
 
-/** The last invoice: an invoice must have a number or id, an empty PayPal list fails (spec 5). */
-export const loadInvoice = operation(
-  "invoice",
-  async (processor: "cc" | "paypal") => {
-    const endpoint = processor === "paypal" ? endpoints.paypalInvoices : endpoints.invoices;
-    const result = await api().call(endpoint, { params: { page: 1 } });
-    if (!result.ok) return result;
-    const summary = invoiceSummary(result.value, processor);
-    if (!summary.ok) {
-      return {
-        ok: false as const,
-        error: { kind: "http" as const, message: summary.message, status: 404 },
-      };
-    }
-    return { ok: true as const, value: summary.value, status: result.status };
-  },
-  {
-    onStart() {
-      patch({ invoiceLoading: true });
-    },
-    onSuccess(invoice) {
-      patch({ invoice, invoiceLoading: false });
-    },
-    onFailure() {
-      patch({ invoiceLoading: false });
-    },
-  },
-);
-
 export const loadOrderSummary = operation(
   "orderSummary",
   (input: { targetProduct: string; seats?: number; addOns?: string[]; coupon?: string }) =>
     api().call(endpoints.orderSummary, { body: input }),
   {
     onSuccess(summary) {
-      patch({ orderSummary: summary, orderSummaryError: null });
+      patchPayment({ orderSummary: summary, orderSummaryError: null });
     },
     onFailure(error) {
-      patch({ orderSummary: null, orderSummaryError: error });
+      patchPayment({ orderSummary: null, orderSummaryError: error });
     },
   },
 );
@@ -201,14 +172,14 @@ export const submitAddress = operation(
     api().call(endpoints.address, { body: address }),
   {
     onSuccess() {
-      patch({ addressFormSuccess: true });
+      patchPayment({ addressFormSuccess: true });
     },
   },
 );
 
 /** Address-form success "can be cleared explicitly" (spec 4). */
 export function clearAddressFormSuccess(): void {
-  patch({ addressFormSuccess: false });
+  patchPayment({ addressFormSuccess: false });
   submitAddress.reset();
 }
 
@@ -217,10 +188,10 @@ export const verifyCoupon = operation(
   (code: string) => api().call(endpoints.verifyCoupon, { params: { code }, body: {} }),
   {
     onStart() {
-      patch({ couponInstanceName: null });
+      patchPayment({ couponInstanceName: null });
     },
     onSuccess(answer) {
-      patch({ couponInstanceName: answer.instanceName });
+      patchPayment({ couponInstanceName: answer.instanceName });
     },
   },
 );
@@ -230,7 +201,7 @@ export const applyCoupon = operation(
   (code: string) => api().call(endpoints.applyCoupon, { params: { code }, body: {} }),
   {
     onSuccess(answer) {
-      patch({ couponReason: answer.reason });
+      patchPayment({ couponReason: answer.reason });
     },
   },
 );

@@ -20,7 +20,7 @@ export const loadProducts = operation("products", () => api().call(endpoints.pro
 type OptionsFilter = { tier?: string; trial?: boolean; promoId?: string };
 export type Options = z.output<typeof OptionsResponse>;
 
-function fetchOptions(filter: OptionsFilter): Promise<ApiResult<Options>> {
+export function fetchOptions(filter: OptionsFilter): Promise<ApiResult<Options>> {
   const query: z.input<typeof OptionsQuery> = { new: "true", newCart: "true" };
   if (filter.tier) query.tier = filter.tier;
   if (filter.trial) query.trial = "true";
@@ -47,3 +47,8 @@ export const loadOptions = operation(
     },
   },
 );
+
+/** After a purchase the current plan changed: the cached options are stale. */
+export function forgetOptions(): void {
+  optionsCache.clear();
+}

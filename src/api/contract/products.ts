@@ -1,5 +1,6 @@
 // Products, plan options and the order summary (spec sections 3.3, 3.4, 3.5 and 7).
 import { z } from "zod";
+import { PREMIUM_TEMPLATE_LINES, RESOLUTIONS } from "../../domain/catalog/source-schema.ts";
 import { Cents, ProductCode, QueryFlag, Timestamp } from "./common.ts";
 
 export const EssentialsInfo = z.object({
@@ -127,8 +128,10 @@ export const PlanOption = z.object({
   includedGb: z.number().nullable(),
   includedHrs: z.number().nullable(),
   includedContentTier: z.string(),
-  maxPublishResolution: z.string(),
+  maxPublishResolution: z.enum(RESOLUTIONS),
   premiumMusic: z.boolean(),
+  /** Which premium-templates line the plan card shows (pricing/premium-templates.ts). */
+  premiumTemplates: z.enum(PREMIUM_TEMPLATE_LINES),
   vertical: z.string(),
   screenCapture: z.boolean(),
   dualCapture: z.boolean(),

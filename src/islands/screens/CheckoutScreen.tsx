@@ -1,28 +1,68 @@
-// The checkout screens (checkout, checkout_summary, checkout_single_export): the order summary of
-// /api/4/payment/summary for the product in the URL, line by line, before anything is paid. The
-// total is announced when it changes; the pay button names the amount. The purchase flows add
-// seats, coupons, the address and the payment providers.
+// The checkout screens (checkout, checkout_summary, checkout_single_export): the plan in the URL
+// with its choices (period, essentials, seats), a coupon, the billing address, the order summary
+// of /api/4/payment/summary before anything is paid, and the payment. Managed accounts are told
+// why they cannot buy here and whom to ask. Everything runs in the stores (stores/checkout.ts).
 
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
+import { managedReason } from "../../domain/checkout/purchase.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
-import { formatUsd } from "../../domain/pricing/money.ts";
-import { $payment, loadOrderSummary, pay } from "../../stores/payment.ts";
+import { $checkoutPlan, openCheckout, refreshSummary } from "../../stores/checkout.ts";
+import { postToHub } from "../../stores/hub.ts";
+import { $payment, loadOrderSummary } from "../../stores/payment.ts";
+import { $allPlans, loadAllPlans } from "../../stores/plans.ts";
 import { $query, navigate } from "../../stores/router.ts";
-import { analytics } from "../../stores/telemetry.ts";
+import { analytics, reporter } from "../../stores/telemetry.ts";
+import { $user } from "../../stores/user.ts";
+import { CouponForm } from "../checkout/CouponForm.tsx";
+import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
+import { OrderSummary } from "../checkout/OrderSummary.tsx";
+import { PlanChoices } from "../checkout/PlanChoices.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
+
+// The payment step (the billing address, card fields, PayPal, and later the providers' SDKs)
+// loads after the screen, not with it: what /cart loads before the payment step stays
+// within its budget (scripts/cart-bundle.ts).
+const AddressForm = lazy(() =>
+  reporter
+    .watchChunk(import("../checkout/AddressForm.tsx"), { name: "payment" })
+    .then((m) => ({ default: m.AddressForm })),
+);
+const PaymentForm = lazy(() =>
+  reporter
+    .watchChunk(import("../checkout/PaymentForm.tsx"), { name: "payment" })
+    .then((m) => ({ default: m.PaymentForm })),
+);
+
+const SINGLE_EXPORTS = [
+  ["single_export_hd", "HD (1080p)"],
+  ["single_export_4k", "4K (2160p)"],
+] as const;
 
 export function CheckoutScreen({ title, singleExport }: { title: string; singleExport?: boolean }) {
   const query = useStore($query);
+  const user = useStore($user);
+  const plans = useStore($allPlans);
+  const plansState = useStore(loadAllPlans.$state);
+  const plan = useStore($checkoutPlan);
   const summaryState = useStore(loadOrderSummary.$state);
-  const payState = useStore(pay.$state);
   const { orderSummary } = useStore($payment);
-  const product = query.productCode ?? (singleExport ? "single_export_hd" : null);
+  const product = query.productCode;
   useEffect(() => {
+    if (singleExport && !product) {
+      navigate(
+        hrefFor("checkout_single_export", { product: "single_export_hd" }, { via: "hash" }),
+        {
+          replace: true,
+        },
+      );
+      return;
+    }
     if (!product) return;
-    void loadOrderSummary.run({ targetProduct: product });
     analytics.trackAddToCart({ product });
-  }, [product]);
+    void openCheckout();
+  }, [product, singleExport]);
+
   if (!product) {
     return (
       <Frame title={title}>
@@ -33,57 +73,85 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
       </Frame>
     );
   }
-  const onPay = async () => {
-    if (!orderSummary) return;
-    const result = await pay.run({ product: { code: product }, expectedTotal: orderSummary.total });
-    if (result.ok) navigate(hrefFor("payment-completed", undefined, { via: "hash" }));
-  };
+  const managed = singleExport ? null : managedReason(user);
+  if (managed) {
+    return (
+      <Frame title={title}>
+        <ManagedNotice reason={managed} />
+      </Frame>
+    );
+  }
+  const summary = orderSummary && orderSummary.productCode === product ? orderSummary : null;
   return (
     <Frame title={title}>
-      <div className="order-summary" aria-live="polite">
-        {summaryState.status === "started" && <Busy label="Working out your total…" />}
-        {summaryState.status === "failure" && (
-          <Problem
-            failure={summaryState.error}
-            retry={() => loadOrderSummary.run({ targetProduct: product })}
-          />
-        )}
-        {orderSummary && summaryState.status === "success" && (
-          <>
-            <table>
-              <caption className="vh">Order summary</caption>
-              <tbody>
-                {orderSummary.lines.map((line) => (
-                  <tr key={`${line.kind}-${line.label}`}>
-                    <th scope="row">{line.label}</th>
-                    <td>{formatUsd(line.amount)}</td>
-                  </tr>
-                ))}
-                {orderSummary.salesTax > 0 && (
-                  <tr>
-                    <th scope="row">Sales tax</th>
-                    <td>{formatUsd(orderSummary.salesTax)}</td>
-                  </tr>
-                )}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row">Total due today</th>
-                  <td data-testid="total">{formatUsd(orderSummary.total)}</td>
-                </tr>
-              </tfoot>
-            </table>
-            <button
-              type="button"
-              className="btn"
-              onClick={onPay}
-              disabled={payState.status === "started"}
-            >
-              {payState.status === "started" ? "Paying…" : `Pay ${formatUsd(orderSummary.total)}`}
-            </button>
-            {payState.status === "failure" && <Problem failure={payState.error} />}
-          </>
-        )}
+      <div className="checkout">
+        <div className="stack">
+          {plansState.status === "started" && !plans && <Busy label="Loading the plan…" />}
+          {plansState.status === "failure" && (
+            <Problem failure={plansState.error} retry={() => void openCheckout()} />
+          )}
+          {plan && plans && (
+            <>
+              <h2>
+                {plan.name}
+                {plan.subTitle ? `: ${plan.subTitle}` : ""}
+              </h2>
+              <PlanChoices plan={plan} plans={plans} />
+            </>
+          )}
+          {singleExport && (
+            <fieldset>
+              <legend>Export quality</legend>
+              {SINGLE_EXPORTS.map(([code, label]) => (
+                <label key={code}>
+                  <input
+                    type="radio"
+                    name="export"
+                    checked={product === code}
+                    onChange={() =>
+                      navigate(
+                        hrefFor("checkout_single_export", { product: code }, { via: "hash" }),
+                        { replace: true },
+                      )
+                    }
+                  />{" "}
+                  {label}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          {!singleExport && <CouponForm />}
+          <Suspense fallback={<Busy label="Loading the address form…" />}>
+            <AddressForm />
+          </Suspense>
+        </div>
+        <div className="stack">
+          <div aria-busy={summaryState.status === "started"}>
+            {summaryState.status === "started" && !summary && (
+              <Busy label="Working out your total…" />
+            )}
+            {summaryState.status === "failure" && (
+              <Problem failure={summaryState.error} retry={() => void refreshSummary()} />
+            )}
+            {summary && (
+              <OrderSummary
+                summary={summary}
+                planName={plan?.name ?? summary.productCode}
+                recurring={plan?.recurring ?? false}
+              />
+            )}
+          </div>
+          <Suspense fallback={<Busy label="Loading the payment form…" />}>
+            <PaymentForm
+              summary={summaryState.status === "failure" ? null : summary}
+              onConfirm={
+                singleExport
+                  ? () => postToHub("clicked_confirm_single_export", { productCode: product })
+                  : undefined
+              }
+            />
+          </Suspense>
+        </div>
       </div>
     </Frame>
   );

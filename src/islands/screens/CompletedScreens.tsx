@@ -3,8 +3,12 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
+import { hrefFor } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
-import { $payment, loadInvoice } from "../../stores/payment.ts";
+import { loadInvoice } from "../../stores/invoice.ts";
+import { $payment } from "../../stores/payment.ts";
+import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
+import { formatDate } from "../checkout/format-date.ts";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 
 export function PaymentCompletedScreen({
@@ -16,9 +20,22 @@ export function PaymentCompletedScreen({
 }) {
   const state = useStore(loadInvoice.$state);
   const { invoice } = useStore($payment);
+  const paypal = useStore($paypalReturn);
+  const cancelled = processor === "paypal" && paypal === "cancelled";
   useEffect(() => {
-    void loadInvoice.run(processor);
-  }, [processor]);
+    if (processor === "paypal") reportPaypalReturn();
+    if (!cancelled) void loadInvoice.run(processor);
+  }, [processor, cancelled]);
+  if (cancelled) {
+    return (
+      <Frame title={title}>
+        <p>You cancelled the payment at PayPal. Nothing was charged.</p>
+        <a className="btn" href={hrefFor("plans")}>
+          Back to the plans
+        </a>
+      </Frame>
+    );
+  }
   const summary = state.status === "success" ? invoice : null;
   return (
     <Frame title={title}>
@@ -27,14 +44,28 @@ export function PaymentCompletedScreen({
         <Problem failure={state.error} retry={() => loadInvoice.run(processor)} />
       )}
       {summary && (
-        <dl className="invoice">
-          <dt>Order</dt>
-          <dd>{summary.orderId}</dd>
-          <dt>Paid</dt>
-          <dd>{formatUsd(summary.price)}</dd>
-          <dt>Paid with</dt>
-          <dd>{summary.paymentProcessor === "paypal" ? "PayPal" : "Card"}</dd>
-        </dl>
+        <>
+          <p role="status">Thank you! Your payment went through.</p>
+          <dl className="invoice">
+            <dt>Order</dt>
+            <dd>{summary.orderId}</dd>
+            <dt>Invoice</dt>
+            <dd>{summary.paymentInvoiceId}</dd>
+            <dt>Paid</dt>
+            <dd data-testid="paid">{formatUsd(summary.price)}</dd>
+            <dt>Paid with</dt>
+            <dd>{summary.paymentProcessor === "paypal" ? "PayPal" : "Card"}</dd>
+            {summary.orderDuration > 0 && (
+              <>
+                <dt>{summary.hasFlex ? "Valid" : "Period"}</dt>
+                <dd>
+                  {summary.orderDuration} {summary.orderDuration === 1 ? "month" : "months"} from{" "}
+                  {formatDate(summary.orderStartDate)}
+                </dd>
+              </>
+            )}
+          </dl>
+        </>
       )}
       <a className="btn" href="/app">
         Go to the editor

@@ -1,39 +1,72 @@
 // The plans screen (/cart#plans, /cart/plans?tab=…): the plans the account may buy, from the
-// options call, each leading to its checkout. The purchase flows fill in the rest.
+// options call, monthly or annual, the current plan marked (currentPlan and the essentials flags),
+// filtered as the URL asks (spec 2.4 and 5: premium with availableProducts or productCodes, and
+// resolution 720 / 1080 / 2160), each leading to its checkout. Managed accounts are told why they
+// cannot buy here and whom to ask.
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { managedReason, planStatus, plansForMode } from "../../domain/checkout/purchase.ts";
+import { hrefFor, toSearch } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
+import { filterPlans } from "../../domain/pricing/plan-filters.ts";
+import { premiumTemplatesLine } from "../../domain/pricing/premium-templates.ts";
+import { type RequestMode, termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
 import { $options, loadOptions } from "../../stores/products.ts";
-import { $query } from "../../stores/router.ts";
+import { $location, $query, navigate } from "../../stores/router.ts";
 import { $user } from "../../stores/user.ts";
+import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 
 const TABS = ["personal", "business", "education"] as const;
 
-/** Spec 9: terms of 1, 6 or 12 months, labelled month, 6 months, year. */
-function termLabel(months: number, recurring: boolean): string {
-  if (!recurring) return "once";
-  return months === 1 ? "per month" : months === 6 ? "per 6 months" : "per year";
+function priceText(price: number, code: string, recurring: boolean): string {
+  if (!recurring) return `${formatUsd(price)} once`;
+  return `${formatUsd(price)} per ${termLabel(termMonthsFromCode(code))}`;
+}
+
+/** The same URL with one parameter changed (filters and other parameters are kept). */
+function withParam(search: string, key: string, value: string): string {
+  const params = new URLSearchParams(search);
+  params.set(key, value);
+  return toSearch(params);
 }
 
 export function PlansScreen({ title }: { title: string }) {
   const query = useStore($query);
+  const location = useStore($location);
   const state = useStore(loadOptions.$state);
   const options = useStore($options);
   const user = useStore($user);
   const tab = TABS.find((t) => t === query.tab) ?? TABS.find((t) => t === query.tier) ?? "personal";
+  const mode: RequestMode =
+    new URLSearchParams(location.search).get("mode") === "monthly" ? "monthly" : "annual";
   useEffect(() => {
     void loadOptions.run({ tier: tab });
   }, [tab]);
+  const managed = user.isAuth ? managedReason(user) : null;
+  const allowed = query.availableProducts.length > 0 ? query.availableProducts : query.productCodes;
+  const shown = options
+    ? filterPlans(plansForMode(options.products, mode), {
+        hasPremiumTemplates: query.premium,
+        allowed: allowed.length > 0 ? allowed : null,
+        resolution: query.resolution,
+      })
+    : [];
+  const here = `${location.pathname}`;
+  const hashRoute = location.hash === "#plans";
+  const link = (search: string) => `${here}${search}${hashRoute ? "#plans" : ""}`;
   return (
     <Frame title={title}>
+      {managed && <ManagedNotice reason={managed} />}
       <nav aria-label="Plan families">
         <ul className="tabs">
           {TABS.map((t) => (
             <li key={t}>
-              <a href={hrefFor("plans", { tab: t })} aria-current={t === tab ? "page" : undefined}>
+              <a
+                href={link(withParam(location.search, "tab", t))}
+                aria-current={t === tab ? "page" : undefined}
+              >
                 {t[0]?.toUpperCase()}
                 {t.slice(1)}
               </a>
@@ -41,28 +74,61 @@ export function PlansScreen({ title }: { title: string }) {
           ))}
         </ul>
       </nav>
+      <fieldset className="billing-mode">
+        <legend>Billing period</legend>
+        {(["monthly", "annual"] as const).map((m) => (
+          <label key={m}>
+            <input
+              type="radio"
+              name="plans-mode"
+              checked={mode === m}
+              onChange={() =>
+                navigate(link(withParam(location.search, "mode", m)), { replace: true })
+              }
+            />{" "}
+            {m === "monthly" ? "Monthly" : "Annual"}
+          </label>
+        ))}
+      </fieldset>
       {state.status === "started" && <Busy label="Loading plans…" />}
       {state.status === "failure" && (
         <Problem failure={state.error} retry={() => loadOptions.run({ tier: tab })} />
       )}
       {options && state.status !== "started" && (
         <ul className="plan-list">
-          {options.products.map((plan) => (
-            <li key={plan.code} className="plan-item">
-              <h2>{plan.name}</h2>
-              <p>{plan.subTitle}</p>
-              <p className="price">
-                {formatUsd(plan.price)} {termLabel(plan.termDuration, plan.recurring)}
-              </p>
-              {plan.code === user.productCode ? (
-                <p className="current">Your current plan</p>
-              ) : (
-                <a className="btn" href={hrefFor("checkout", { p: "buy", product: plan.code })}>
-                  Choose {plan.name}
-                </a>
-              )}
-            </li>
-          ))}
+          {shown.map((plan) => {
+            const status = planStatus(plan, user.productCode);
+            const templates = query.premium ? premiumTemplatesLine(plan) : null;
+            return (
+              <li key={plan.code} className="plan-item" data-plan={plan.code}>
+                <h2>{plan.name}</h2>
+                <p>{plan.subTitle}</p>
+                <p className="price">{priceText(plan.price, plan.code, plan.recurring)}</p>
+                {templates && (
+                  <p>
+                    {templates.text}
+                    {templates.note && <span className="note"> ({templates.note})</span>}
+                  </p>
+                )}
+                {status === "current" && <p className="current">Your current plan</p>}
+                {status === "current-with-essentials" && (
+                  <p className="current">Your current plan, with Essentials</p>
+                )}
+                {status === "available" && !managed && plan.code !== "wv_free" && (
+                  <a
+                    className="btn"
+                    href={hrefFor(
+                      "checkout",
+                      { p: "buy", product: plan.code, tier: plan.tier },
+                      { via: "hash" },
+                    )}
+                  >
+                    Choose {plan.name}
+                  </a>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </Frame>

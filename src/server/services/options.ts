@@ -119,6 +119,7 @@ export function planOption(
     includedContentTier: plan.includedContentTier,
     maxPublishResolution: plan.maxPublishResolution,
     premiumMusic: plan.premiumMusic,
+    premiumTemplates: plan.premiumTemplates,
     vertical: plan.vertical,
     screenCapture: plan.screenCapture,
     dualCapture: plan.dualCapture,

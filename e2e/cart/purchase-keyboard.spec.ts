@@ -1,0 +1,38 @@
+// The whole purchase with the keyboard alone: Tab to each control, type, Space and Enter.
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { signUpNewAccount } from "./purchase-helpers.ts";
+
+/** Presses Tab until the control has focus (as a keyboard user would), failing after 80 steps. */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error("Tab never reached the control");
+}
+
+test("a whole purchase with the keyboard alone", async ({ page }) => {
+  await signUpNewAccount(page);
+  await page.goto("/cart#plans");
+  await tabTo(page, page.getByRole("link", { name: "Choose Unlimited" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Checkout");
+  await expect(page.getByTestId("total")).toHaveText("$95.88");
+
+  await tabTo(page, page.getByLabel("Card number"));
+  await page.keyboard.type("4242424242424242");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("12");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(String(new Date().getFullYear() + 2));
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("123");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("10001");
+  await tabTo(page, page.getByRole("button", { name: "Pay $95.88" }));
+  await page.keyboard.press("Enter");
+
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
+  await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+  await expect(page.getByTestId("paid")).toHaveText("$95.88");
+});

@@ -1,0 +1,71 @@
+// The order summary of /api/4/payment/summary (spec 3.5), line by line, before anything is paid:
+// plan, seats, add-ons, proration credit, tax and the total due today. A downgrade says plainly
+// that nothing is charged now and from when the new plan applies. The total is announced politely
+// when it changes; the block keeps its place while a new summary loads.
+import type { OrderSummaryAnswer } from "../../api/contract/products.ts";
+import { formatUsd } from "../../domain/pricing/money.ts";
+import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
+import { formatDate } from "./format-date.ts";
+
+export function OrderSummary({
+  summary,
+  planName,
+  recurring,
+}: {
+  summary: OrderSummaryAnswer;
+  planName: string;
+  recurring: boolean;
+}) {
+  const downgrade = summary.change === "downgrade" && summary.startsAt !== null;
+  const term = termLabel(termMonthsFromCode(summary.productCode));
+  const renewal = summary.newSubscription;
+  return (
+    <div className="order-summary">
+      <table>
+        <caption>Order summary</caption>
+        <tbody>
+          {summary.lines.map((line) => (
+            <tr key={`${line.kind}-${line.label}`}>
+              <th scope="row">{line.label}</th>
+              <td>{formatUsd(line.amount)}</td>
+            </tr>
+          ))}
+          {summary.salesTax > 0 && (
+            <tr>
+              <th scope="row">Sales tax</th>
+              <td>{formatUsd(summary.salesTax)}</td>
+            </tr>
+          )}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Total due today</th>
+            <td data-testid="total" aria-live="polite">
+              {formatUsd(downgrade ? 0 : summary.total)}
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+      {downgrade && summary.startsAt !== null && (
+        <p className="note" data-testid="scheduled-change">
+          Nothing is charged today. Your plan changes to {planName} on{" "}
+          {formatDate(summary.startsAt)}, at the end of your paid period; from then you pay{" "}
+          {formatUsd(summary.total)} every {term}.
+        </p>
+      )}
+      {!downgrade && recurring && renewal.firstTermDiscount > 0 && (
+        <p className="note">
+          First {term} discount: {formatUsd(renewal.firstTermDiscount)}. Then{" "}
+          {formatUsd(renewal.recurringBasePrice)} every {term}
+          {renewal.extraSeatsRecurringPrice > 0
+            ? `, plus ${formatUsd(renewal.extraSeatsRecurringPrice)} for extra seats`
+            : ""}
+          .
+        </p>
+      )}
+      {!downgrade && recurring && renewal.firstTermDiscount === 0 && (
+        <p className="note">Renews every {term} until you cancel.</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+// What the person chooses at checkout: monthly or annual, the essentials add-on, and seats for
+// multi-user plans (Business: 3 included, each extra seat at the seat price; Schools: at least 30,
+// priced by seat bands, above the top band a quote). Every choice is priced by the server.
+import { useStore } from "@nanostores/react";
+import type { PlanOption } from "../../api/contract/products.ts";
+import { hasBothModes, minimumSeats, modeOf, quoteHref } from "../../domain/checkout/purchase.ts";
+import { formatUsd } from "../../domain/pricing/money.ts";
+import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
+import { $seats, choosePlan, chooseSeats } from "../../stores/checkout.ts";
+import { loadOrderSummary } from "../../stores/payment.ts";
+
+export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOption[] }) {
+  const seats = useStore($seats);
+  const summaryState = useStore(loadOrderSummary.$state);
+  const min = minimumSeats(plan);
+  const both = hasBothModes(plans, plan);
+  const mode = modeOf(plan);
+  const hasEssentials = plan.essentialsUpgrade !== null || plan.essentialsDowngrade !== null;
+  const tooManySeats =
+    summaryState.status === "failure" &&
+    summaryState.error.code === "invalid_seats" &&
+    seats !== undefined &&
+    min !== null &&
+    seats > min;
+  return (
+    <div className="stack">
+      {both && (
+        <fieldset>
+          <legend>Billing period</legend>
+          <label>
+            <input
+              type="radio"
+              name="mode"
+              checked={mode === "monthly"}
+              onChange={() => choosePlan({ mode: "monthly" })}
+            />{" "}
+            Monthly
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="mode"
+              checked={mode === "annual"}
+              onChange={() => choosePlan({ mode: "annual" })}
+            />{" "}
+            Annual
+          </label>
+        </fieldset>
+      )}
+      {hasEssentials && (
+        <label>
+          <input
+            type="checkbox"
+            checked={plan.essentials}
+            onChange={(event) => choosePlan({ essentials: event.currentTarget.checked })}
+          />{" "}
+          Add Essentials (
+          {formatUsd(plan.essentialsUpgrade?.essentialsPrice ?? plan.essentialsPrice)} per{" "}
+          {termLabel(termMonthsFromCode(plan.code))})
+        </label>
+      )}
+      {min !== null && seats !== undefined && (
+        <div className="stack">
+          <label htmlFor="checkout-seats">Seats</label>
+          <input
+            id="checkout-seats"
+            type="number"
+            inputMode="numeric"
+            min={min}
+            step={1}
+            defaultValue={seats}
+            aria-describedby="checkout-seats-help"
+            onChange={(event) => {
+              const value = Number(event.currentTarget.value);
+              if (Number.isSafeInteger(value) && value >= min) chooseSeats(value);
+            }}
+          />
+          <p id="checkout-seats-help" className="note">
+            {plan.seatPrice >= 0
+              ? `${min} seats included; each extra seat ${formatUsd(plan.seatPrice)} per ${termLabel(termMonthsFromCode(plan.code))}.`
+              : `At least ${min} seats; the price per seat falls as you add seats.`}
+          </p>
+          {tooManySeats && (
+            <p>
+              <a href={quoteHref(seats)}>Ask for a quote for {seats} seats</a>
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,312 @@
+// The checkout's choices and its purchase attempt. Choices: the plan (from the URL's product, so
+// a reload or back keeps it), the seats and the coupon. An attempt is one Idempotency-Key for one
+// request, kept in sessionStorage until the server settles it: a double click joins the running
+// attempt, a reload during payment resumes it with the same key, and the server's account lock
+// turns a second tab's purchase into 409 account_busy or already_subscribed, never a second
+// charge. The total sent is the total shown (expectedTotal); on 409 price_changed the new summary
+// is loaded and the person is asked again.
+import { computed, map } from "nanostores";
+import type { ApiFailure } from "../api/client.ts";
+import { routes as endpoints } from "../api/contract/routes.ts";
+import { minimumSeats, planFor } from "../domain/checkout/purchase.ts";
+import { hrefFor } from "../domain/checkout/routes.ts";
+import type { RequestMode } from "../domain/pricing/terms.ts";
+import { api, newIdempotencyKey } from "./api.ts";
+import { postToHub } from "./hub.ts";
+import { operation } from "./operation.ts";
+import {
+  $payment,
+  applyCoupon,
+  loadOrderSummary,
+  pay,
+  payWithPaypal,
+  savePaymentToken,
+  verifyCoupon,
+} from "./payment.ts";
+import { $allPlans, forgetPlans, loadAllPlans } from "./plans.ts";
+import { $location, $query, navigate } from "./router.ts";
+
+export type SandboxCard = {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  postalCode: string;
+};
+
+export type CheckoutState = {
+  /** Seats chosen for a multi-user plan; null: the plan's minimum. */
+  seats: number | null;
+  /** A purchase is running (this tab): the pay buttons are disabled. */
+  paying: boolean;
+  /** The server's price differed from the one shown: the new summary is on screen, ask again. */
+  priceChanged: boolean;
+  /** A payment attempt of an earlier page load is being finished. */
+  resuming: boolean;
+  /** The last failure of a payment step (card form, saving the card, the charge, PayPal). */
+  failure: ApiFailure | null;
+};
+
+export const $checkout = map<CheckoutState>({
+  seats: null,
+  paying: false,
+  priceChanged: false,
+  resuming: false,
+  failure: null,
+});
+
+function patch(fields: Partial<CheckoutState>): void {
+  $checkout.set({ ...$checkout.get(), ...fields });
+}
+
+/** The plan in the URL, once the plans have loaded. */
+export const $checkoutPlan = computed([$allPlans, $query], (plans, query) => {
+  if (!plans || !query.productCode) return null;
+  return plans.find((p) => p.code === query.productCode) ?? null;
+});
+
+/** Seats to price: the chosen count, never below the plan's minimum; undefined for one user. */
+export const $seats = computed([$checkoutPlan, $checkout], (plan, state) => {
+  if (!plan) return undefined;
+  const min = minimumSeats(plan);
+  if (min === null) return undefined;
+  return state.seats ?? min;
+});
+
+function summaryInput() {
+  const plan = $checkoutPlan.get();
+  const product = plan?.code ?? $query.get().productCode;
+  if (!product) return null;
+  const seats = $seats.get();
+  return seats === undefined ? { targetProduct: product } : { targetProduct: product, seats };
+}
+
+/** Loads the order summary for the current choices (the server prices it). */
+export async function refreshSummary(): Promise<void> {
+  const input = summaryInput();
+  if (input) await loadOrderSummary.run(input);
+}
+
+/** Opens the checkout for the product in the URL: its plan, then its summary. */
+export async function openCheckout(): Promise<void> {
+  patch({ priceChanged: false, failure: null });
+  if (!$allPlans.get()) await loadAllPlans.run();
+  await refreshSummary();
+  await resumeAttempt();
+}
+
+function goToPlan(code: string): void {
+  const { search } = $location.get();
+  const params = new URLSearchParams(search);
+  params.set("product", code);
+  params.delete("plan");
+  navigate(hrefFor("checkout", params, { via: "hash" }), { replace: true });
+}
+
+/** Monthly or annual, and the essentials add-on: another product code in the URL. */
+export function choosePlan(choice: { mode?: RequestMode; essentials?: boolean }): void {
+  const plans = $allPlans.get();
+  const plan = $checkoutPlan.get();
+  if (!plans || !plan) return;
+  const next = planFor(plans, plan, choice);
+  if (next.code === plan.code) return;
+  patch({ priceChanged: false, failure: null });
+  goToPlan(next.code);
+  void refreshSummary();
+}
+
+export function chooseSeats(seats: number): void {
+  if (!Number.isSafeInteger(seats) || seats < 1) return;
+  patch({ seats, priceChanged: false });
+  void refreshSummary();
+}
+
+/** Coupon: verify first (what it is), then apply it to the account, then price again. */
+export const checkCoupon = (code: string) => verifyCoupon.run(code.trim());
+export async function redeemCoupon(code: string): Promise<void> {
+  const result = await applyCoupon.run(code.trim());
+  if (result.ok) await refreshSummary();
+}
+
+// ---- The attempt: one key per request, kept until the server settles it.
+
+const ATTEMPT_KEY = "checkout.attempt";
+
+type PurchaseRequest = {
+  product: { code: string };
+  seats?: number;
+  expectedTotal: number;
+};
+type Attempt = { key: string; request: PurchaseRequest };
+
+function storage(): Storage | null {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function readAttempt(): Attempt | null {
+  const text = storage()?.getItem(ATTEMPT_KEY);
+  if (!text) return null;
+  try {
+    const attempt = JSON.parse(text) as Attempt;
+    return typeof attempt.key === "string" && attempt.request?.product?.code ? attempt : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeAttempt(attempt: Attempt | null): void {
+  const store = storage();
+  if (!store) return;
+  if (attempt) store.setItem(ATTEMPT_KEY, JSON.stringify(attempt));
+  else store.removeItem(ATTEMPT_KEY);
+}
+
+function attemptFor(request: PurchaseRequest): Attempt {
+  const stored = readAttempt();
+  if (stored && JSON.stringify(stored.request) === JSON.stringify(request)) return stored;
+  const attempt = { key: newIdempotencyKey(), request };
+  writeAttempt(attempt);
+  return attempt;
+}
+
+function currentRequest(): PurchaseRequest | null {
+  const summary = $payment.get().orderSummary;
+  const input = summaryInput();
+  if (!summary || !input || summary.productCode !== input.targetProduct) return null;
+  const request: PurchaseRequest = {
+    product: { code: summary.productCode },
+    expectedTotal: summary.total,
+  };
+  if (input.seats !== undefined) request.seats = input.seats;
+  return request;
+}
+
+/** A failure the server did not settle (no answer): the same key may be tried again. */
+function unsettled(error: ApiFailure): boolean {
+  return (
+    error.kind === "timeout" ||
+    error.kind === "network" ||
+    error.code === "idempotency_key_in_progress" ||
+    error.code === "account_busy"
+  );
+}
+
+async function charge(attempt: Attempt): Promise<void> {
+  let result = await pay.run(attempt.request, attempt.key);
+  // Another page load is still running this very attempt: wait for its answer.
+  for (
+    let i = 0;
+    i < 10 && !result.ok && result.error.code === "idempotency_key_in_progress";
+    i++
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    result = await pay.run(attempt.request, attempt.key);
+  }
+  if (result.ok) {
+    writeAttempt(null);
+    forgetPlans();
+    postToHub("checkout_completed_success", {
+      productCode: result.value.productCode,
+      total: result.value.total,
+      orderId: result.value.orderId,
+    });
+    navigate(hrefFor("payment-completed", undefined, { via: "hash" }));
+    return;
+  }
+  const error = result.error;
+  if (error.code === "price_changed") {
+    writeAttempt(null);
+    await refreshSummary();
+    patch({ priceChanged: true, failure: null });
+    return;
+  }
+  if (!unsettled(error)) {
+    writeAttempt(null);
+    postToHub("checkout_completed_failure", { code: error.code ?? null, message: error.message });
+  }
+  patch({ failure: error });
+}
+
+let running = false;
+
+async function exclusive(work: () => Promise<void>): Promise<void> {
+  // A double click (or Enter pressed twice) joins the purchase that is already running.
+  if (running) return;
+  running = true;
+  patch({ paying: true, failure: null, priceChanged: false });
+  try {
+    await work();
+  } finally {
+    running = false;
+    patch({ paying: false, resuming: false });
+  }
+}
+
+/**
+ * Pays for the summary on screen by card: a new card (the sandbox token form, saved with
+ * /api/3/payment/token) or, with `card` null, the card the account has saved.
+ */
+export function payByCard(card: SandboxCard | null): Promise<void> {
+  return exclusive(async () => {
+    const request = currentRequest();
+    if (!request) return;
+    postToHub("payment_credit_card");
+    if (card) {
+      const token = await api().call(endpoints.sandboxToken, { body: card });
+      if (!token.ok) {
+        patch({ failure: token.error });
+        return;
+      }
+      // Saving a card charges nothing: a fresh key each time is safe.
+      const saved = await savePaymentToken.run(token.value.id, newIdempotencyKey());
+      if (!saved.ok) {
+        patch({ failure: saved.error });
+        return;
+      }
+    }
+    await charge(attemptFor(request));
+  });
+}
+
+/** A reload during payment: the stored attempt for this product is finished with its key. */
+async function resumeAttempt(): Promise<void> {
+  const attempt = readAttempt();
+  const input = summaryInput();
+  if (!attempt || !input || attempt.request.product.code !== input.targetProduct) return;
+  patch({ resuming: true });
+  await exclusive(() => charge(attempt));
+}
+
+/** PayPal: the server prices the order and answers the approval page to send the person to. */
+export const startPaypal = operation(
+  "paypalPayment",
+  async () => {
+    const request = currentRequest();
+    if (!request) {
+      return payWithPaypal.run({ product: null, href: hrefFor("paypalCompleted") });
+    }
+    postToHub("payment_paypal");
+    const href = hrefFor(
+      "paypalCompleted",
+      { product: request.product.code },
+      {
+        via: "hash",
+      },
+    );
+    return payWithPaypal.run({ ...request, href }, newIdempotencyKey());
+  },
+  {
+    onSuccess(answer) {
+      navigate(answer.approvalUrl);
+    },
+    onFailure(error) {
+      if (error.code === "price_changed") {
+        void refreshSummary().then(() => patch({ priceChanged: true }));
+      }
+    },
+  },
+);
