@@ -42,19 +42,22 @@ export type Renewal = {
   updatedAt: number;
 };
 
-export type RenewalClaim = {
-  id: string;
-  userId: number;
-  periodAnchor: number;
-  periodIndex: number;
-  periodStart: number;
-  periodEnd: number;
-  productCode: string;
-  seats: number;
-  subTotal: number;
-  salesTax: number;
-  amount: number;
-  processor: "cc" | "paypal";
+/** A new claim: the period and its price, as a renewal records them. */
+export type RenewalClaim = Pick<
+  Renewal,
+  | "id"
+  | "userId"
+  | "periodAnchor"
+  | "periodIndex"
+  | "periodStart"
+  | "periodEnd"
+  | "productCode"
+  | "seats"
+  | "subTotal"
+  | "salesTax"
+  | "amount"
+  | "processor"
+> & {
   worker: string;
   now: number;
   /** The claim's lease: after it another worker may take the attempt over. */

@@ -45,7 +45,14 @@ type WithBody = Endpoint & { body: z.ZodType };
  */
 export function idempotent<E extends WithBody>(
   endpoint: E,
-  work: (ctx: Ctx, user: User, body: z.output<E["body"]>, key: string) => Promise<Outcome>,
+  /** `account` is the account read under the lock (lockAccount), else null: read it yourself. */
+  work: (
+    ctx: Ctx,
+    user: User,
+    body: z.output<E["body"]>,
+    key: string,
+    account: Account | null,
+  ) => Promise<Outcome>,
   options: {
     /**
      * Whether this request changes the account's subscription (a plan purchase, a trial), so
@@ -63,10 +70,10 @@ export function idempotent<E extends WithBody>(
       throw new HttpError(apiError("idempotency_key_required"));
     const k = key as string;
     const print = fingerprint(ctx.method, ctx.path.replace(/\/$/, ""), body);
-    const run = (user: User) =>
+    const run = (user: User, account: Account | null) =>
       ctx.app.idempotency.run(user.id, k, print, async () => {
         try {
-          return await work(ctx, user, body, k);
+          return await work(ctx, user, body, k, account);
         } catch (error) {
           if (error instanceof HttpError && !isTransient(error)) return errorOutcome(error.error);
           throw error;
@@ -77,8 +84,13 @@ export function idempotent<E extends WithBody>(
     // a concurrent retry of the same key shares the run (the idempotency service joins it), and a
     // retry after a crash takes the lease over at once.
     const answer = options.lockAccount?.(ctx, body)
-      ? await withAccountLock(ctx, sessionUser.id, ({ user }) => run(user), `key:${k}`)
-      : await run(sessionUser);
+      ? await withAccountLock(
+          ctx,
+          sessionUser.id,
+          ({ user, account }) => run(user, account),
+          `key:${k}`,
+        )
+      : await run(sessionUser, null);
     // A stored answer is JSON read back from the database, so its type is not known here; the
     // reply writer checks it against the contract (body and error code) when tests run.
     return json(

@@ -240,8 +240,9 @@ export function paymentRoutes(routes: Routes): void {
     api.upgrade,
     idempotent(
       api.upgrade,
-      async (ctx, user, body, key) => {
-        const account = await accountOf(ctx, user);
+      async (ctx, user, body, key, locked) => {
+        // Read under the account's lock for a plan; a one-off export reads it here.
+        const account = locked ?? (await accountOf(ctx, user));
         const { code, quote } = pricePurchase(ctx, account, body);
         const { summary } = quote;
         if (quote.change === "downgrade" && quote.startsAt !== null) {
@@ -298,8 +299,8 @@ export function paymentRoutes(routes: Routes): void {
     api.activateFreeTrial,
     idempotent(
       api.activateFreeTrial,
-      async (ctx, user, body) => {
-        const account = await accountOf(ctx, user);
+      async (ctx, user, body, _key, locked) => {
+        const account = locked ?? (await accountOf(ctx, user));
         assertCanPurchase(account, ctx.app.catalog);
         const code = trialProductForTier(tierForVertical(body.vertical));
         const plan = code ? ctx.app.catalog.plans.find((p) => p.code === code) : undefined;
