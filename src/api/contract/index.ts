@@ -215,6 +215,12 @@ export const api = {
   }),
 
   // Payments
+  paymentProviders: endpoint({
+    method: "GET",
+    path: "/api/5/payment/providers",
+    response: payment.PaymentProvidersResponse,
+    errors: [],
+  }),
   sandboxToken: endpoint({
     method: "POST",
     path: "/api/3/payment/sandbox/tokens",

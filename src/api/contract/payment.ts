@@ -24,6 +24,32 @@ export const SandboxTokenResponse = z.object({
   card: CardSummary,
 });
 
+/**
+ * GET /api/5/payment/providers (spec 3.10's publishable keys): who takes the payment in the
+ * browser. Public values only: the publishable key's pattern refuses a secret key, so a server
+ * that put one here would fail its own response check.
+ */
+export const PaymentProvidersResponse = z.object({
+  /** The card fields: the sandbox's own form, or Stripe Elements with this publishable key. */
+  card: z.discriminatedUnion("provider", [
+    z.object({ provider: z.literal("sandbox") }),
+    z.object({
+      provider: z.literal("stripe"),
+      publishableKey: z.string().regex(/^pk_(test|live)_[A-Za-z0-9]+$/),
+    }),
+  ]),
+  /**
+   * PayPal: the local approval page (sandbox), PayPal's JS SDK buttons with this client id (whose
+   * orders the server's PayPal calls create and settle), or not offered at all.
+   */
+  paypal: z.discriminatedUnion("provider", [
+    z.object({ provider: z.literal("sandbox") }),
+    z.object({ provider: z.literal("paypal"), clientId: z.string().min(1).max(200) }),
+    z.object({ provider: z.literal("none") }),
+  ]),
+});
+export type PaymentProviders = z.output<typeof PaymentProvidersResponse>;
+
 export const TokenRequest = z.object({ token: z.string().min(1).max(255) });
 export const TokenResponse = z.object({
   success: z.literal(true),

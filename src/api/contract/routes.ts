@@ -27,6 +27,7 @@ const ROUTES = {
   catalogVersion: { method: "GET", path: "/api/5/catalog/version" },
   paymentOptions: { method: "GET", path: "/api/3/payment/options" },
   orderSummary: { method: "POST", path: "/api/4/payment/summary" },
+  paymentProviders: { method: "GET", path: "/api/5/payment/providers" },
   sandboxToken: { method: "POST", path: "/api/3/payment/sandbox/tokens" },
   paymentToken: { method: "POST", path: "/api/3/payment/token", idempotent: true },
   upgrade: { method: "POST", path: "/api/3/payment/upgrade", idempotent: true },

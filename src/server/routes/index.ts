@@ -4,6 +4,7 @@ import { authRoutes } from "./auth.ts";
 import { devRoutes } from "./dev.ts";
 import { engagementRoutes } from "./engagement.ts";
 import { healthRoutes } from "./health.ts";
+import { paymentProviderRoutes } from "./payment-providers.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
 import { productRoutes } from "./products.ts";
@@ -14,6 +15,7 @@ export function registerRoutes(routes: Routes): void {
   userRoutes(routes);
   productRoutes(routes);
   paymentRoutes(routes);
+  paymentProviderRoutes(routes);
   paypalRoutes(routes);
   engagementRoutes(routes);
   devRoutes(routes);
