@@ -7,11 +7,11 @@
 // is loaded and the person is asked again.
 import { computed, map } from "nanostores";
 import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
 import { minimumSeats, planFor } from "../domain/checkout/purchase.ts";
 import { hrefFor } from "../domain/checkout/routes.ts";
 import type { RequestMode } from "../domain/pricing/terms.ts";
-import { api, newIdempotencyKey } from "./api.ts";
+import { newIdempotencyKey } from "./api.ts";
+import type { Tokenizer } from "./card-token.ts";
 import { postToHub } from "./hub.ts";
 import { operation } from "./operation.ts";
 import {
@@ -25,14 +25,6 @@ import {
 } from "./payment.ts";
 import { $allPlans, forgetPlans, loadAllPlans } from "./plans.ts";
 import { $location, $query, navigate } from "./router.ts";
-
-export type SandboxCard = {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
-  postalCode: string;
-};
 
 export type CheckoutState = {
   /** Seats chosen for a multi-user plan; null: the plan's minimum. */
@@ -247,22 +239,22 @@ async function exclusive(work: () => Promise<void>): Promise<void> {
 }
 
 /**
- * Pays for the summary on screen by card: a new card (the sandbox token form, saved with
- * /api/3/payment/token) or, with `card` null, the card the account has saved.
+ * Pays for the summary on screen by card: a new card (its provider's token, card-token.ts, saved
+ * with /api/3/payment/token) or, with `newCard` null, the card the account has saved.
  */
-export function payByCard(card: SandboxCard | null): Promise<void> {
+export function payByCard(newCard: Tokenizer | null): Promise<void> {
   return exclusive(async () => {
     const request = currentRequest();
     if (!request) return;
     postToHub("payment_credit_card");
-    if (card) {
-      const token = await api().call(endpoints.sandboxToken, { body: card });
+    if (newCard) {
+      const token = await newCard();
       if (!token.ok) {
         patch({ failure: token.error });
         return;
       }
       // Saving a card charges nothing: a fresh key each time is safe.
-      const saved = await savePaymentToken.run(token.value.id, newIdempotencyKey());
+      const saved = await savePaymentToken.run(token.token, newIdempotencyKey());
       if (!saved.ok) {
         patch({ failure: saved.error });
         return;
@@ -281,10 +273,14 @@ async function resumeAttempt(): Promise<void> {
   await exclusive(() => charge(attempt));
 }
 
-/** PayPal: the server prices the order and answers the approval page to send the person to. */
+/**
+ * PayPal: the server prices the order and answers the approval page to send the person to, or,
+ * with `buttons` (PayPal's JS SDK buttons, stores/paypal-buttons.ts), the approval id those
+ * buttons open at PayPal.
+ */
 export const startPaypal = operation(
   "paypalPayment",
-  async () => {
+  async (_buttons?: boolean) => {
     const request = currentRequest();
     if (!request) {
       return payWithPaypal.run({ product: null, href: hrefFor("paypalCompleted") });
@@ -300,8 +296,8 @@ export const startPaypal = operation(
     return payWithPaypal.run({ ...request, href }, newIdempotencyKey());
   },
   {
-    onSuccess(answer) {
-      navigate(answer.approvalUrl);
+    onSuccess(answer, [buttons]) {
+      if (!buttons) navigate(answer.approvalUrl);
     },
     onFailure(error) {
       if (error.code === "price_changed") {

@@ -1,15 +1,38 @@
-// How the person pays: the saved card, a new card (the sandbox provider's token form; card data
-// goes only to the sandbox tokens call, never to the upgrade call) or PayPal. The pay button names
-// the amount, is disabled while a payment runs and shows progress. A failure keeps what was typed
-// and says what to do, with section 8's words for card errors.
+// How the person pays: the saved card, a new card or PayPal, through the providers the server
+// names (stores/payment-providers.ts). A new card is the sandbox's own form, or Stripe Elements'
+// card element in Stripe's frame when Stripe is configured (then no card field is in this page);
+// either way only a token reaches our payment calls. PayPal is the sandbox approval page, or
+// PayPal's own buttons when a client id is configured. The pay button names the amount, is
+// disabled while a payment runs and shows progress; a failure keeps what was typed and says what
+// to do, with section 8's words for card errors.
 import { useStore } from "@nanostores/react";
-import { type SubmitEvent, useState } from "react";
+import {
+  lazy,
+  type SubmitEvent,
+  Suspense,
+  use,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
+import type { PaymentProviders } from "../../api/contract/payment.ts";
 import type { OrderSummaryAnswer } from "../../api/contract/products.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
-import { $checkout, payByCard, type SandboxCard, startPaypal } from "../../stores/checkout.ts";
+import { type SandboxCard, sandboxTokenizer, type Tokenizer } from "../../stores/card-token.ts";
+import { $checkout, payByCard, startPaypal } from "../../stores/checkout.ts";
+import { forgetPaymentProviders, paymentProviders } from "../../stores/payment-providers.ts";
 import { $user } from "../../stores/user.ts";
 import { Problem } from "../screens/Frame.tsx";
+import { preloadSdks, retryStripe, sdkLoaders, stripeFor } from "./provider-sdks.ts";
 import { SandboxCardFields } from "./SandboxCardFields.tsx";
+
+const StripeCardFields = lazy(() =>
+  sdkLoaders.stripeFields().then((m) => ({ default: m.StripeCardFields })),
+);
+const PaypalButtons = lazy(() =>
+  sdkLoaders.paypalButtons().then((m) => ({ default: m.PaypalButtons })),
+);
 
 type Method = "saved" | "card" | "paypal";
 
@@ -28,32 +51,109 @@ function cardFrom(form: FormData): SandboxCard {
   };
 }
 
-export function PaymentForm({
-  summary,
-  onConfirm,
-}: {
+type Props = {
   summary: OrderSummaryAnswer | null;
   /** Called as the person confirms (single exports tell the hub). */
   onConfirm?: () => void;
+};
+
+export function PaymentForm(props: Props) {
+  // Bumped to ask for the providers again after the request failed.
+  const [, setAttempt] = useState(0);
+  // Suspends (the screen shows "Loading the payment form…") until the server names its providers.
+  const providers = use(paymentProviders());
+  if (!providers.ok) {
+    return (
+      <Problem
+        failure={providers.error}
+        retry={() => {
+          forgetPaymentProviders();
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  }
+  return <PaymentMethods {...props} providers={providers.value} />;
+}
+
+/** Stripe's card element, with its box's height kept while Stripe.js and the frame load. */
+function StripeCard({
+  publishableKey,
+  onTokenizer,
+}: {
+  publishableKey: string;
+  onTokenizer: (tokenizer: Tokenizer | null) => void;
 }) {
+  // Elements keeps the Stripe object it was first given: a retry mounts a new one (the key).
+  const [loaded, setLoaded] = useState(() => ({ attempt: 0, stripe: stripeFor(publishableKey) }));
+  return (
+    <fieldset className="stack">
+      <legend>Card</legend>
+      <p className="note">
+        Payments are processed by Stripe: your card details go straight to Stripe, never through our
+        servers.
+      </p>
+      <span>Card number, expiry date, CVC and ZIP or postal code</span>
+      <Suspense fallback={<div className="card-frame" aria-busy="true" />}>
+        <StripeCardFields
+          key={loaded.attempt}
+          stripe={loaded.stripe}
+          onTokenizer={onTokenizer}
+          onRetry={() =>
+            setLoaded(({ attempt }) => ({
+              attempt: attempt + 1,
+              stripe: retryStripe(publishableKey),
+            }))
+          }
+        />
+      </Suspense>
+    </fieldset>
+  );
+}
+
+function PaymentMethods({
+  summary,
+  onConfirm,
+  providers,
+}: Props & { providers: PaymentProviders }) {
   const user = useStore($user);
   const checkout = useStore($checkout);
   const paypal = useStore(startPaypal.$state);
   // Which method is picked is a view choice, not business state.
   const [method, setMethod] = useState<Method>(user.userHasPaymentMethodSet ? "saved" : "card");
+  // Stripe mode: the card element's token maker, once Stripe.js and its frame are ready.
+  const tokenizer = useRef<Tokenizer | null>(null);
+  const [stripeReady, setStripeReady] = useState(false);
+  const onTokenizer = useCallback((next: Tokenizer | null) => {
+    tokenizer.current = next;
+    setStripeReady(next !== null);
+  }, []);
+  useEffect(() => preloadSdks(providers), [providers]);
+
+  const { card } = providers;
+  const paypalOffered = providers.paypal.provider !== "none";
+  const paypalClientId = providers.paypal.provider === "paypal" ? providers.paypal.clientId : null;
   const downgrade = summary?.change === "downgrade";
   const busy = checkout.paying || paypal.status === "started";
+  const newCard = !downgrade && method === "card";
+  const cardNotReady = newCard && card.provider === "stripe" && !stripeReady;
+  const paypalButtons = !downgrade && method === "paypal" && paypalClientId !== null;
+
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!summary || busy) return;
+    // With PayPal's buttons, PayPal's own button starts the payment.
+    if (!summary || busy || cardNotReady || paypalButtons) return;
     onConfirm?.();
-    if (method === "paypal") {
+    if (method === "paypal" && !downgrade) {
       void startPaypal.run();
       return;
     }
-    void payByCard(
-      method === "card" && !downgrade ? cardFrom(new FormData(event.currentTarget)) : null,
-    );
+    const tokenize = !newCard
+      ? null
+      : card.provider === "stripe"
+        ? tokenizer.current
+        : sandboxTokenizer(cardFrom(new FormData(event.currentTarget)));
+    void payByCard(tokenize);
   };
   const label = !summary
     ? "Pay"
@@ -88,33 +188,56 @@ export function PaymentForm({
             />{" "}
             {user.userHasPaymentMethodSet ? "A new card" : "Card"}
           </label>
-          <label>
-            <input
-              type="radio"
-              name="method"
-              checked={method === "paypal"}
-              onChange={() => setMethod("paypal")}
-            />{" "}
-            PayPal
-          </label>
+          {paypalOffered && (
+            <label>
+              <input
+                type="radio"
+                name="method"
+                checked={method === "paypal"}
+                onChange={() => setMethod("paypal")}
+              />{" "}
+              PayPal
+            </label>
+          )}
         </fieldset>
       )}
-      {!downgrade && method === "card" && <SandboxCardFields />}
+      {newCard &&
+        (card.provider === "stripe" ? (
+          <StripeCard publishableKey={card.publishableKey} onTokenizer={onTokenizer} />
+        ) : (
+          <SandboxCardFields />
+        ))}
       {checkout.priceChanged && (
         <p role="alert" className="problem">
           The price changed since you saw it. Check the new total above and confirm again.
         </p>
       )}
       {checkout.resuming && <p role="status">Finishing the payment you started…</p>}
-      <button type="submit" className="btn" disabled={!summary || busy} aria-busy={busy}>
-        {busy ? (
-          <>
-            <span className="spinner" aria-hidden="true" /> Paying…
-          </>
-        ) : (
-          label
-        )}
-      </button>
+      {paypalButtons && summary ? (
+        <>
+          <p className="note">
+            Pay {formatUsd(summary.total)} with PayPal: PayPal processes the payment.
+          </p>
+          <Suspense fallback={<div className="paypal-frame" aria-busy="true" />}>
+            <PaypalButtons clientId={paypalClientId} disabled={busy} onConfirm={onConfirm} />
+          </Suspense>
+        </>
+      ) : (
+        <button
+          type="submit"
+          className="btn"
+          disabled={!summary || busy || cardNotReady}
+          aria-busy={busy}
+        >
+          {busy ? (
+            <>
+              <span className="spinner" aria-hidden="true" /> Paying…
+            </>
+          ) : (
+            label
+          )}
+        </button>
+      )}
       {failure && <Problem failure={failure} />}
     </form>
   );
