@@ -1,4 +1,6 @@
 // @ts-check
+
+import { fileURLToPath } from "node:url";
 import react from "@astrojs/react";
 import { defineConfig } from "astro/config";
 
@@ -30,6 +32,28 @@ function inFirstLoad(id, info, memo, seen = new Set()) {
 
 const firstLoad = new Map();
 
+/**
+ * The payment providers' React bindings import React and prop-types as default exports of
+ * CommonJS modules; that alone adds the bundler's interop helper to the runtime every /cart page
+ * loads. They get ES-module facades instead (src/islands/checkout/sdk-facades/, decision 00XX).
+ * @type {import("vite").Plugin}
+ */
+const sdkFacades = {
+  name: "payment-sdk-facades",
+  enforce: "pre",
+  resolveId(source, importer) {
+    if (
+      !importer ||
+      !/node_modules\/(@stripe\/react-stripe-js|@paypal\/react-paypal-js)\//.test(importer)
+    )
+      return null;
+    if (source !== "react" && source !== "prop-types") return null;
+    return fileURLToPath(
+      new URL(`./src/islands/checkout/sdk-facades/${source}.ts`, import.meta.url),
+    );
+  },
+};
+
 export default defineConfig({
   output: "static",
   site: process.env.PUBLIC_BASE_URL ?? "http://localhost:4321",
@@ -40,6 +64,7 @@ export default defineConfig({
     inlineStylesheets: "always",
   },
   vite: {
+    plugins: [sdkFacades],
     build: {
       rollupOptions: {
         output: {
