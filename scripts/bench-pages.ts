@@ -49,7 +49,7 @@ function serveDist(): Promise<{ server: Server; origin: string }> {
 }
 
 /** Starts Chromium with a DevTools port and resolves with the port and a stop function. */
-function startChromium(): Promise<{ port: number; stop: () => void }> {
+export function startChromium(): Promise<{ port: number; stop: () => void }> {
   const executable = findChromium();
   if (!executable)
     throw new Error(

@@ -26,6 +26,10 @@ const parts: { name: string; run: () => Promise<Figures> }[] = [
     },
   },
   {
+    name: "checkout screens (Lighthouse mobile, signed in; JavaScript per screen, gzip -9)",
+    run: async () => (await import("./bench-cart.ts")).benchCart(),
+  },
+  {
     name: "static pages (Lighthouse, bytes)",
     run: async () => (await import("./bench-pages.ts")).benchPages(),
   },

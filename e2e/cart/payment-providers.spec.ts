@@ -1,0 +1,156 @@
+// The payment providers in a real browser, on the built site. Sandbox mode (this run's server)
+// loads no provider code at all. Stripe mode runs its own server (PAYMENTS=stripe with test keys)
+// and answers Stripe.js's address with a fake of Stripe.js (Stripe cannot be reached here): its
+// card element mounts a frame when the test says so, which shows that the card fields' box keeps
+// its place, that no card field is in the page itself, and section 8's words for a refused card.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { createStaticHandler } from "../../scripts/static-handler.ts";
+import { CARD_ERROR_MESSAGES } from "../../src/domain/errors/card-errors.ts";
+import { type RunningServer, startServer } from "../../src/server/main.ts";
+import { DEMO_PASSWORD } from "./purchase-helpers.ts";
+
+const CHECKOUT = "/cart?product=wv_single_12m#checkout";
+const PROVIDER_CODE = /StripeCardFields|PaypalButtons|\/pure\.|js\.stripe\.com|paypal\.com/;
+
+async function signIn(page: Page, origin: string, email: string): Promise<void> {
+  await page.goto(`${origin}/cart/login`);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/cart\/plans/);
+}
+
+test("sandbox mode: the checkout loads no provider's code", async ({ page, baseURL }) => {
+  const requested: string[] = [];
+  page.on("request", (request) => requested.push(request.url()));
+  await signIn(page, baseURL ?? "", "free@demo.test");
+  await page.goto(CHECKOUT);
+  await expect(page.getByLabel("Card number")).toBeVisible();
+  await page.getByRole("radio", { name: "PayPal" }).check();
+  await expect(page.getByRole("button", { name: "Pay $59.88 with PayPal" })).toBeVisible();
+  expect(requested.filter((url) => PROVIDER_CODE.test(url))).toEqual([]);
+  expect(requested.some((url) => url.endsWith("/api/5/payment/providers"))).toBe(true);
+});
+
+/**
+ * A stand-in for https://js.stripe.com/…/stripe.js: `Stripe(key)` with elements() whose card
+ * element mounts an iframe of Stripe's height (one 16px line) once `__mountStripe()` is called,
+ * and createToken answering the refusal the test names in `__stripeRefusal`.
+ */
+const FAKE_STRIPE_JS = `
+(() => {
+  let release;
+  const mountAllowed = new Promise((resolve) => { release = resolve; });
+  window.__mountStripe = () => release();
+  window.Stripe = function Stripe(key) {
+    window.__stripeKey = key;
+    const listeners = {};
+    const card = {
+      mount(node) {
+        mountAllowed.then(() => {
+          const frame = document.createElement("iframe");
+          frame.title = "Secure card payment input frame";
+          frame.style.cssText = "border:0;display:block;width:100%;height:19.2px";
+          frame.srcdoc = '<input name="cardnumber" placeholder="Card number">';
+          node.append(frame);
+          for (const listener of listeners.ready || []) listener({ elementType: "card" });
+        });
+      },
+      on(event, listener) { (listeners[event] ||= []).push(listener); return card; },
+      off(event, listener) {
+        listeners[event] = (listeners[event] || []).filter((l) => l !== listener);
+        return card;
+      },
+      update() {},
+      destroy() {},
+    };
+    let created = false;
+    const elements = {
+      create() { created = true; return card; },
+      getElement() { return created ? card : null; },
+      update() {},
+    };
+    return {
+      elements: () => elements,
+      createToken: async () => ({ error: { type: "card_error", code: window.__stripeRefusal } }),
+      createPaymentMethod: async () => ({}),
+      confirmCardPayment: async () => ({}),
+    };
+  };
+  window.Stripe.version = 3;
+})();`;
+
+test.describe("Stripe mode", () => {
+  let server: RunningServer;
+  let dataDir: string;
+
+  test.beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "e2e-stripe-"));
+    server = await startServer({
+      port: 0,
+      host: "127.0.0.1",
+      staticHandler: createStaticHandler(join(process.cwd(), "dist")),
+      env: {
+        DATA_DIR: dataDir,
+        PAYMENTS: "stripe",
+        STRIPE_SECRET_KEY: "sk_test_e2eonly",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_e2eonly",
+        RENEWAL_INTERVAL_SECONDS: "0",
+      },
+      log: { info() {}, warn() {}, error: (message) => console.error(message) },
+    });
+  });
+  test.afterAll(async () => {
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("the card fields are Stripe's frame, keep their place, and a refused card gets section 8's words", async ({
+    page,
+  }) => {
+    const origin = `http://127.0.0.1:${server.port}`;
+    await page.route("https://js.stripe.com/**", (route) =>
+      route.fulfill({ contentType: "text/javascript", body: FAKE_STRIPE_JS }),
+    );
+    // Demo accounts exist only in sandbox mode: a new account.
+    await page.goto(`${origin}/cart/sign-up`);
+    await page.getByLabel("First name").fill("Pat");
+    await page.getByLabel("Last name").fill("Buyer");
+    await page.getByLabel("E-mail").fill(`stripe-${Date.now()}@example.com`);
+    await page.getByLabel("Password").fill("secret-password");
+    await page.getByRole("button", { name: "Sign up for free" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your free account is ready");
+    await page.goto(`${origin}${CHECKOUT}`);
+
+    await expect(page.getByText(/Payments are processed by Stripe/)).toBeVisible();
+    const pay = page.getByRole("button", { name: "Pay $59.88" });
+    await expect(pay).toBeDisabled();
+    // The server offers no PayPal in Stripe mode.
+    await expect(page.getByRole("radio", { name: "PayPal" })).toHaveCount(0);
+    await expect
+      .poll(() => page.evaluate(() => (window as { __stripeKey?: string }).__stripeKey))
+      .toBe("pk_test_e2eonly");
+
+    const before = await pay.boundingBox();
+    await page.evaluate(() => (window as { __mountStripe?: () => void }).__mountStripe?.());
+    await expect(page.getByTitle("Secure card payment input frame")).toBeVisible();
+    await expect(pay).toBeEnabled();
+    // No layout shift when the card fields mount: what follows them has not moved.
+    expect(await pay.boundingBox()).toEqual(before);
+    // PCI SAQ A: the page itself has no card field. The payment form's only inputs are the
+    // method choices (the address and coupon forms beside it hold no card data).
+    const payment = page.getByRole("form", { name: "Payment" });
+    await expect(payment.locator("input:not([type=radio]), select, textarea")).toHaveCount(0);
+    await expect(page.locator('[autocomplete^="cc-"], [name*="card" i]')).toHaveCount(0);
+
+    await page.evaluate(() => {
+      (window as { __stripeRefusal?: string }).__stripeRefusal = "incorrect_cvc";
+    });
+    await pay.click();
+    await expect(page.getByRole("alert")).toHaveText(CARD_ERROR_MESSAGES.incorrect_cvc);
+    await expect(pay).toBeEnabled();
+  });
+});

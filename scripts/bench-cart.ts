@@ -1,0 +1,187 @@
+// Figures of the checkout app (issue 9): Lighthouse 13's mobile preset on /cart#plans and on the
+// checkout screen, signed in, against the built site and the real API server (sandbox payments,
+// the demo accounts), and the compressed JavaScript of each screen and step. On the checkout
+// screen the payment step, and with it the sandbox card fields, mounts during the measured load,
+// so its layout shift counts; the run checks that they did mount. `npm run bench` runs it with the
+// other benches; `node scripts/bench-cart.ts` alone (after `npm run build`).
+// Goals: performance ≥ 95, total blocking time ≤ 100 ms, cumulative layout shift ≤ 0.01.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { chromium as playwright } from "@playwright/test";
+import lighthouse from "lighthouse";
+import { hrefFor } from "../src/domain/checkout/routes.ts";
+import { startServer } from "../src/server/main.ts";
+import { startChromium } from "./bench-pages.ts";
+import { cartPageScripts, dynamicImports, staticImports } from "./cart-bundle.ts";
+import { createStaticHandler } from "./static-handler.ts";
+
+const distDir = fileURLToPath(new URL("../dist/", import.meta.url));
+
+/** The demo account the runs sign in as: a free user with no saved card, so the card fields show. */
+export const BENCH_ACCOUNT = "free@demo.test";
+export const GOALS = { performance: 95, totalBlockingTimeMs: 100, layoutShift: 0.01 } as const;
+
+const SCREENS = {
+  "/cart#plans": hrefFor("plans", undefined, { via: "hash" }),
+  "checkout (Power annual)": hrefFor("checkout", { product: "wv_single_12m" }, { via: "hash" }),
+};
+
+type Figures = Record<string, number | string>;
+type Run = { performance: number; tbt: number; cls: number };
+
+async function lighthouseRun(url: string, port: number): Promise<Run> {
+  const result = await lighthouse(url, {
+    port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: ["performance"],
+    // The session cookie of the signed-in account must survive Lighthouse's start.
+    disableStorageReset: true,
+  });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  return {
+    performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    tbt: lhr.audits["total-blocking-time"]?.numericValue ?? Number.NaN,
+    cls: lhr.audits["cumulative-layout-shift"]?.numericValue ?? Number.NaN,
+  };
+}
+
+const RUNS = 3;
+
+/**
+ * Each run's own address (`bench=<n>` in the query, which the app ignores): Lighthouse records no
+ * navigation when the tab is already at the address and only the hash would change (NO_NAVSTART).
+ */
+function runUrl(origin: string, path: string, run: number): string {
+  const url = new URL(path, origin);
+  url.searchParams.set("bench", String(run + 1));
+  return url.href;
+}
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** Gzip -9 bytes of a chunk and what it imports statically beyond `known` files. */
+function chunkBytes(url: string, known: Set<string>): { files: string[]; bytes: number } {
+  const files: string[] = [];
+  const queue = [url];
+  while (queue.length > 0) {
+    const next = queue.pop() as string;
+    if (known.has(next) || files.includes(next)) continue;
+    files.push(next);
+    const code = readFileSync(join(distDir, next), "utf8");
+    for (const spec of staticImports(code))
+      if (spec.startsWith("./")) queue.push(`/_astro/${spec.slice(2)}`);
+  }
+  const bytes = files.reduce(
+    (sum, file) => sum + gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length,
+    0,
+  );
+  return { files, bytes };
+}
+
+/**
+ * JavaScript per screen: the shell every /cart page loads, then each chunk loaded with import()
+ * (screens, the payment step, the providers' SDK chunks) with what it adds beyond the shell.
+ */
+export function screenBytes(): Figures {
+  const [page] = cartPageScripts(distDir).filter((p) => p.page === "/cart");
+  if (!page) throw new Error("dist/cart/index.html is missing: run `npm run build` first.");
+  const shell = new Set(page.files.filter((f) => !page.largestScreen.files.includes(f)));
+  const figures: Figures = { "shell (every /cart page)": page.shellBytes };
+  const seen = new Set<string>();
+  // Each chunk with what has loaded before it: the shell, and the chunks that imported it.
+  const queue: { url: string; loaded: Set<string> }[] = [...shell].map((url) => ({
+    url,
+    loaded: shell,
+  }));
+  while (queue.length > 0) {
+    const { url, loaded } = queue.shift() as { url: string; loaded: Set<string> };
+    const code = readFileSync(join(distDir, url), "utf8");
+    for (const spec of dynamicImports(code)) {
+      if (!spec.startsWith("./")) continue;
+      const chunk = `/_astro/${spec.slice(2)}`;
+      if (seen.has(chunk) || loaded.has(chunk)) continue;
+      seen.add(chunk);
+      const { files, bytes } = chunkBytes(chunk, loaded);
+      figures[`+ ${chunk.replace(/^\/_astro\/|\.[\w-]+\.js$/g, "")}`] = bytes;
+      queue.push({ url: chunk, loaded: new Set([...loaded, ...files]) });
+    }
+    // A chunk's static imports may import() too (the payment step's SDK loaders).
+    for (const spec of staticImports(code)) {
+      const next = spec.startsWith("./") ? `/_astro/${spec.slice(2)}` : null;
+      if (next && !loaded.has(next) && !seen.has(next)) {
+        seen.add(next);
+        queue.push({ url: next, loaded });
+      }
+    }
+  }
+  return figures;
+}
+
+export async function benchCart(): Promise<Figures> {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-cart-"));
+  const running = await startServer({
+    port: 0,
+    host: "127.0.0.1",
+    staticHandler: createStaticHandler(distDir),
+    env: { DATA_DIR: dataDir, PAYMENTS: "sandbox", SEED: "true", RENEWAL_INTERVAL_SECONDS: "0" },
+    log: { info() {}, warn() {}, error: (message) => console.error(message) },
+  });
+  const origin = running.url.replace("localhost", "127.0.0.1");
+  const chromium = await startChromium();
+  const figures: Figures = { "signed in as": BENCH_ACCOUNT };
+  const missed: string[] = [];
+  try {
+    // Sign in through the page, as a person would: the cookie lands in the browser's profile.
+    const browser = await playwright.connectOverCDP(`http://127.0.0.1:${chromium.port}`);
+    const page = await browser.contexts()[0]?.newPage();
+    if (!page) throw new Error("no browser context to sign in with");
+    await page.goto(`${origin}/cart/login`);
+    await page.getByLabel("E-mail").fill(BENCH_ACCOUNT);
+    await page.getByLabel("Password").fill("demo-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/cart\/plans/);
+
+    for (const [name, path] of Object.entries(SCREENS)) {
+      const runs: Run[] = [];
+      for (let i = 0; i < RUNS; i++)
+        runs.push(await lighthouseRun(runUrl(origin, path, i), chromium.port));
+      const run = {
+        performance: median(runs.map((r) => r.performance)),
+        tbt: median(runs.map((r) => r.tbt)),
+        cls: median(runs.map((r) => r.cls)),
+      };
+      figures[`${name} Lighthouse mobile performance`] = run.performance;
+      figures[`${name} total blocking time (ms)`] = Math.round(run.tbt);
+      figures[`${name} cumulative layout shift`] = run.cls.toFixed(3);
+      if (run.performance < GOALS.performance)
+        missed.push(`${name} performance ${run.performance}`);
+      if (run.tbt > GOALS.totalBlockingTimeMs) missed.push(`${name} TBT ${Math.round(run.tbt)} ms`);
+      if (run.cls > GOALS.layoutShift) missed.push(`${name} CLS ${run.cls.toFixed(3)}`);
+    }
+
+    // The checkout's figures count the card fields' mount only if they mounted in that load.
+    await page.goto(`${origin}${SCREENS["checkout (Power annual)"]}`);
+    await page.getByLabel("Card number").waitFor({ timeout: 15_000 });
+    figures["checkout: card fields mounted in the load"] = "yes";
+    await browser.close();
+  } finally {
+    chromium.stop();
+    await running.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  Object.assign(figures, screenBytes());
+  figures["checkout budgets"] = missed.length === 0 ? "all met" : `MISSED: ${missed.join("; ")}`;
+  return figures;
+}
+
+if (import.meta.main) {
+  const figures = await benchCart();
+  for (const [name, value] of Object.entries(figures)) console.log(`${name.padEnd(52)} ${value}`);
+  if (String(figures["checkout budgets"]).startsWith("MISSED")) process.exitCode = 1;
+}
