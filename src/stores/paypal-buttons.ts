@@ -42,7 +42,9 @@ export async function createPaypalOrder(): Promise<string> {
 export function approvePaypalOrder(orderId: string): boolean {
   const state = startPaypal.$state.get();
   if (state.status !== "success" || state.value.approvalId !== orderId) return false;
-  const { pathname } = new URL(state.value.approvalUrl, globalThis.location.href);
+  // Only the path: the approval is settled at this site's own approval return, whatever origin
+  // the answer's address names (the base is a placeholder for a path-only address).
+  const { pathname } = new URL(state.value.approvalUrl, "http://localhost");
   approvalForm.submit(pathname, { id: orderId, action: "approve" });
   return true;
 }
