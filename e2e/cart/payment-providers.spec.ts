@@ -1,9 +1,12 @@
 // The payment providers in a real browser, on the built site. Sandbox mode (this run's server)
 // loads no provider code at all. Stripe mode runs its own server (PAYMENTS=stripe with test keys)
-// and answers Stripe.js's address with a fake of Stripe.js (Stripe cannot be reached here): its
-// card element mounts a frame when the test says so, which shows that the card fields' box keeps
-// its place, that no card field is in the page itself, and section 8's words for a refused card.
+// and answers Stripe.js's address with a fake of Stripe.js, and Stripe's API with a fake API
+// (Stripe cannot be reached here): its card element mounts a frame when the test says so, which
+// shows that the card fields' box keeps its place, that no card field is in the page itself,
+// section 8's words for a refused card, and a whole purchase with Stripe's token.
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
@@ -38,7 +41,7 @@ test("sandbox mode: the checkout loads no provider's code", async ({ page, baseU
 /**
  * A stand-in for https://js.stripe.com/…/stripe.js: `Stripe(key)` with elements() whose card
  * element mounts an iframe of Stripe's height (one 16px line) once `__mountStripe()` is called,
- * and createToken answering the refusal the test names in `__stripeRefusal`.
+ * and createToken answering the refusal the test names in `__stripeRefusal`, or a token.
  */
 const FAKE_STRIPE_JS = `
 (() => {
@@ -75,7 +78,10 @@ const FAKE_STRIPE_JS = `
     };
     return {
       elements: () => elements,
-      createToken: async () => ({ error: { type: "card_error", code: window.__stripeRefusal } }),
+      createToken: async () =>
+        window.__stripeRefusal
+          ? { error: { type: "card_error", code: window.__stripeRefusal } }
+          : { token: { id: "tok_visa" } },
       createPaymentMethod: async () => ({}),
       confirmCardPayment: async () => ({}),
     };
@@ -83,11 +89,41 @@ const FAKE_STRIPE_JS = `
   window.Stripe.version = 3;
 })();`;
 
+/** A stand-in for Stripe's API (STRIPE_API_URL): customers with the token's card, charges. */
+function fakeStripeApi(): Promise<{ server: Server; url: string; seen: string[] }> {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on("end", () => {
+      seen.push(`${req.method} ${req.url} ${body}`);
+      const card = { id: "card_e2e", object: "card", brand: "Visa", last4: "4242" };
+      const answer =
+        req.url === "/v1/customers"
+          ? { id: "cus_e2e", object: "customer", default_source: card }
+          : req.url === "/v1/charges"
+            ? { id: `ch_e2e_${seen.length}`, object: "charge" }
+            : { id: "cus_e2e", object: "customer" };
+      res.writeHead(200, { "content-type": "application/json", "request-id": "req_e2e" });
+      res.end(JSON.stringify(answer));
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }),
+    ),
+  );
+}
+
 test.describe("Stripe mode", () => {
   let server: RunningServer;
+  let stripeApi: Awaited<ReturnType<typeof fakeStripeApi>>;
   let dataDir: string;
 
   test.beforeAll(async () => {
+    stripeApi = await fakeStripeApi();
     dataDir = mkdtempSync(join(tmpdir(), "e2e-stripe-"));
     server = await startServer({
       port: 0,
@@ -98,6 +134,7 @@ test.describe("Stripe mode", () => {
         PAYMENTS: "stripe",
         STRIPE_SECRET_KEY: "sk_test_e2eonly",
         STRIPE_PUBLISHABLE_KEY: "pk_test_e2eonly",
+        STRIPE_API_URL: stripeApi.url,
         RENEWAL_INTERVAL_SECONDS: "0",
       },
       log: { info() {}, warn() {}, error: (message) => console.error(message) },
@@ -105,10 +142,11 @@ test.describe("Stripe mode", () => {
   });
   test.afterAll(async () => {
     await server?.close();
+    stripeApi?.server.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test("the card fields are Stripe's frame, keep their place, and a refused card gets section 8's words", async ({
+  test("the card fields are Stripe's frame and keep their place; a refused card gets section 8's words, an accepted one pays with Stripe's token", async ({
     page,
   }) => {
     const origin = `http://127.0.0.1:${server.port}`;
@@ -152,5 +190,18 @@ test.describe("Stripe mode", () => {
     await pay.click();
     await expect(page.getByRole("alert")).toHaveText(CARD_ERROR_MESSAGES.incorrect_cvc);
     await expect(pay).toBeEnabled();
+    expect(stripeApi.seen).toEqual([]);
+
+    // Another try with a card Stripe accepts: only Stripe's token reaches our server, which saves
+    // it on a Stripe customer and charges the total shown.
+    await page.evaluate(() => {
+      (window as { __stripeRefusal?: string }).__stripeRefusal = "";
+    });
+    await pay.click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
+    expect(stripeApi.seen.find((s) => s.startsWith("POST /v1/customers "))).toContain(
+      "source=tok_visa",
+    );
+    expect(stripeApi.seen.find((s) => s.startsWith("POST /v1/charges "))).toContain("amount=5988");
   });
 });
