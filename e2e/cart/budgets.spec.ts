@@ -20,6 +20,25 @@ test("every /cart page loads under 90 KB of compressed JavaScript before the pay
   }
 });
 
+test("no payment provider's code is in what a /cart page loads before the payment step", () => {
+  // Stripe.js's loader and the providers' React bindings load only on the payment step, and only
+  // for the provider the server names (src/islands/checkout/provider-sdks.ts).
+  const markers = ["js.stripe.com", "paypal.com/sdk/js", "react-stripe-js", "PayPalScriptProvider"];
+  const stripeLoader = allFiles(join(dist, "_astro")).filter((file) =>
+    readFileSync(file, "utf8").includes("js.stripe.com"),
+  );
+  // The markers are real: the build has the providers' chunks, outside the first load.
+  expect(stripeLoader.length).toBeGreaterThan(0);
+  for (const page of cartPageScripts(dist)) {
+    for (const url of page.files) {
+      const text = readFileSync(join(dist, url), "utf8");
+      for (const marker of markers) {
+        expect(text.includes(marker), `${marker} in ${url} (${page.page})`).toBe(false);
+      }
+    }
+  }
+});
+
 function allFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
