@@ -30,7 +30,7 @@ const SCREENS = {
 };
 
 type Figures = Record<string, number | string>;
-type Run = { performance: number; tbt: number; cls: number };
+type Run = { performance: number; tbt: number; cls: number; shifts: string };
 
 async function lighthouseRun(url: string, port: number): Promise<Run> {
   const result = await lighthouse(url, {
@@ -48,7 +48,20 @@ async function lighthouseRun(url: string, port: number): Promise<Run> {
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     tbt: lhr.audits["total-blocking-time"]?.numericValue ?? Number.NaN,
     cls: lhr.audits["cumulative-layout-shift"]?.numericValue ?? Number.NaN,
+    shifts: shiftSources(lhr.audits["layout-shifts"]?.details),
   };
+}
+
+/** What moved, by Lighthouse's layout-shifts audit: the element and its share of the shift. */
+function shiftSources(details: unknown): string {
+  const items =
+    (details as { items?: { node?: { selector?: string }; score?: number }[] } | undefined)
+      ?.items ?? [];
+  return (
+    items
+      .map((item) => `${item.node?.selector ?? "?"} ${(item.score ?? 0).toFixed(3)}`)
+      .join("; ") || "none"
+  );
 }
 
 const RUNS = 3;
@@ -159,6 +172,7 @@ export async function benchCart(): Promise<Figures> {
       figures[`${name} Lighthouse mobile performance`] = run.performance;
       figures[`${name} total blocking time (ms)`] = Math.round(run.tbt);
       figures[`${name} cumulative layout shift`] = run.cls.toFixed(3);
+      figures[`${name} what moved (last run)`] = runs.at(-1)?.shifts ?? "";
       if (run.performance < GOALS.performance)
         missed.push(`${name} performance ${run.performance}`);
       if (run.tbt > GOALS.totalBlockingTimeMs) missed.push(`${name} TBT ${Math.round(run.tbt)} ms`);
@@ -166,7 +180,7 @@ export async function benchCart(): Promise<Figures> {
     }
 
     // The checkout's figures count the card fields' mount only if they mounted in that load.
-    await page.goto(`${origin}${SCREENS["checkout (Power annual)"]}`);
+    await page.goto(runUrl(origin, SCREENS["checkout (Power annual)"], RUNS));
     await page.getByLabel("Card number").waitFor({ timeout: 15_000 });
     figures["checkout: card fields mounted in the load"] = "yes";
     await browser.close();
