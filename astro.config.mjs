@@ -35,7 +35,7 @@ const firstLoad = new Map();
 /**
  * The payment providers' React bindings import React and prop-types as default exports of
  * CommonJS modules; that alone adds the bundler's interop helper to the runtime every /cart page
- * loads. They get ES-module facades instead (src/islands/checkout/sdk-facades/, decision 00XX).
+ * loads. They get ES-module facades instead (src/islands/checkout/sdk-facades/, decision 0019).
  * @type {import("vite").Plugin}
  */
 const sdkFacades = {

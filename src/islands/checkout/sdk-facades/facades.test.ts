@@ -1,5 +1,5 @@
 // The facades stand in for React and prop-types in the production build of the payment
-// providers' React bindings (decision 00XX): every React function a binding uses must be there,
+// providers' React bindings (decision 0019): every React function a binding uses must be there,
 // or it is undefined in the built site, where the component tests (on the real React) cannot see.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";

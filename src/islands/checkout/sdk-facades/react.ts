@@ -2,7 +2,7 @@
 // They write `import React from "react"`; React is a CommonJS module, and that one default import
 // makes the bundler wrap React in its interop helper in every chunk and add the helper to the
 // runtime every /cart page loads (236 bytes gzip over the shell's budget). Through this module
-// they get the same React functions by name, as our own code imports them. Decision 00XX.
+// they get the same React functions by name, as our own code imports them. Decision 0019.
 import {
   Component,
   createContext,
