@@ -35,6 +35,40 @@ const englishOnlyZodLocales: Plugin = {
 };
 
 /**
+ * node:child_process (and the net and dgram modules it loads) costs a few milliseconds of every
+ * run when commander and cli/core/catalog-fs.ts load it as they start, though only `diff` and
+ * `publish` run git and no command spawns a subcommand. In the bundle it loads on first use.
+ */
+const CHILD_PROCESS_FUNCTIONS = [
+  "exec",
+  "execFile",
+  "execFileSync",
+  "execSync",
+  "fork",
+  "spawn",
+  "spawnSync",
+];
+const childProcessOnFirstUse: Plugin = {
+  name: "child-process-on-first-use",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, () => ({
+      path: "child_process",
+      namespace: "lazy-builtin",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
+      contents: [
+        'const load = () => process.getBuiltinModule("node:child_process");',
+        "export default new Proxy({}, { get: (_, key) => load()[key] });",
+        ...CHILD_PROCESS_FUNCTIONS.map(
+          (name) => `export const ${name} = (...args) => load().${name}(...args);`,
+        ),
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * In the bundle of one command, the command table (cli/command-table.ts) holds that command
  * alone, so the bundle holds no other command's code; the help bundle keeps the whole table.
  */
@@ -96,8 +130,10 @@ export async function buildCli(
         format: "cjs",
         // main.ts finds the project root from its own address, as it does from the sources.
         define: { "import.meta.url": "__catalogUrl" },
+        // A script run by vm.Script has no module loader: `import("node:path")` becomes require().
+        supported: { "dynamic-import": false },
         banner: { js: 'const __catalogUrl = require("node:url").pathToFileURL(__filename).href;' },
-        plugins: [englishOnlyZodLocales, commandTableOf(name)],
+        plugins: [englishOnlyZodLocales, childProcessOnFirstUse, commandTableOf(name)],
       }),
     ),
   ]);
