@@ -1,7 +1,9 @@
 // Bundles the `catalog` CLI (cli/main.ts and everything it imports, dependencies included) into
-// cli/dist/catalog.mjs with esbuild, one chunk per command so each still loads only when it runs.
-// cli/bin.js runs the bundle while it is current (cli/dist/inputs.json: every project file it was
-// built from, none changed since) and the TypeScript sources otherwise. Decision 0017.
+// cli/dist/ with esbuild: one CommonJS file per command (catalog-<command>.cjs, main.ts with that
+// command alone; catalog-all.cjs for help), and the entry catalog.mjs (cli/load-bundle.ts) that
+// runs the command's file with a V8 code cache. cli/bin.js runs the bundle while it is current
+// (cli/dist/inputs.json: every project file it was built from, none changed since) and the
+// TypeScript sources otherwise. Decision 0017.
 // Run by `npm run build`, `npm run build:cli`, the first stage of `npm test` and `npm run bench`.
 import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
