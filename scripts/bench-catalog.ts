@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = 7;
-const RATIO_RUNS = 15;
+const RATIO_RUNS = 21;
 
 /** Wall time in milliseconds of one run of node with these arguments (which must succeed). */
 function runMs(args: string[], cwd = root): number {
@@ -38,13 +38,14 @@ function medianMs(args: string[], cwd = root): number {
 }
 
 /**
- * Median wall times of several commands run in turn, `runs` rounds of one run each, after one
- * unmeasured round (it fills Node's and the CLI's code caches, as any earlier run would have).
+ * Wall times of several commands run in turn, `runs` rounds of one run each, after one unmeasured
+ * round (it fills Node's and the CLI's code caches, as any earlier run would have): each
+ * command's list of times, in round order.
  */
-export function interleavedMedians(
+export function interleavedRuns(
   commands: Record<string, string[]>,
   runs: number,
-): Record<string, number> {
+): Record<string, number[]> {
   const times = Object.fromEntries(Object.keys(commands).map((name) => [name, [] as number[]]));
   for (let round = -1; round < runs; round++) {
     for (const [name, args] of Object.entries(commands)) {
@@ -52,7 +53,7 @@ export function interleavedMedians(
       if (round >= 0) times[name]?.push(ms);
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+  return times;
 }
 
 /**
@@ -103,13 +104,19 @@ export async function benchCatalog(): Promise<Record<string, number>> {
   const { buildCli } = await import("./build-cli.ts");
   const bundle = await buildCli();
   const loadBefore = loadavg()[0] ?? Number.NaN;
-  const headline = interleavedMedians(
+  const headline = interleavedRuns(
     { nodeStart: ["-e", "0"], validate: ["cli/bin.js", "validate", "catalog"] },
     RATIO_RUNS,
   );
   const loadAfter = loadavg()[0] ?? Number.NaN;
-  const nodeStart = headline.nodeStart ?? Number.NaN;
-  const validate = headline.validate ?? Number.NaN;
+  const nodeStarts = headline.nodeStart ?? [];
+  const validates = headline.validate ?? [];
+  const nodeStart = median(nodeStarts);
+  const validate = median(validates);
+  // Each round's validate over the node -e 0 run just before it: on a machine whose load comes in
+  // bursts, the two runs of a round see nearly the same load, so this moves less than the ratio
+  // of the medians.
+  const pairedRatio = median(validates.map((ms, i) => ms / (nodeStarts[i] ?? Number.NaN)));
   const validateSources = medianMs(["cli/main.ts", "validate", "catalog"]);
   const large = makeLargeCatalog();
   const out = mkdtempSync(join(tmpdir(), "catalog-build-"));
@@ -123,6 +130,7 @@ export async function benchCatalog(): Promise<Record<string, number>> {
       [`node -e 0 (ms, median of ${RATIO_RUNS}, interleaved)`]: nodeStart,
       [`validate shipped (ms, median of ${RATIO_RUNS}, interleaved)`]: validate,
       "validate shipped / node start (goal 3)": validate / nodeStart,
+      "same, median of each round's ratio": pairedRatio,
       "load average before (1 min)": loadBefore,
       "load average after (1 min)": loadAfter,
       "validate shipped, sources unbundled (ms)": validateSources,
