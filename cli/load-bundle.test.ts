@@ -1,0 +1,73 @@
+// The bundle's code cache (load-bundle.ts) only ever makes a run faster: the first run writes it,
+// later runs read it, and a damaged, foreign or missing cache changes nothing a user sees.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli } from "../scripts/build-cli.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const outDir = mkdtempSync(join(tmpdir(), "catalog-bundle-cache-"));
+const cacheRoot = mkdtempSync(join(tmpdir(), "catalog-compile-cache-"));
+
+function runEntry(entry: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [entry, ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", NODE_COMPILE_CACHE: cacheRoot, ...env },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runEntry(join(outDir, "catalog.mjs"), args, env);
+
+/** The code cache files of the validate bundle under the cache root (Node adds a version folder). */
+function validateCaches(): string[] {
+  return readdirSync(cacheRoot, { recursive: true, encoding: "utf8" })
+    .filter((path) => /catalog-validate-[0-9a-f]{8}\.v8cache$/.test(path))
+    .map((path) => join(cacheRoot, path));
+}
+
+describe("the CLI bundle's code cache", () => {
+  let expected: ReturnType<typeof run>;
+  beforeAll(async () => {
+    await buildCli(outDir);
+    expected = runEntry(join(root, "cli/main.ts"), ["validate"]);
+    expect(expected.code).toBe(0);
+  }, 60_000);
+  afterAll(() => {
+    rmSync(outDir, { recursive: true, force: true });
+    rmSync(cacheRoot, { recursive: true, force: true });
+  });
+
+  it("is written by the first run and read by the next, which answers the same", () => {
+    expect(validateCaches()).toEqual([]);
+    expect(run(["validate"])).toEqual(expected);
+    const [cache] = validateCaches();
+    expect(cache).toBeDefined();
+    const written = readFileSync(cache as string);
+    expect(run(["validate"])).toEqual(expected);
+    // Accepted, so not written again.
+    expect(readFileSync(cache as string).equals(written)).toBe(true);
+  }, 60_000);
+
+  it("answers the same from a damaged cache, and replaces it", () => {
+    const [cache] = validateCaches();
+    const whole = readFileSync(cache as string);
+    // The stamp kept (same build), the compiled code cut short and then garbage.
+    writeFileSync(cache as string, Buffer.concat([whole.subarray(0, 64), Buffer.alloc(4096, 7)]));
+    expect(run(["validate"])).toEqual(expected);
+    expect(readFileSync(cache as string).equals(whole.subarray(0, 64))).toBe(false);
+    expect(readFileSync(cache as string).length).toBeGreaterThan(4096 + 64);
+    expect(run(["validate"])).toEqual(expected);
+  }, 60_000);
+
+  it("is neither read nor written with Node's compile cache switched off", () => {
+    for (const cache of validateCaches()) rmSync(cache);
+    expect(run(["validate"], { NODE_DISABLE_COMPILE_CACHE: "1" })).toEqual(expected);
+    expect(validateCaches()).toEqual([]);
+  }, 60_000);
+});
