@@ -4,7 +4,7 @@
 // why they cannot buy here and whom to ask. Everything runs in the stores (stores/checkout.ts).
 
 import { useStore } from "@nanostores/react";
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { managedReason } from "../../domain/checkout/purchase.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { $checkoutPlan, openCheckout, refreshSummary } from "../../stores/checkout.ts";
@@ -22,17 +22,14 @@ import { Busy, Frame, Problem } from "./Frame.tsx";
 
 // The payment step (the billing address, card fields, PayPal, and later the providers' SDKs)
 // loads after the screen, not with it: what /cart loads before the payment step stays
-// within its budget (scripts/cart-bundle.ts).
-const AddressForm = lazy(() =>
-  reporter
-    .watchChunk(import("../checkout/AddressForm.tsx"), { name: "payment" })
-    .then((m) => ({ default: m.AddressForm })),
-);
-const PaymentForm = lazy(() =>
-  reporter
-    .watchChunk(import("../checkout/PaymentForm.tsx"), { name: "payment" })
-    .then((m) => ({ default: m.PaymentForm })),
-);
+// within its budget (scripts/cart-bundle.ts). Both chunks start loading with the plan and its
+// summary, and the screen shows them all at once (below).
+const addressChunk = () =>
+  reporter.watchChunk(import("../checkout/AddressForm.tsx"), { name: "payment" });
+const paymentChunk = () =>
+  reporter.watchChunk(import("../checkout/PaymentForm.tsx"), { name: "payment" });
+const AddressForm = lazy(() => addressChunk().then((m) => ({ default: m.AddressForm })));
+const PaymentForm = lazy(() => paymentChunk().then((m) => ({ default: m.PaymentForm })));
 
 const SINGLE_EXPORTS = [
   ["single_export_hd", "HD (1080p)"],
@@ -60,8 +57,20 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
     }
     if (!product) return;
     analytics.trackAddToCart({ product });
+    void addressChunk().catch(() => {});
+    void paymentChunk().catch(() => {});
     void openCheckout();
   }, [product, singleExport]);
+  // Nothing moves under the reader's eyes (UX.md; layout shift ≤ 0.01, e2e/cart/layout-shift):
+  // the plan, the forms, the summary and the payment step appear together, once the plan and its
+  // first summary have come (or failed) and the payment step's code has loaded (one Suspense).
+  // Later changes (seats, coupon) update the summary in place.
+  const summary = orderSummary && orderSummary.productCode === product ? orderSummary : null;
+  const firstLoadDone =
+    (plans !== null || plansState.status === "failure") &&
+    (summary !== null || summaryState.status === "failure");
+  const [shown, setShown] = useState(false);
+  if (firstLoadDone && !shown) setShown(true);
 
   if (!product) {
     return (
@@ -81,67 +90,65 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
       </Frame>
     );
   }
-  const summary = orderSummary && orderSummary.productCode === product ? orderSummary : null;
+  const loading = <Busy label="Loading the plan…" />;
+  if (!shown) return <Frame title={title}>{loading}</Frame>;
   return (
     <Frame title={title}>
-      <div className="checkout">
-        <div className="stack">
-          {plansState.status === "started" && !plans && <Busy label="Loading the plan…" />}
-          {plansState.status === "failure" && (
-            <Problem failure={plansState.error} retry={() => void openCheckout()} />
-          )}
-          {plan && plans && (
-            <>
-              <h2>
-                {plan.name}
-                {plan.subTitle ? `: ${plan.subTitle}` : ""}
-              </h2>
-              <PlanChoices plan={plan} plans={plans} />
-            </>
-          )}
-          {singleExport && (
-            <fieldset>
-              <legend>Export quality</legend>
-              {SINGLE_EXPORTS.map(([code, label]) => (
-                <label key={code}>
-                  <input
-                    type="radio"
-                    name="export"
-                    checked={product === code}
-                    onChange={() =>
-                      navigate(
-                        hrefFor("checkout_single_export", { product: code }, { via: "hash" }),
-                        { replace: true },
-                      )
-                    }
-                  />{" "}
-                  {label}
-                </label>
-              ))}
-            </fieldset>
-          )}
-          {!singleExport && <CouponForm />}
-          <Suspense fallback={<Busy label="Loading the address form…" />}>
+      <Suspense fallback={loading}>
+        <div className="checkout">
+          <div className="stack">
+            {plansState.status === "failure" && (
+              <Problem failure={plansState.error} retry={() => void openCheckout()} />
+            )}
+            {plan && plans && (
+              <>
+                <h2>
+                  {plan.name}
+                  {plan.subTitle ? `: ${plan.subTitle}` : ""}
+                </h2>
+                <PlanChoices plan={plan} plans={plans} />
+              </>
+            )}
+            {singleExport && (
+              <fieldset>
+                <legend>Export quality</legend>
+                {SINGLE_EXPORTS.map(([code, label]) => (
+                  <label key={code}>
+                    <input
+                      type="radio"
+                      name="export"
+                      checked={product === code}
+                      onChange={() =>
+                        navigate(
+                          hrefFor("checkout_single_export", { product: code }, { via: "hash" }),
+                          { replace: true },
+                        )
+                      }
+                    />{" "}
+                    {label}
+                  </label>
+                ))}
+              </fieldset>
+            )}
+            {!singleExport && <CouponForm />}
             <AddressForm />
-          </Suspense>
-        </div>
-        <div className="stack">
-          <div aria-busy={summaryState.status === "started"}>
-            {summaryState.status === "started" && !summary && (
-              <Busy label="Working out your total…" />
-            )}
-            {summaryState.status === "failure" && (
-              <Problem failure={summaryState.error} retry={() => void refreshSummary()} />
-            )}
-            {summary && (
-              <OrderSummary
-                summary={summary}
-                planName={plan?.name ?? summary.productCode}
-                recurring={plan?.recurring ?? false}
-              />
-            )}
           </div>
-          <Suspense fallback={<Busy label="Loading the payment form…" />}>
+          <div className="stack">
+            <div aria-busy={summaryState.status === "started"}>
+              {summaryState.status === "started" && !summary && (
+                <Busy label="Working out your total…" />
+              )}
+              {summaryState.status === "failure" && (
+                <Problem failure={summaryState.error} retry={() => void refreshSummary()} />
+              )}
+              {summary && (
+                <OrderSummary
+                  summary={summary}
+                  planName={plan?.name ?? summary.productCode}
+                  recurring={plan?.recurring ?? false}
+                />
+              )}
+            </div>
             <PaymentForm
               summary={summaryState.status === "failure" ? null : summary}
               onConfirm={
@@ -150,9 +157,9 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
                   : undefined
               }
             />
-          </Suspense>
+          </div>
         </div>
-      </div>
+      </Suspense>
     </Frame>
   );
 }

@@ -1,0 +1,76 @@
+// Nothing on the checkout moves under the reader's eyes (UX.md, issue 9's goal of a layout shift
+// of at most 0.01): the plans screen and the checkout, loaded on a phone-sized screen and
+// followed until the card fields have mounted, add up the browser's own layout-shift entries.
+// Shifts are geometry, not time, so this is a test; the Lighthouse figures are in `npm run bench`.
+import { expect, type Page, test } from "@playwright/test";
+import { hrefFor } from "../../src/domain/checkout/routes.ts";
+import { DEMO_PASSWORD } from "./purchase-helpers.ts";
+
+// Lighthouse's mobile screen (Moto G Power): the size at which the bench measures.
+test.use({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true });
+
+const GOAL = 0.01;
+
+/** Starts recording every layout shift not caused by input, from the first paint of each page. */
+async function recordShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shifts: { value: number; sources: string[] }[] = [];
+    (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as {
+        value: number;
+        hadRecentInput: boolean;
+        sources?: { node?: Node | null }[];
+      }[]) {
+        if (entry.hadRecentInput) continue;
+        const sources = (entry.sources ?? []).map((s) =>
+          s.node instanceof Element ? `${s.node.tagName}.${s.node.className}` : "?",
+        );
+        shifts.push({ value: entry.value, sources });
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+}
+
+async function shifts(page: Page): Promise<{ total: number; sources: string[] }> {
+  // Two frames after the last change, so the observer has reported everything.
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
+  const list = await page.evaluate(
+    () => (window as unknown as { __shifts: { value: number; sources: string[] }[] }).__shifts,
+  );
+  return {
+    total: list.reduce((sum, s) => sum + s.value, 0),
+    sources: list.map((s) => `${s.value.toFixed(3)} ${s.sources.join(",")}`),
+  };
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/cart/login");
+  await page.getByLabel("E-mail").fill("free@demo.test");
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/cart\/plans/);
+  await recordShifts(page);
+});
+
+test("the plans screen does not move while it loads", async ({ page }) => {
+  await page.goto(`${hrefFor("plans", undefined, { via: "hash" })}`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByText("Loading", { exact: false })).toHaveCount(0);
+  await page.waitForLoadState("networkidle");
+  const { total, sources } = await shifts(page);
+  expect(total, sources.join("; ")).toBeLessThanOrEqual(GOAL);
+});
+
+test("the checkout does not move while it loads, also when the card fields mount", async ({
+  page,
+}) => {
+  await page.goto(hrefFor("checkout", { product: "wv_single_12m" }, { via: "hash" }));
+  await expect(page.getByLabel("Card number")).toBeVisible();
+  await expect(page.getByText(/Total/).first()).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  const { total, sources } = await shifts(page);
+  expect(total, sources.join("; ")).toBeLessThanOrEqual(GOAL);
+});
