@@ -24,6 +24,8 @@ export const UserProperties = z.object({
   shouldSeeSegmentation: z.string().optional(),
   ccRequiredForTrial: z.string().optional(),
   useHtmlEditor: z.string().optional(),
+  /** What the segmentation steps learnt (spec 3.1 segmentationInfo), as JSON. */
+  segmentationInfo: z.string().optional(),
 });
 
 /** Keys that POST /api/2/wevideouser/attribute accepts; the rest are set by the server only. */
@@ -38,6 +40,7 @@ export const SETTABLE_ATTRIBUTES = [
   "defaultEditingMode",
   "shouldSeeSegmentation",
   "useHtmlEditor",
+  "segmentationInfo",
 ] as const;
 
 /** GET /api/2/wevideouser/info/ (spec 3.2). Anonymous visitors get 401 with success false. */
