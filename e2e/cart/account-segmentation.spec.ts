@@ -153,3 +153,21 @@ test("a blocked e-mail domain stops the flow with a clear message", async ({ pag
   }
   await expectNoAxeViolations(page, "blocked domain");
 });
+
+test("a school district's addresses go to its student or staff page while the product is free", async ({
+  page,
+}) => {
+  // The district of catalog/accounts.yaml (example domains); its pages are not on this site.
+  await page.route("https://www.example-district.org/**", (route) =>
+    route.fulfill({ contentType: "text/html", body: "<title>District</title><h1>District</h1>" }),
+  );
+  const stamp = `${Date.now().toString(36)}${process.pid}`;
+  await signUpViaApi(page, `staff-${stamp}@example-district.org`, "district-secret");
+  await page.goto("/cart/plans");
+  await expect(page).toHaveURL("https://www.example-district.org/video/staff");
+
+  await page.context().clearCookies();
+  await signUpViaApi(page, `pupil-${stamp}@students.example-district.org`, "district-secret");
+  await page.goto("/cart#checkout");
+  await expect(page).toHaveURL("https://www.example-district.org/video/students");
+});

@@ -10,17 +10,10 @@ import {
   notice,
 } from "../domain/account/cancellation.ts";
 import { MESSAGES } from "../domain/errors/messages.ts";
+import { cancelTrial, convertToFree, deleteMembers, leaveInstance } from "./account-operations.ts";
 import { cancelEssentials, cancelSubscription } from "./payment.ts";
 import { $productInfo, loadProducts } from "./products.ts";
-import {
-  $user,
-  cancelTrial,
-  convertToFree,
-  deleteMembers,
-  leaveInstance,
-  loadContext,
-  loadUser,
-} from "./user.ts";
+import { $user, loadContext, loadUser } from "./user.ts";
 
 export type { AccountAction };
 

@@ -5,10 +5,11 @@ import { createApiClient, type FetchLike } from "../api/client.ts";
 import { scriptedFetch } from "../api/testing/scripted-fetch.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
 import { $actionError, confirmAction } from "./account-actions.ts";
+import { inviteInfo } from "./account-operations.ts";
 import { installApiClient } from "./api.ts";
 import { $editDetails, isEditSuccess, resetEditDetails, saveDetails } from "./edit-details.ts";
 import { $inviteCancellation, $inviteJoin, acceptInvite, showInvite } from "./invites.ts";
-import { $user, ANONYMOUS, inviteInfo, loadContext, loadUser } from "./user.ts";
+import { $user, ANONYMOUS, loadContext, loadUser } from "./user.ts";
 
 let server: TestServer;
 beforeAll(async () => {

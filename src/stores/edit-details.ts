@@ -4,7 +4,8 @@
 // the account panel only (not part of the app's start-up).
 import { atom } from "nanostores";
 import type { ApiFailure } from "../api/client.ts";
-import { $user, editUser, loadUser } from "./user.ts";
+import { editUser } from "./account-operations.ts";
+import { $user, loadUser } from "./user.ts";
 
 export type Details = { email: string; firstName: string; lastName: string; username: string };
 

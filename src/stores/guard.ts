@@ -33,6 +33,7 @@ export const $navigation = computed(
       currentUrl: `${location.pathname}${location.search}${location.hash}`,
       isAuth: user.isAuth,
       user: user.isAuth ? redirectUser(user, query.validateEduEmail) : null,
+      districts: user.schoolDistricts,
     });
   },
 );

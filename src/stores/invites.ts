@@ -10,8 +10,9 @@ import {
   inviteCancelsSubscription,
   inviteFailureText,
 } from "../domain/account/invites.ts";
+import { inviteInfo, useInviteCode } from "./account-operations.ts";
 import { loadProducts } from "./products.ts";
-import { $user, inviteInfo, loadContext, loadUser, useInviteCode } from "./user.ts";
+import { $user, loadContext, loadUser } from "./user.ts";
 
 export type InviteJoinState =
   | { phase: "idle" }

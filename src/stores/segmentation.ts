@@ -4,7 +4,8 @@
 // 8, so the steps never stop on it). Loaded with the segmentation screens only.
 import { persistentAtom } from "@nanostores/persistent";
 import { atom } from "nanostores";
-import { $user, setAttribute } from "./user.ts";
+import { setAttribute } from "./account-operations.ts";
+import { $user } from "./user.ts";
 
 export type SegmentationInfo = {
   segment?: string;

@@ -79,6 +79,19 @@ export const UserInfoResponse = z.object({
   creationDate: Timestamp,
   locale: z.string(),
   eu: z.boolean(),
+  /**
+   * The school district (catalog/accounts.yaml) whose addresses this user's e-mail is on: none or
+   * one. The checkout sends the user to its student or staff page while the product is free
+   * (spec 2.5); the list of districts itself stays on the server.
+   */
+  schoolDistricts: z.array(
+    z.object({
+      emailDomains: z.array(z.string()),
+      studentUrl: z.string(),
+      staffUrl: z.string(),
+      studentPattern: z.string(),
+    }),
+  ),
 });
 export type UserInfo = z.output<typeof UserInfoResponse>;
 export const NotSignedInBody = z.object({

@@ -21,15 +21,20 @@ export function EditDetails() {
   const [open, setOpen] = useState(false);
   const first = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
   useEffect(() => {
     if (open) first.current?.focus();
+    else if (returnFocus.current) {
+      // Back to the button that opened the form, so the keyboard keeps its place.
+      returnFocus.current = false;
+      opener.current?.focus();
+    }
   }, [open]);
   useEffect(() => resetEditDetails, []);
   const saved = state.phase === "saved";
   const close = () => {
+    returnFocus.current = true;
     setOpen(false);
-    // Back to the button that opened the form, so the keyboard keeps its place.
-    requestAnimationFrame(() => opener.current?.focus());
   };
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -5,6 +5,7 @@
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect, useId, useRef, useState } from "react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
+import { inviteInfo, useInviteCode } from "../../stores/account-operations.ts";
 import {
   $inviteCancellation,
   $inviteJoin,
@@ -12,7 +13,7 @@ import {
   showInvite,
 } from "../../stores/invites.ts";
 import { navigate } from "../../stores/router.ts";
-import { $user, inviteInfo, useInviteCode } from "../../stores/user.ts";
+import { $user } from "../../stores/user.ts";
 import { Busy, Frame, Problem } from "../screens/Frame.tsx";
 
 // The same alphabet as the invitation links (domain/checkout/routes.ts).

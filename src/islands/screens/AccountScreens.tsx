@@ -83,35 +83,41 @@ export function ExplainScreen({
   );
 }
 
-export function UpgradesDisabledScreen({ title }: { title: string }) {
-  return (
-    <ExplainScreen
-      title={title}
-      text="Upgrades are disabled for this account, for example because it is billed through a mobile app store. Manage the subscription where it was bought."
-    />
-  );
-}
-
-/** Spec 2.5: an invalid or unverified education e-mail that may not go through lands here. */
-export function InvalidEmailScreen({ title }: { title: string }) {
-  return (
-    <ExplainScreen
-      title={title}
-      text="Education plans need a verified school e-mail address. Verify your school address, sign in with it, or contact support."
-      action={{
-        href: hrefFor("email-activation", undefined, { via: "hash" }),
-        label: "Verify my e-mail address",
-      }}
-    />
-  );
-}
-
-export function ExpiredAccountScreen({ title }: { title: string }) {
-  return (
-    <ExplainScreen
-      title={title}
-      text="Your account has expired. Choose a plan to keep your projects."
-      action={{ href: hrefFor("plans"), label: "See the plans" }}
-    />
-  );
+/** The pages that explain why the person cannot go on here, and what they can do instead. */
+export function ExplainPage({
+  title,
+  page,
+}: {
+  title: string;
+  page: "upgrades-disabled" | "invalid-email" | "expired-account";
+}) {
+  switch (page) {
+    case "upgrades-disabled":
+      return (
+        <ExplainScreen
+          title={title}
+          text="Upgrades are disabled for this account, for example because it is billed through a mobile app store. Manage the subscription where it was bought."
+        />
+      );
+    // Spec 2.5: an invalid or unverified education e-mail that may not go through lands here.
+    case "invalid-email":
+      return (
+        <ExplainScreen
+          title={title}
+          text="Education plans need a verified school e-mail address. Verify your school address, sign in with it, or contact support."
+          action={{
+            href: hrefFor("email-activation", undefined, { via: "hash" }),
+            label: "Verify my e-mail address",
+          }}
+        />
+      );
+    case "expired-account":
+      return (
+        <ExplainScreen
+          title={title}
+          text="Your account has expired. Choose a plan to keep your projects."
+          action={{ href: hrefFor("plans"), label: "See the plans" }}
+        />
+      );
+  }
 }

@@ -33,9 +33,7 @@ const EssentialsScreen = screen("account", account, (m) => m.EssentialsScreen);
 const CancelEssentialsScreen = screen("account", account, (m) => m.CancelEssentialsScreen);
 const CancelTrialScreen = screen("account", account, (m) => m.CancelTrialScreen);
 // The words of these pages live in their chunk, not in the app's shell.
-const UpgradesDisabledScreen = screen("account", account, (m) => m.UpgradesDisabledScreen);
-const InvalidEmailScreen = screen("account", account, (m) => m.InvalidEmailScreen);
-const ExpiredAccountScreen = screen("account", account, (m) => m.ExpiredAccountScreen);
+const ExplainPage = screen("account", account, (m) => m.ExplainPage);
 const SegmentationScreen = screen("onboarding", onboarding, (m) => m.SegmentationScreen);
 const TemplateRedirectScreen = screen("onboarding", onboarding, (m) => m.TemplateRedirectScreen);
 const SegmentationRedirectScreen = screen(
@@ -87,11 +85,9 @@ function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, 
     case "cancel-trial":
       return <CancelTrialScreen title={title} />;
     case "upgrades-disabled":
-      return <UpgradesDisabledScreen title={title} />;
     case "invalid-email":
-      return <InvalidEmailScreen title={title} />;
     case "expired-account":
-      return <ExpiredAccountScreen title={title} />;
+      return <ExplainPage title={title} page={screen} />;
     case "what-for":
     case "what-role":
     case "about-you":

@@ -34,7 +34,10 @@ export function userRoutes(routes: Routes): void {
   routes.api(api.userInfo, async (ctx) => {
     const user = await ctx.user();
     if (!user) return json({ success: false, ...apiError("not_authenticated").body }, 401);
-    return json(userInfoView(await accountOf(ctx, user), ctx.app.config.deploymentEnv));
+    const { config, catalog } = ctx.app;
+    return json(
+      userInfoView(await accountOf(ctx, user), config.deploymentEnv, catalog.schoolDistricts),
+    );
   });
 
   routes.api(api.userContext, async (ctx) => {
