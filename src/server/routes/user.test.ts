@@ -140,6 +140,18 @@ describe("attributes, licence, instance info", () => {
     });
   });
 
+  it("keeps every attribute when several are set at once", async () => {
+    const client = await server.signedIn("annual@demo.test");
+    const keys = ["selectedP", "selectedTier", "purpose", "segmentationInfo", "useNewPlans"];
+    await Promise.all(
+      keys.map((key) => client.call(api.setAttribute, { query: { key, value: `v-${key}` } })),
+    );
+    const info = await client.call(api.userInfo);
+    for (const key of keys) {
+      expect(info.ok && info.body.properties[key as "purpose"], key).toBe(`v-${key}`);
+    }
+  });
+
   it("gives the licence to enterprise owners and members only", async () => {
     const owner = await (await server.signedIn("owner@demo.test")).call(api.enterpriseLicense);
     expect(owner.ok && owner.body).toMatchObject({

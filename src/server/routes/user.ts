@@ -69,9 +69,13 @@ export function userRoutes(routes: Routes): void {
     const { key, value } = ctx.query(api.setAttribute.query);
     if (!(SETTABLE_ATTRIBUTES as readonly string[]).includes(key))
       return fail("unknown_attribute", key);
-    await ctx.app.db.transaction((tx) =>
-      Users.update(tx, user.id, { properties: { ...user.properties, [key]: value } }),
-    );
+    // Merged with the properties read inside the transaction, not the session's copy: two
+    // attributes set at once (the segmentation steps send two) must both be kept.
+    await ctx.app.db.transaction(async (tx) => {
+      const fresh = await Users.byId(tx, user.id);
+      if (!fresh) return;
+      await Users.update(tx, user.id, { properties: { ...fresh.properties, [key]: value } });
+    });
     return json({ success: true });
   });
 
