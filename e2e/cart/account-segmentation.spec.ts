@@ -7,6 +7,7 @@ import {
   expectNoAxeViolations,
   signInViaApi,
   signUpViaApi,
+  tabTo,
   uniqueEmail,
 } from "./account-helpers.ts";
 
@@ -170,4 +171,19 @@ test("a school district's addresses go to its student or staff page while the pr
   await signUpViaApi(page, `pupil-${stamp}@students.example-district.org`, "district-secret");
   await page.goto("/cart#checkout");
   await expect(page).toHaveURL("https://www.example-district.org/video/students");
+});
+
+test("the steps can be answered with the keyboard alone", async ({ page }) => {
+  await page.goto("/cart/what-for");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("What will you use it for?");
+  // Tab reaches the radio group; the arrow keys choose within it; Enter submits the step.
+  await tabTo(page, page.getByLabel("Work"));
+  await expect(page.getByLabel("Work")).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByLabel("School")).toBeChecked();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/cart\/what-role$/);
+  await expect(page.getByRole("heading", { level: 1, name: "What is your role?" })).toBeFocused();
+  const stored = await page.evaluate(() => localStorage.getItem("segmentationInfo"));
+  expect(JSON.parse(stored ?? "null")).toMatchObject({ purpose: "School", segment: "education" });
 });
