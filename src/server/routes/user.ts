@@ -148,7 +148,11 @@ export function userRoutes(routes: Routes): void {
         if (email !== user.email) await sendEmailCode(tx, ctx.app, { ...user, email }, now);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) return fail("email_taken");
+      // Someone took the address or the username between the checks above and the write.
+      if (isUniqueViolation(error)) {
+        const other = await Users.byUsername(db, body.username);
+        return fail(other && other.id !== user.id ? "username_taken" : "email_taken");
+      }
       throw error;
     }
     mailer.kick();
