@@ -130,3 +130,29 @@ test("with the keyboard alone: accept an invitation, then edit the details", asy
   await expect(edit).toBeFocused();
   await expect(page.getByText(/^Kai Keys · /)).toBeVisible();
 });
+
+test("a single sign-on account may change its name, not its address or username", async ({
+  page,
+}) => {
+  const email = uniqueEmail("details-sso");
+  await signUpViaApi(page, email, "details-secret");
+  // Our demo accounts have no single sign-on; the user info answer says so as one would.
+  await page.route("**/api/2/wevideouser/info/", async (route) => {
+    const answer = await route.fetch();
+    route.fulfill({
+      response: answer,
+      json: { ...(await answer.json()), canEditCredentials: false },
+    });
+  });
+  await page.goto("/cart/home");
+  await page.getByRole("button", { name: "Edit details" }).click();
+  await expect(
+    page.getByText(
+      "Your organisation's single sign-on manages your e-mail address and username; you can change your name here.",
+    ),
+  ).toBeVisible();
+  await expect(page.getByLabel("E-mail")).not.toBeEditable();
+  await expect(page.getByLabel("Username")).not.toBeEditable();
+  await expect(page.getByLabel("First name")).toBeEditable();
+  await expectNoAxeViolations(page, "edit details, single sign-on");
+});

@@ -54,6 +54,8 @@ export type UserState = {
   teacherEmailWasValidated: boolean;
   deploymentEnv: string;
   activeTests: { name: string; value: string }[];
+  /** False when single sign-on manages the address and username (spec 6). */
+  canEditCredentials: boolean;
   /** The school district the e-mail is on (none or one), for the redirect of spec 2.5. */
   schoolDistricts: UserInfo["schoolDistricts"];
 };
@@ -100,6 +102,7 @@ export const ANONYMOUS: UserState = {
   teacherEmailWasValidated: false,
   deploymentEnv: "local",
   activeTests: [],
+  canEditCredentials: true,
   schoolDistricts: [],
 };
 
@@ -139,6 +142,7 @@ export const loadUser = operation("user", fetchUser, {
       domainStatus: info.domainStatus,
       privacyUsageAnalytics: usage ? usage.value : false,
       deploymentEnv: info.deploymentEnv,
+      canEditCredentials: info.canEditCredentials,
       schoolDistricts: info.schoolDistricts,
     });
   },

@@ -32,6 +32,8 @@ export function EditDetails() {
   }, [open]);
   useEffect(() => resetEditDetails, []);
   const saved = state.phase === "saved";
+  // Spec 6: credential editing depends on canEditCredentials (single sign-on accounts).
+  const managed = !user.canEditCredentials;
   const close = () => {
     returnFocus.current = true;
     setOpen(false);
@@ -84,7 +86,9 @@ export function EditDetails() {
       ) : (
         <form className="stack" onSubmit={onSubmit} noValidate aria-describedby="details-help">
           <p id="details-help">
-            Changing your e-mail address sends a code to the new address to verify it.
+            {managed
+              ? "Your organisation's single sign-on manages your e-mail address and username; you can change your name here."
+              : "Changing your e-mail address sends a code to the new address to verify it."}
           </p>
           <label htmlFor="details-first">First name</label>
           <input
@@ -111,6 +115,7 @@ export function EditDetails() {
             autoComplete="username"
             defaultValue={user.userName}
             maxLength={100}
+            readOnly={managed}
             required
           />
           <label htmlFor="details-email">E-mail</label>
@@ -122,6 +127,7 @@ export function EditDetails() {
             autoComplete="email"
             defaultValue={user.userEmail}
             maxLength={254}
+            readOnly={managed}
             required
           />
           {state.phase === "failed" &&

@@ -127,6 +127,10 @@ export function userRoutes(routes: Routes): void {
     const body = await ctx.body(api.editUser.body);
     const { db, catalog, mailer } = ctx.app;
     const email = body.email.trim().toLowerCase();
+    // Spec 6: an account signed in through single sign-on keeps the address and username its
+    // organisation gave it (canEditCredentials false); names may still change.
+    if (user.ssoType !== null && (email !== user.email || body.username !== user.username))
+      return fail("credentials_managed");
     if (email !== user.email) {
       if (isBlockedEmail(email, catalog.blockedEmailDomains)) return fail("blocked_domain");
       if (await Users.byEmail(db, email)) return fail("email_taken");
