@@ -2,7 +2,14 @@
 // wrong code is refused; a new code can be asked for; the right one verifies the address and
 // activates the account (activationRequired cleared).
 import { expect, test } from "@playwright/test";
-import { expectNoAxeViolations, latestMail, signUpViaApi, uniqueEmail } from "./account-helpers.ts";
+import {
+  activateViaApi,
+  expectNoAxeViolations,
+  latestMail,
+  signUpViaApi,
+  startTrialViaApi,
+  uniqueEmail,
+} from "./account-helpers.ts";
 
 function codeIn(subject: string): string {
   return /(\d{6})/.exec(subject)?.[1] ?? "";
@@ -44,4 +51,36 @@ test("a new account verifies its e-mail with the code from the outbox", async ({
 
   const info = await (await page.request.get("/api/2/wevideouser/info/")).json();
   expect(info).toMatchObject({ emailVerified: true, activationRequired: false });
+});
+
+test("a trial whose e-mail is not verified is sent to the activation step first", async ({
+  page,
+}) => {
+  const email = uniqueEmail("trial-verify");
+  await signUpViaApi(page, email, "trial-secret");
+  await activateViaApi(page, email);
+  await startTrialViaApi(page, "unlimited");
+  // A new address is unverified until its code is entered (the trial's TrialEmailVerification).
+  const moved = uniqueEmail("trial-verify-moved");
+  const edited = await page.request.put("/api/4/user", {
+    data: { email: moved, firstName: "Pat", lastName: "Tester", username: moved },
+  });
+  expect(await edited.json()).toEqual({ success: true });
+
+  await page.goto("/cart/plans");
+  await expect(page).toHaveURL(/\/cart#email-activation$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Activate your account");
+  await page.goto("/cart#cancel-trial");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cancel trial");
+
+  await page.goto("/cart#email-activation");
+  const code = codeIn((await latestMail(page.request, moved, /^Your verification code/)).subject);
+  await page.getByLabel("Verification code").fill(code);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(
+    page.getByText("Your e-mail address is verified and your account is active."),
+  ).toBeVisible();
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/cart\/plans$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Plans");
 });

@@ -67,7 +67,8 @@ test("back and forward move between screens, focus on each new heading", async (
   await page.goto("/cart/what-for");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("What will you use it for?");
   await page.getByLabel("Work").check();
-  await page.getByRole("link", { name: "Continue" }).click();
+  // Continue submits the step (it saves the answer, then moves on): a button.
+  await page.getByRole("button", { name: "Continue" }).click();
   const role = page.getByRole("heading", { level: 1, name: "What is your role?" });
   await expect(role).toBeFocused();
   await page.goBack();
@@ -124,7 +125,8 @@ test("in the extension flow, moving between screens keeps the extension's parame
 }) => {
   await page.goto("/cart/what-for?origin=rce");
   await page.getByLabel("Work").check();
-  await page.getByRole("link", { name: "Continue" }).click();
+  // Continue submits the step (it saves the answer, then moves on): a button.
+  await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("What is your role?");
   const url = new URL(page.url());
   expect(url.pathname).toBe("/cart/what-role");

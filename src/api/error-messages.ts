@@ -54,6 +54,7 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "email_taken":
     case "blocked_domain":
     case "username_taken":
+    case "credentials_managed":
     case "invalid_code":
     case "email_not_verified":
     case "price_changed":

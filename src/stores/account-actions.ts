@@ -7,19 +7,13 @@ import {
   type AccountAction,
   type AccountFacts,
   availableActions,
+  notice,
 } from "../domain/account/cancellation.ts";
 import { MESSAGES } from "../domain/errors/messages.ts";
+import { cancelTrial, convertToFree, deleteMembers, leaveInstance } from "./account-operations.ts";
 import { cancelEssentials, cancelSubscription } from "./payment.ts";
 import { $productInfo, loadProducts } from "./products.ts";
-import {
-  $user,
-  cancelTrial,
-  convertToFree,
-  deleteMembers,
-  leaveInstance,
-  loadContext,
-  loadUser,
-} from "./user.ts";
+import { $user, loadContext, loadUser } from "./user.ts";
 
 export type { AccountAction };
 
@@ -30,6 +24,11 @@ export const $lastDone = atom<AccountAction | null>(null);
 /** A refusal of the last confirmed action. */
 export const $actionError = atom<{ action: AccountAction; error: ApiFailure } | null>(null);
 export const $actionBusy = atom<AccountAction | null>(null);
+/**
+ * What the last action did, in the words of the account as it was when the person confirmed (a
+ * team's owner who closed the team is no longer its owner once the account is reloaded).
+ */
+export const $lastDoneText = atom<string | null>(null);
 
 export const $accountFacts = computed(
   [$user, $productInfo],
@@ -54,6 +53,7 @@ export const $availableActions = computed($accountFacts, availableActions);
 export function askToConfirm(action: AccountAction): void {
   $actionError.set(null);
   $lastDone.set(null);
+  $lastDoneText.set(null);
   $confirming.set(action);
 }
 
@@ -102,9 +102,11 @@ export async function confirmAction(action: AccountAction): Promise<void> {
   if ($actionBusy.get() !== null) return;
   $actionBusy.set(action);
   $actionError.set(null);
+  const done = notice(action, $accountFacts.get()).done;
   const result = await run(action);
   if (result.ok) {
     await Promise.all([loadUser.run(), loadContext.run(), loadProducts.run()]);
+    $lastDoneText.set(done);
     $lastDone.set(action);
     $confirming.set(null);
   } else {

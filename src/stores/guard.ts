@@ -1,13 +1,15 @@
 // The redirect rules of spec 2.5, applied to every route once start-up has finished: the pure
 // decision is domain/checkout/navigation.ts; this reads the stores and performs it.
 import { computed } from "nanostores";
+import { parseFeatures, requiresEmailVerification } from "../domain/account/features.ts";
 import type { RedirectUser } from "../domain/account/redirects.ts";
 import { decideNavigation, type NavigationDecision } from "../domain/checkout/navigation.ts";
 import { $app } from "./app.ts";
+import { $productInfo } from "./products.ts";
 import { $location, $query, $route, navigate } from "./router.ts";
 import { $user, type UserState } from "./user.ts";
 
-function redirectUser(u: UserState, validateEduEmail: boolean): RedirectUser {
+function redirectUser(u: UserState, validateEduEmail: boolean, features: string): RedirectUser {
   const teacherPlan = u.productCode.startsWith("wv_teacher") || u.productCode === "wv_edu_trial";
   return {
     email: u.userEmail,
@@ -19,20 +21,22 @@ function redirectUser(u: UserState, validateEduEmail: boolean): RedirectUser {
       validateEduEmail || teacherPlan || (u.isTrial && u.activationRequired),
     educationEmailValid: u.teacherEmailWasValidated ? !u.invalidTeacherEmail : null,
     allowedThrough: false,
+    mustVerifyEmail: requiresEmailVerification(parseFeatures(features), u.emailVerified),
   };
 }
 
 /** What the rules say about the current route; "stay" until start-up has finished. */
 export const $navigation = computed(
-  [$app, $user, $route, $query, $location],
-  (app, user, route, query, location): NavigationDecision => {
+  [$app, $user, $route, $query, $location, $productInfo],
+  (app, user, route, query, location, info): NavigationDecision => {
     if (!app.loaded) return { kind: "stay" };
     return decideNavigation({
       route,
       query,
       currentUrl: `${location.pathname}${location.search}${location.hash}`,
       isAuth: user.isAuth,
-      user: user.isAuth ? redirectUser(user, query.validateEduEmail) : null,
+      user: user.isAuth ? redirectUser(user, query.validateEduEmail, info?.Features ?? "") : null,
+      districts: user.schoolDistricts,
     });
   },
 );

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApiClient, type FetchLike } from "../api/client.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
+import { cancelTrial } from "./account-operations.ts";
 import { generateCode, verifyEmailCode } from "./activation.ts";
 import { installApiClient } from "./api.ts";
 import { $app, initApp } from "./app.ts";
@@ -15,7 +16,7 @@ import {
   verifyCoupon,
 } from "./payment.ts";
 import { $productInfo } from "./products.ts";
-import { $user, ANONYMOUS, cancelTrial } from "./user.ts";
+import { $user, ANONYMOUS } from "./user.ts";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,8 @@
 // The user store of spec 3.1 and 3.8: who is signed in and what their account allows, from the
 // user info, context, location and licence calls; and the account operations of section 4 that
-// belong to the user (edit details, delete members, teacher e-mail check, invites, leave).
+// belong to the user at start-up (teacher e-mail check, activation). The account changes (edit
+// details, invites, leave, disband, cancel trial, attributes) are account-operations.ts, loaded
+// with the screens that use them and not at start-up.
 import { map } from "nanostores";
 import type { ApiResult } from "../api/client.ts";
 import { routes as endpoints } from "../api/contract/routes.ts";
@@ -52,6 +54,10 @@ export type UserState = {
   teacherEmailWasValidated: boolean;
   deploymentEnv: string;
   activeTests: { name: string; value: string }[];
+  /** False when single sign-on manages the address and username (spec 6). */
+  canEditCredentials: boolean;
+  /** The school district the e-mail is on (none or one), for the redirect of spec 2.5. */
+  schoolDistricts: UserInfo["schoolDistricts"];
 };
 
 export const ANONYMOUS: UserState = {
@@ -96,6 +102,8 @@ export const ANONYMOUS: UserState = {
   teacherEmailWasValidated: false,
   deploymentEnv: "local",
   activeTests: [],
+  canEditCredentials: true,
+  schoolDistricts: [],
 };
 
 export const $user = map<UserState>({ ...ANONYMOUS });
@@ -134,6 +142,8 @@ export const loadUser = operation("user", fetchUser, {
       domainStatus: info.domainStatus,
       privacyUsageAnalytics: usage ? usage.value : false,
       deploymentEnv: info.deploymentEnv,
+      canEditCredentials: info.canEditCredentials,
+      schoolDistricts: info.schoolDistricts,
     });
   },
 });
@@ -212,68 +222,6 @@ export const activateAccount = operation(
   {
     onSuccess() {
       patch({ activationRequired: false });
-    },
-  },
-);
-
-export const editUser = operation(
-  "editUser",
-  (details: { email: string; firstName: string; lastName: string; username: string }) =>
-    api().call(endpoints.editUser, { body: details }),
-);
-
-export const inviteInfo = operation("inviteInfo", (code: string) =>
-  api().call(endpoints.inviteInfo, { params: { code } }),
-);
-
-export const useInviteCode = operation(
-  "useInviteCode",
-  (code: string, cancelSubscription: boolean) =>
-    api().call(endpoints.acceptInvite, {
-      params: { code },
-      query: cancelSubscription ? { cancelSubscription: "true" } : {},
-      body: {},
-    }),
-);
-
-export const leaveInstance = operation("leaveInstance", (instanceId: number) =>
-  api().call(endpoints.leaveInstance, { params: { id: instanceId }, body: {} }),
-);
-
-/** Sets one user attribute; failures are only logged (spec 8). */
-export async function setAttribute(key: string, value: string): Promise<void> {
-  const result = await api().call(endpoints.setAttribute, { query: { key, value } });
-  if (!result.ok) console.warn(`Could not save ${key}: ${result.error.message}`);
-}
-
-/** Convert to free: instance disband with forgetMe and deleteOwner false (spec 7). */
-export const convertToFree = operation(
-  "convertToFree",
-  (reason: string) =>
-    api().call(endpoints.disbandInstance, {
-      body: { reason, forgetMe: false, deleteOwner: false, deleteMembers: false },
-    }),
-  {
-    onSuccess(answer) {
-      patch({ productCode: answer.productCode, orderState: "cancelled" });
-    },
-  },
-);
-
-/** Delete members: a disband that removes the members' accounts; success only on true (spec 5). */
-export const deleteMembers = operation("deleteMembers", (reason: string) =>
-  api().call(endpoints.disbandInstance, {
-    body: { reason, forgetMe: false, deleteOwner: false, deleteMembers: true },
-  }),
-);
-
-/** Cancel trial (DELETE /api/4/user/ {forgetMe}); success marks the account cancelled. */
-export const cancelTrial = operation(
-  "cancelTrial",
-  (forgetMe: boolean) => api().call(endpoints.deleteUser, { body: { forgetMe } }),
-  {
-    onSuccess() {
-      patch({ orderState: "cancelled", isTrial: false });
     },
   },
 );

@@ -35,7 +35,12 @@ export const InviteInfoResponse = z.object({
 });
 export const AcceptInviteQuery = z.object({ cancelSubscription: QueryFlag });
 export const AcceptInviteResponse = SuccessFlag.extend({
-  /** Why the invitation was not accepted: active_subscription, already_member, used, ... */
+  /**
+   * Why the invitation was not accepted: one of INVITE_FAILURE_REASONS
+   * (src/domain/account/invites.ts, each put in words there). A string, not an enum, so that a
+   * backend with a reason this client does not know yet still answers within the contract; the
+   * page then says so in general words.
+   */
   failureReason: z.string().nullable(),
   instanceName: z.string().nullable(),
 });

@@ -141,7 +141,13 @@ export const api = {
     path: "/api/4/user",
     body: user.EditUserRequest,
     response: user.EditUserResponse,
-    errors: ["not_authenticated", "blocked_domain", "email_taken", "username_taken"],
+    errors: [
+      "not_authenticated",
+      "blocked_domain",
+      "email_taken",
+      "username_taken",
+      "credentials_managed",
+    ],
   }),
   deleteUser: endpoint({
     method: "DELETE",

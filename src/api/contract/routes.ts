@@ -72,6 +72,7 @@ const ERROR_CODE_SET: ReadonlySet<string> = new Set([
   "email_taken",
   "blocked_domain",
   "username_taken",
+  "credentials_managed",
   "invalid_code",
   "email_not_verified",
   "unknown_attribute",

@@ -24,6 +24,8 @@ export const UserProperties = z.object({
   shouldSeeSegmentation: z.string().optional(),
   ccRequiredForTrial: z.string().optional(),
   useHtmlEditor: z.string().optional(),
+  /** What the segmentation steps learnt (spec 3.1 segmentationInfo), as JSON. */
+  segmentationInfo: z.string().optional(),
 });
 
 /** Keys that POST /api/2/wevideouser/attribute accepts; the rest are set by the server only. */
@@ -38,6 +40,7 @@ export const SETTABLE_ATTRIBUTES = [
   "defaultEditingMode",
   "shouldSeeSegmentation",
   "useHtmlEditor",
+  "segmentationInfo",
 ] as const;
 
 /** GET /api/2/wevideouser/info/ (spec 3.2). Anonymous visitors get 401 with success false. */
@@ -76,6 +79,19 @@ export const UserInfoResponse = z.object({
   creationDate: Timestamp,
   locale: z.string(),
   eu: z.boolean(),
+  /**
+   * The school district (catalog/accounts.yaml) whose addresses this user's e-mail is on: none or
+   * one. The checkout sends the user to its student or staff page while the product is free
+   * (spec 2.5); the list of districts itself stays on the server.
+   */
+  schoolDistricts: z.array(
+    z.object({
+      emailDomains: z.array(z.string()),
+      studentUrl: z.string(),
+      staffUrl: z.string(),
+      studentPattern: z.string(),
+    }),
+  ),
 });
 export type UserInfo = z.output<typeof UserInfoResponse>;
 export const NotSignedInBody = z.object({

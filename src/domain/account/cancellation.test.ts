@@ -50,4 +50,15 @@ describe("notices", () => {
       /^The team workspace demo-team closes now\./,
     );
   });
+
+  it("tell a team's owner that switching to free closes the team, in the button too", () => {
+    const owner = notice(
+      "convertToFree",
+      facts({ isOwner: true, instanceId: 7, instanceName: "t" }),
+    );
+    expect(owner.open).toBe("Close the team and switch to the free plan");
+    expect(owner.what).toMatchInlineSnapshot(
+      `"The team workspace t closes now, not on March 3, 2026: its members are detached from it and keep their own accounts, on the free plan unless they buy one. Your account moves to the free plan now; paid features stop today and nothing more is charged. Your projects stay."`,
+    );
+  });
 });

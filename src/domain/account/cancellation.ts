@@ -60,6 +60,10 @@ export function availableActions(a: AccountFacts): AccountAction[] {
   return actions;
 }
 
+function capitalised(text: string): string {
+  return `${text[0]?.toUpperCase() ?? ""}${text.slice(1)}`;
+}
+
 export function notice(action: AccountAction, a: AccountFacts): Notice {
   const end = formatDay(a.orderEndDate);
   const team = a.instanceName ? `the team workspace ${a.instanceName}` : "your team workspace";
@@ -77,9 +81,20 @@ export function notice(action: AccountAction, a: AccountFacts): Notice {
           : "Your subscription is cancelled. You keep your plan to the end of the paid period.",
       };
     case "convertToFree":
+      // A team's owner closes the team (disband) on the way to the free plan: say so in the
+      // button too, not only in the notice.
+      if (a.isOwner && a.instanceId !== null) {
+        return {
+          open: "Close the team and switch to the free plan",
+          what: `${capitalised(team)} closes now, not on ${end ?? "the end of the paid period"}: its members are detached from it and keep their own accounts, on the free plan unless they buy one. Your account moves to the free plan now; paid features stop today and nothing more is charged. Your projects stay.`,
+          confirm: "Close the team now",
+          keep: "Keep the team",
+          done: "The team is closed and your account is on the free plan. Its members keep their own accounts.",
+        };
+      }
       return {
         open: "Switch to the free plan",
-        what: `Your account moves to the free plan now${end ? `, not on ${end} when the paid period ends` : ""}: paid features stop today and nothing more is charged. Your projects stay.${a.isOwner ? ` ${team} closes and its members are detached from it.` : ""}`,
+        what: `Your account moves to the free plan now${end ? `, not on ${end} when the paid period ends` : ""}: paid features stop today and nothing more is charged. Your projects stay.`,
         confirm: "Switch to the free plan now",
         keep: "Keep my plan",
         done: "Your account is on the free plan.",
@@ -95,7 +110,7 @@ export function notice(action: AccountAction, a: AccountFacts): Notice {
     case "deleteMembers":
       return {
         open: "Close the team and delete members",
-        what: `${team[0]?.toUpperCase()}${team.slice(1)} closes now. Members who never paid lose their accounts and projects; members who paid for their own account keep it, detached from the team. Your account moves to the free plan now${end ? `, not on ${end}` : ""}.`,
+        what: `${capitalised(team)} closes now. Members who never paid lose their accounts and projects; members who paid for their own account keep it, detached from the team. Your account moves to the free plan now${end ? `, not on ${end}` : ""}.`,
         confirm: "Close the team and delete members",
         keep: "Keep the team",
         done: "The team is closed and its members are removed.",

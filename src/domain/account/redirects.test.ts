@@ -77,6 +77,23 @@ describe("redirect rules (spec 2.5)", () => {
     });
   });
 
+  it("sends a trial that must verify its e-mail to the activation step, and lets it be there", () => {
+    const unverified = { ...user, mustVerifyEmail: true };
+    expect(decideRedirect(input({ user: unverified }))).toEqual({
+      kind: "redirect",
+      to: "/cart#email-activation",
+    });
+    for (const page of ["email-activation", "cancel-trial", "biztrial-account-completed", "home"]) {
+      expect(decideRedirect(input({ user: unverified, page })), page).toEqual({ kind: "stay" });
+    }
+    // Spec 2.5's education rule goes first: an unverified school address sees invalid-email.
+    const edu = { ...unverified, mustValidateEducationEmail: true, educationEmailValid: false };
+    expect(decideRedirect(input({ user: edu }))).toMatchObject({
+      kind: "redirect",
+      to: expect.stringMatching(/^\/cart\/invalid-email\?/),
+    });
+  });
+
   it("sends an invalid education e-mail to the invalid-email page", () => {
     const edu = { ...user, mustValidateEducationEmail: true, educationEmailValid: false };
     expect(

@@ -41,7 +41,24 @@ export type RedirectUser = {
   educationEmailValid: boolean | null;
   /** Whether this user may continue with an unverified education e-mail anyway. */
   allowedThrough: boolean;
+  /**
+   * The product's features include TrialEmailVerification and the e-mail is not verified
+   * (spec 4): the e-mail-activation step comes first (requiresEmailVerification, features.ts).
+   */
+  mustVerifyEmail?: boolean;
 };
+
+/**
+ * Where an account that must verify its e-mail may still be: the activation step itself, the
+ * trial's own confirmation and its cancellation (a trial is never held hostage by the step).
+ */
+const VERIFY_EMAIL_EXEMPT = new Set<string>([
+  "email-activation",
+  "cancel-trial",
+  "free-account-completed",
+  "edutrial-account-completed",
+  "biztrial-account-completed",
+]);
 
 export type RedirectInput = {
   page: string;
@@ -228,6 +245,9 @@ export function decideRedirect(input: RedirectInput): RedirectDecision {
         validateEduEmail: query.validateEduEmail === "true" ? "true" : null,
       }),
     };
+  }
+  if (user.mustVerifyEmail && !VERIFY_EMAIL_EXEMPT.has(page)) {
+    return { kind: "redirect", to: "/cart#email-activation" };
   }
   return { kind: "stay" };
 }

@@ -82,6 +82,11 @@ export const API_ERRORS = {
     status: 409,
     message: "This username is already taken. Choose another one.",
   },
+  credentials_managed: {
+    status: 403,
+    message:
+      "Your organisation's single sign-on manages your e-mail address and username, so they cannot be changed here. Contact your administrator.",
+  },
   invalid_code: {
     status: 400,
     message: "This code is not valid or has expired. Ask for a new code and try again.",

@@ -10,6 +10,7 @@ import {
   $actionError,
   $confirming,
   $lastDone,
+  $lastDoneText,
   askToConfirm,
   confirmAction,
   dismissConfirmation,
@@ -69,7 +70,6 @@ export function ConfirmAction({ action }: { action: AccountAction }) {
 
 /** What the last confirmed action did, said where the person is looking. */
 export function ActionDone() {
-  const facts = useStore($accountFacts);
-  const done = useStore($lastDone);
-  return <div role="status">{done && <p>{notice(done, facts).done}</p>}</div>;
+  const text = useStore($lastDoneText);
+  return <div role="status">{text && <p>{text}</p>}</div>;
 }

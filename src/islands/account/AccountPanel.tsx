@@ -1,10 +1,12 @@
 // The signed-in person's account on the home page: plan, status and the end of the paid period,
-// and each cancellation the account allows (issue 10), behind its confirmation.
+// each cancellation and team action the account allows (issue 10), behind its confirmation, and
+// the form that edits the person's details.
 import { useStore } from "@nanostores/react";
 import { formatDay } from "../../domain/account/cancellation.ts";
 import { $availableActions } from "../../stores/account-actions.ts";
 import { $user } from "../../stores/user.ts";
 import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
+import { EditDetails } from "./EditDetails.tsx";
 
 const STATE_WORDS: Record<string, string> = {
   automatic: "renews automatically",
@@ -39,7 +41,9 @@ export function AccountPanel() {
         {user.enterpriseMemberInstance && (
           <>
             <dt>Team</dt>
-            <dd>{user.enterpriseMemberInstance}</dd>
+            <dd data-testid="account-team">
+              {user.enterpriseMemberInstance} ({user.isEnterpriseAdmin ? "owner" : "member"})
+            </dd>
           </>
         )}
       </dl>
@@ -53,6 +57,7 @@ export function AccountPanel() {
           ))}
         </ul>
       )}
+      <EditDetails />
     </section>
   );
 }

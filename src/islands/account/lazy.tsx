@@ -14,6 +14,7 @@ const CancelEssentials = lazy(() =>
 const CancelTrial = lazy(() =>
   import("./screens.tsx").then((m) => ({ default: m.CancelTrialScreen })),
 );
+const Invite = lazy(() => import("./screens.tsx").then((m) => ({ default: m.InviteScreen })));
 const Panel = lazy(() => import("./screens.tsx").then((m) => ({ default: m.AccountPanel })));
 
 const loading = <Busy label="Loading…" />;
@@ -46,6 +47,14 @@ export function CancelTrialScreen({ title }: { title: string }) {
   return (
     <Suspense fallback={loading}>
       <CancelTrial title={title} />
+    </Suspense>
+  );
+}
+
+export function InviteScreen({ title, code }: { title: string; code: string | null }) {
+  return (
+    <Suspense fallback={loading}>
+      <Invite title={title} code={code} />
     </Suspense>
   );
 }

@@ -2,4 +2,5 @@
 export { AccountPanel } from "./AccountPanel.tsx";
 export { ActivationScreen } from "./ActivationScreen.tsx";
 export { CancelEssentialsScreen, CancelTrialScreen } from "./CancelScreens.tsx";
+export { InviteScreen } from "./InviteScreen.tsx";
 export { ResetPasswordScreen } from "./ResetPasswordScreen.tsx";

@@ -54,13 +54,70 @@ export function EssentialsScreen({ title }: { title: string }) {
 /** Cancel Essentials and cancel trial: src/islands/account/CancelScreens.tsx, loaded on demand. */
 export { CancelEssentialsScreen, CancelTrialScreen } from "../account/lazy.tsx";
 
-export function ExplainScreen({ title, text }: { title: string; text: string }) {
+export function ExplainScreen({
+  title,
+  text,
+  action,
+}: {
+  title: string;
+  text: string;
+  /** The way forward this page offers besides support. */
+  action?: { href: string; label: string };
+}) {
   return (
     <Frame title={title}>
       <p>{text}</p>
-      <a className="btn" href="/support">
-        Contact support
-      </a>
+      <p>
+        {action && (
+          <>
+            <a className="btn" href={action.href}>
+              {action.label}
+            </a>{" "}
+          </>
+        )}
+        <a className={action ? "" : "btn"} href="/support">
+          Contact support
+        </a>
+      </p>
     </Frame>
   );
+}
+
+/** The pages that explain why the person cannot go on here, and what they can do instead. */
+export function ExplainPage({
+  title,
+  page,
+}: {
+  title: string;
+  page: "upgrades-disabled" | "invalid-email" | "expired-account";
+}) {
+  switch (page) {
+    case "upgrades-disabled":
+      return (
+        <ExplainScreen
+          title={title}
+          text="Upgrades are disabled for this account, for example because it is billed through a mobile app store. Manage the subscription where it was bought."
+        />
+      );
+    // Spec 2.5: an invalid or unverified education e-mail that may not go through lands here.
+    case "invalid-email":
+      return (
+        <ExplainScreen
+          title={title}
+          text="Education plans need a verified school e-mail address. Verify your school address, sign in with it, or contact support."
+          action={{
+            href: hrefFor("email-activation", undefined, { via: "hash" }),
+            label: "Verify my e-mail address",
+          }}
+        />
+      );
+    case "expired-account":
+      return (
+        <ExplainScreen
+          title={title}
+          text="Your account has expired. Choose a plan to keep your projects."
+          action={{ href: hrefFor("plans"), label: "See the plans" }}
+        />
+      );
+  }
 }

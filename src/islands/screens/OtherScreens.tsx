@@ -1,33 +1,14 @@
 // Invitations, e-mail activation, reset password, the extension landing, home and not found.
 
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
-import { $user, inviteInfo } from "../../stores/user.ts";
+import { $user } from "../../stores/user.ts";
 import { AccountPanel, ResetPasswordScreen } from "../account/lazy.tsx";
-import { Busy, Frame, Problem } from "./Frame.tsx";
+import { Frame } from "./Frame.tsx";
 
-export function InviteScreen({ title, code }: { title: string; code: string | null }) {
-  const state = useStore(inviteInfo.$state);
-  useEffect(() => {
-    if (code) void inviteInfo.run(code);
-  }, [code]);
-  return (
-    <Frame title={title}>
-      {!code && <p>Open the invitation link from your e-mail to join your team.</p>}
-      {state.status === "started" && <Busy label="Loading the invitation…" />}
-      {state.status === "failure" && <Problem failure={state.error} />}
-      {state.status === "success" && (
-        <p>
-          {state.value.inviterName} invited you to join <strong>{state.value.instanceName}</strong>.
-        </p>
-      )}
-    </Frame>
-  );
-}
-
+/** The invitation page: src/islands/account/InviteScreen.tsx, loaded on demand. */
 /** E-mail activation: src/islands/account/ActivationScreen.tsx. */
-export { ActivationScreen } from "../account/lazy.tsx";
+export { ActivationScreen, InviteScreen } from "../account/lazy.tsx";
 
 /** The reset-password page (spec 2.7): src/islands/account/ResetPasswordScreen.tsx. */
 export function NewPasswordScreen({ title }: { title: string }) {

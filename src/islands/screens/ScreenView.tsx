@@ -32,7 +32,8 @@ const SeatsScreen = screen("account", account, (m) => m.SeatsScreen);
 const EssentialsScreen = screen("account", account, (m) => m.EssentialsScreen);
 const CancelEssentialsScreen = screen("account", account, (m) => m.CancelEssentialsScreen);
 const CancelTrialScreen = screen("account", account, (m) => m.CancelTrialScreen);
-const ExplainScreen = screen("account", account, (m) => m.ExplainScreen);
+// The words of these pages live in their chunk, not in the app's shell.
+const ExplainPage = screen("account", account, (m) => m.ExplainPage);
 const SegmentationScreen = screen("onboarding", onboarding, (m) => m.SegmentationScreen);
 const TemplateRedirectScreen = screen("onboarding", onboarding, (m) => m.TemplateRedirectScreen);
 const SegmentationRedirectScreen = screen(
@@ -84,26 +85,9 @@ function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, 
     case "cancel-trial":
       return <CancelTrialScreen title={title} />;
     case "upgrades-disabled":
-      return (
-        <ExplainScreen
-          title={title}
-          text="Upgrades are disabled for this account, for example because it is billed through a mobile app store. Manage the subscription where it was bought."
-        />
-      );
     case "invalid-email":
-      return (
-        <ExplainScreen
-          title={title}
-          text="Education plans need a school e-mail address. Sign in with your school address, or contact support."
-        />
-      );
     case "expired-account":
-      return (
-        <ExplainScreen
-          title={title}
-          text="Your account has expired. Choose a plan to keep your projects."
-        />
-      );
+      return <ExplainPage title={title} page={screen} />;
     case "what-for":
     case "what-role":
     case "about-you":

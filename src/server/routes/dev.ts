@@ -1,11 +1,22 @@
 // Sandbox-only tools: the mailbox that shows the outbox (activation codes, reset links).
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import type { Routes } from "../app.ts";
+import { randomToken } from "../auth/tokens.ts";
+import { Invites } from "../db/instances.ts";
 import { Outbox } from "../db/outbox.ts";
 import { escapeHtml, fail, html, json } from "../http/reply.ts";
+import { accountOf } from "./helpers.ts";
 
 export const MAILBOX_PATH = "/dev/mailbox";
+/**
+ * Invitations are sent from the editor's team page, which is not part of this product; in a local
+ * run a team's owner makes one here (an open link, or one bound to an address), so the invitation
+ * flow can be tried and tested on teams of one's own.
+ */
+export const DEV_INVITES_PATH = "/dev/invites";
+const DevInviteRequest = z.object({ email: z.email().max(254).optional() }).optional();
 
 /** Turns this site's links in a mail into anchors; everything else stays text. */
 function linkify(text: string, publicBaseUrl: string): string {
@@ -28,6 +39,27 @@ export function devRoutes(routes: Routes): void {
     const cart = safeRedirectPath(wanted);
     const path = cart?.startsWith("/cart") ? cart : "/cart#plans";
     return html(hubDemoPage(path), 200, { "Content-Security-Policy": hubDemoCsp() });
+  });
+
+  routes.raw("POST", DEV_INVITES_PATH, async (ctx) => {
+    if (ctx.app.config.payments !== "sandbox") return fail("not_found");
+    const body = await ctx.body(DevInviteRequest);
+    const account = await accountOf(ctx);
+    if (!account.instance || !account.isOwner) return fail("not_instance_owner");
+    const code = randomToken(12);
+    const instanceId = account.instance.id;
+    await ctx.app.db.transaction((tx) =>
+      Invites.insert(tx, {
+        code,
+        instanceId,
+        inviterUserId: account.user.id,
+        email: body?.email?.trim().toLowerCase() ?? null,
+        createdAt: ctx.now(),
+        acceptedAt: null,
+        acceptedBy: null,
+      }),
+    );
+    return json({ code, path: `/cart/invite/${code}` });
   });
 
   routes.raw("GET", MAILBOX_PATH, async (ctx) => {

@@ -110,6 +110,67 @@ describe("invitations", () => {
   });
 });
 
+describe("invitation refusals", () => {
+  /** An invitation to demo-team made by its owner through the local run's /dev/invites. */
+  async function devInvite(email?: string): Promise<string> {
+    const owner = await server.signedIn("owner@demo.test");
+    const answer = await owner.fetch("/dev/invites", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(email ? { email } : {}),
+    });
+    expect(answer.status).toBe(200);
+    const { code } = (await answer.json()) as { code: string };
+    return code;
+  }
+
+  it("refuses a managed account, then a used or misaddressed invitation, then a full team", async () => {
+    const po = await server.signedIn("po@demo.test");
+    expect((await po.call(api.acceptInvite, { params: { code: "demo-invite" } })).body).toEqual({
+      success: false,
+      failureReason: "managed_account",
+      instanceName: "demo-team",
+    });
+
+    const bound = await devInvite("bound@example.com");
+    const stranger = await newAccount("stranger@example.com");
+    expect((await stranger.call(api.acceptInvite, { params: { code: bound } })).body).toMatchObject(
+      { success: false, failureReason: "wrong_email" },
+    );
+    const invited = await newAccount("bound@example.com");
+    expect((await invited.call(api.acceptInvite, { params: { code: bound } })).body).toMatchObject({
+      success: true,
+    });
+    const late = await newAccount("late@example.com");
+    expect((await late.call(api.acceptInvite, { params: { code: bound } })).body).toMatchObject({
+      success: false,
+      failureReason: "used",
+    });
+
+    // demo-team has 5 seats: owner, member, the coupon's joiner, the subscriber and bound@.
+    const sixth = await newAccount("sixth@example.com");
+    expect((await sixth.call(api.acceptInvite, { params: { code: "demo-invite" } })).body).toEqual({
+      success: false,
+      failureReason: "no_seats",
+      instanceName: "demo-team",
+    });
+    expect((await sixth.call(api.userContext)).body).toMatchObject({
+      isUserEnterpriseMember: false,
+    });
+  });
+
+  it("makes invitations in a local run for a team's owner only", async () => {
+    const free = await server.signedIn("free@demo.test");
+    const answer = await free.fetch("/dev/invites", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(answer.status).toBe(403);
+    expect(await answer.json()).toMatchObject({ error_code: "not_instance_owner" });
+  });
+});
+
 describe("leaving and converting to free", () => {
   it("lets a member leave but not the owner", async () => {
     const member = await server.signedIn("member@demo.test");

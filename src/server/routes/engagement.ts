@@ -1,5 +1,6 @@
 // Coupons, invitations and analytics.
 import { api } from "../../api/contract/index.ts";
+import type { InviteFailureReason } from "../../domain/account/invites.ts";
 import type { CampaignEntry } from "../../domain/catalog/catalog-schema.ts";
 import { couponMatches, isCampaignActive } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
@@ -115,8 +116,12 @@ export function engagementRoutes(routes: Routes): void {
     const invite = await Invites.byCode(db, ctx.params.code ?? "");
     const instance = invite ? await Instances.byId(db, invite.instanceId) : null;
     if (!invite || !instance) return fail("invite_not_found");
-    const refuse = (failureReason: string) =>
+    // Every reason is one the invitation page puts in words (domain/account/invites.ts).
+    const refuse = (failureReason: InviteFailureReason) =>
       json({ success: false, failureReason, instanceName: instance.name });
+    // An account its organisation manages (purchase order, pilot, promotion) is not the
+    // person's to move into another team; its members get already_member or another workspace.
+    if (account.managed && !account.isMember) return refuse("managed_account");
     // Invitations to an address are single use; open invitations (no address) are a team's link.
     if (
       invite.email !== null &&

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../api/contract/index.ts";
 import { DAY_MS } from "../clock.ts";
+import { Users } from "../db/users.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
@@ -140,6 +141,18 @@ describe("attributes, licence, instance info", () => {
     });
   });
 
+  it("keeps every attribute when several are set at once", async () => {
+    const client = await server.signedIn("annual@demo.test");
+    const keys = ["selectedP", "selectedTier", "purpose", "segmentationInfo", "useNewPlans"];
+    await Promise.all(
+      keys.map((key) => client.call(api.setAttribute, { query: { key, value: `v-${key}` } })),
+    );
+    const info = await client.call(api.userInfo);
+    for (const key of keys) {
+      expect(info.ok && info.body.properties[key as "purpose"], key).toBe(`v-${key}`);
+    }
+  });
+
   it("gives the licence to enterprise owners and members only", async () => {
     const owner = await (await server.signedIn("owner@demo.test")).call(api.enterpriseLicense);
     expect(owner.ok && owner.body).toMatchObject({
@@ -217,5 +230,33 @@ describe("e-mail codes, activation, edit user, teacher check", () => {
     ).toMatchObject({ status: 409 });
     const info = await client.call(api.userInfo);
     expect(info.ok && info.body).toMatchObject({ firstName: "Theodora", username: "theo" });
+  });
+
+  it("keeps the address and username of a single sign-on account, and lets the name change", async () => {
+    const client = await server.signedIn("mobile@demo.test");
+    const { db } = server.running.deps;
+    const user = await Users.byEmail(db, "mobile@demo.test");
+    await db.transaction((tx) => Users.update(tx, user?.id ?? -1, { ssoType: "saml" }));
+    const info = await client.call(api.userInfo);
+    expect(info.ok && info.body).toMatchObject({ canEditCredentials: false });
+    const body = {
+      email: "mobile@demo.test",
+      firstName: "Mila",
+      lastName: "Mobile",
+      username: "mobile@demo.test",
+    };
+    for (const change of [{ email: "milo@example.com" }, { username: "milo" }]) {
+      expect(await client.call(api.editUser, { body: { ...body, ...change } })).toMatchObject({
+        status: 403,
+        body: { error_code: "credentials_managed" },
+      });
+    }
+    expect((await client.call(api.editUser, { body })).body).toEqual({ success: true });
+    const after = await client.call(api.userInfo);
+    expect(after.ok && after.body).toMatchObject({
+      firstName: "Mila",
+      email: "mobile@demo.test",
+      username: "mobile@demo.test",
+    });
   });
 });

@@ -34,7 +34,10 @@ export function userRoutes(routes: Routes): void {
   routes.api(api.userInfo, async (ctx) => {
     const user = await ctx.user();
     if (!user) return json({ success: false, ...apiError("not_authenticated").body }, 401);
-    return json(userInfoView(await accountOf(ctx, user), ctx.app.config.deploymentEnv));
+    const { config, catalog } = ctx.app;
+    return json(
+      userInfoView(await accountOf(ctx, user), config.deploymentEnv, catalog.schoolDistricts),
+    );
   });
 
   routes.api(api.userContext, async (ctx) => {
@@ -66,9 +69,13 @@ export function userRoutes(routes: Routes): void {
     const { key, value } = ctx.query(api.setAttribute.query);
     if (!(SETTABLE_ATTRIBUTES as readonly string[]).includes(key))
       return fail("unknown_attribute", key);
-    await ctx.app.db.transaction((tx) =>
-      Users.update(tx, user.id, { properties: { ...user.properties, [key]: value } }),
-    );
+    // Merged with the properties read inside the transaction, not the session's copy: two
+    // attributes set at once (the segmentation steps send two) must both be kept.
+    await ctx.app.db.transaction(async (tx) => {
+      const fresh = await Users.byId(tx, user.id);
+      if (!fresh) return;
+      await Users.update(tx, user.id, { properties: { ...fresh.properties, [key]: value } });
+    });
     return json({ success: true });
   });
 
@@ -120,6 +127,10 @@ export function userRoutes(routes: Routes): void {
     const body = await ctx.body(api.editUser.body);
     const { db, catalog, mailer } = ctx.app;
     const email = body.email.trim().toLowerCase();
+    // Spec 6: an account signed in through single sign-on keeps the address and username its
+    // organisation gave it (canEditCredentials false); names may still change.
+    if (user.ssoType !== null && (email !== user.email || body.username !== user.username))
+      return fail("credentials_managed");
     if (email !== user.email) {
       if (isBlockedEmail(email, catalog.blockedEmailDomains)) return fail("blocked_domain");
       if (await Users.byEmail(db, email)) return fail("email_taken");
@@ -141,7 +152,11 @@ export function userRoutes(routes: Routes): void {
         if (email !== user.email) await sendEmailCode(tx, ctx.app, { ...user, email }, now);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) return fail("email_taken");
+      // Someone took the address or the username between the checks above and the write.
+      if (isUniqueViolation(error)) {
+        const other = await Users.byUsername(db, body.username);
+        return fail(other && other.id !== user.id ? "username_taken" : "email_taken");
+      }
       throw error;
     }
     mailer.kick();

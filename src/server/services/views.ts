@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type { ProductsResponse } from "../../api/contract/products.ts";
 import type { UserContextResponse, UserInfoResponse } from "../../api/contract/user.ts";
+import { districtRedirect, type SchoolDistrictRule } from "../../domain/account/email-rules.ts";
 import { prefersHtmlEditor } from "../../domain/account/features.ts";
 import { FREE_PRODUCT, isTrialCode, trialProductForTier } from "../../domain/account/tier.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
@@ -34,6 +35,7 @@ function enterpriseRole(account: Account): string | null {
 export function userInfoView(
   account: Account,
   deploymentEnv: string,
+  districts: readonly SchoolDistrictRule[] = [],
 ): z.input<typeof UserInfoResponse> {
   const { user, instance } = account;
   const properties: Record<string, string> = { ...user.properties };
@@ -82,6 +84,16 @@ export function userInfoView(
     creationDate: user.createdAt,
     locale: user.locale,
     eu: isGdprCountry(account.location.countryCode),
+    // Only the user's own district, with what the redirect needs (productIsFree is decided by
+    // the checkout, which knows when the product changes).
+    schoolDistricts: districts
+      .filter((d) => districtRedirect(user.email, [d], true) !== null)
+      .map(({ emailDomains, studentUrl, staffUrl, studentPattern }) => ({
+        emailDomains: [...emailDomains],
+        studentUrl,
+        staffUrl,
+        studentPattern,
+      })),
   };
 }
 

@@ -1,0 +1,124 @@
+// Invitations (issue 10): /cart/invite and /cart/invite/ never redirect; an invitation shows its
+// team; joining says first what it does (and that it cancels a subscription, when it does); a
+// refusal is said in words a person can act on. Every team here is the test's own.
+import { expect, test } from "@playwright/test";
+import {
+  expectNoAxeViolations,
+  memberViaApi,
+  newTeamViaApi,
+  signInViaApi,
+  signUpViaApi,
+  subscribeViaApi,
+  uniqueEmail,
+} from "./account-helpers.ts";
+
+test("/cart/invite and /cart/invite/ stay put for visitors and signed-in users, and take a code", async ({
+  page,
+}) => {
+  for (const path of ["/cart/invite", "/cart/invite/"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Join your team");
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+  }
+  await expectNoAxeViolations(page, "invite without a code");
+  await page.getByLabel("Invitation code").fill("../../api/4/instance/disband");
+  await page.getByRole("button", { name: "Show the invitation" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "An invitation code has only letters, digits, - and _. Copy it from the invitation link.",
+  );
+  await page.getByLabel("Invitation code").fill("demo-invite");
+  await page.getByRole("button", { name: "Show the invitation" }).click();
+  await expect(page).toHaveURL(/\/cart\/invite\/demo-invite$/);
+  await expect(
+    page.getByText("Olivia Owner invited you to join the team workspace demo-team."),
+  ).toBeVisible();
+
+  await signInViaApi(page, "free@demo.test");
+  await page.goto("/cart/invite/");
+  await expect(page).toHaveURL(/\/cart\/invite\/$/);
+  await expect(page.getByLabel("Invitation code")).toBeVisible();
+});
+
+test("an unknown invitation says so and what to do", async ({ page }) => {
+  await page.goto("/cart/invite/no-such-invitation");
+  await expect(page.getByRole("alert")).toHaveText(
+    "This invitation does not exist or was withdrawn. Ask for a new invitation.",
+  );
+});
+
+test("a visitor signs up from an invitation and joins the team", async ({ page, browser }) => {
+  const { team, code } = await newTeamViaApi(browser, "invite-free");
+  await page.goto(`/cart/invite/${code}`);
+  await expect(
+    page.getByText(`Pat Tester invited you to join the team workspace ${team}.`),
+  ).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in to join" })).toHaveAttribute(
+    "href",
+    `/cart/login?redirect=%2Fcart%2Finvite%2F${code}`,
+  );
+  await expectNoAxeViolations(page, "invitation, visitor");
+
+  const email = uniqueEmail("invitee");
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.getByLabel("First name").fill("Ines");
+  await page.getByLabel("Last name").fill("Invitee");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill("invitee-secret");
+  await page.getByRole("button", { name: "Sign up for free" }).click();
+  await expect(page).toHaveURL(new RegExp(`/cart/invite/${code}$`));
+
+  await expect(
+    page.getByText(`You join ${team} as ${email} now, and work under its plan.`),
+  ).toBeVisible();
+  await expect(page.getByText(/cancels your own subscription/)).toHaveCount(0);
+  await expectNoAxeViolations(page, "invitation, signed in");
+  await page.getByRole("button", { name: `Join ${team}` }).click();
+  await expect(
+    page
+      .getByRole("status")
+      .filter({ hasText: `You joined ${team}. Its plan now covers your account.` }),
+  ).toBeVisible();
+  await page.getByRole("link", { name: "See your account" }).click();
+  await expect(page.getByTestId("account-team")).toHaveText(`${team} (member)`);
+  await expect(page.getByTestId("account-plan")).toHaveText("wv_bizoct17_1m");
+});
+
+test("a subscriber is told before confirming that joining cancels the subscription", async ({
+  page,
+  browser,
+}) => {
+  const { team, code } = await newTeamViaApi(browser, "invite-sub");
+  await signUpViaApi(page, uniqueEmail("invite-subscriber"), "subscriber-secret");
+  await subscribeViaApi(page, "wv_unloct17_1m");
+  await page.goto("/cart/home");
+  const renews = (await page.locator("dt:text('Renews on') + dd").innerText()).trim();
+
+  await page.goto(`/cart/invite/${code}`);
+  await expect(
+    page.getByText(
+      `Joining ${team} cancels your own subscription: it will not renew on ${renews} and you are not charged for it again. From now on ${team}'s plan covers you.`,
+    ),
+  ).toBeVisible();
+  const join = page.getByRole("button", { name: `Cancel my subscription and join ${team}` });
+  await expect(join).toHaveAccessibleDescription(/cancels your own subscription/);
+  await join.click();
+  await expect(page.getByRole("status").filter({ hasText: `You joined ${team}.` })).toBeVisible();
+  const context = await (await page.request.get("/api/2/wevideouser/context")).json();
+  expect(context).toMatchObject({ isUserEnterpriseMember: true, prevOrderState: "automatic" });
+});
+
+test("a full team is said in words, and nothing changes", async ({ page, browser }) => {
+  const { team, code } = await newTeamViaApi(browser, "invite-full");
+  // Business includes 3 seats: the owner's and two members'.
+  await memberViaApi(browser, code, "first-member");
+  await memberViaApi(browser, code, "second-member");
+  await signUpViaApi(page, uniqueEmail("third-member"), "third-secret");
+  await page.goto(`/cart/invite/${code}`);
+  await page.getByRole("button", { name: `Join ${team}` }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    `${team} has no free seat left. Ask the team's owner to add seats, then open this invitation again.`,
+  );
+  await expectNoAxeViolations(page, "invitation refused");
+  const context = await (await page.request.get("/api/2/wevideouser/context")).json();
+  expect(context).toMatchObject({ isUserEnterpriseMember: false, productCode: "wv_free" });
+});
