@@ -18,7 +18,7 @@ export const $sessionForm = atom<{ busy: boolean; error: ApiFailure | null }>({
 async function afterSession(fallback: string): Promise<void> {
   const query = $query.get();
   const { search } = $location.get();
-  await initApp.run({ search, referrer: "", validateEduEmail: query.validateEduEmail });
+  await initApp.run({ search, referrer: "" });
   navigate(returnAfterSignIn(query, fallback), { replace: true });
 }
 

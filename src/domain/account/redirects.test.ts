@@ -94,6 +94,10 @@ describe("redirect rules (spec 2.5)", () => {
       kind: "stay",
     });
     expect(decideRedirect(input({ page: "invalid-email", user: edu }))).toEqual({ kind: "stay" });
+    // The invalid-email page sends an unverified address to be verified: never back again.
+    expect(decideRedirect(input({ page: "email-activation", user: edu }))).toEqual({
+      kind: "stay",
+    });
   });
 });
 

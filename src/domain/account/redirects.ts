@@ -20,12 +20,16 @@ export const PUBLIC_PAGES = [
 
 export const INVITE_PAGES = ["invite"] as const;
 
-/** Pages where account rules (upgrades disabled, education e-mail) are not applied. */
+/**
+ * Pages where account rules (upgrades disabled, education e-mail) are not applied: e-mail
+ * activation among them, as the invalid-email page sends an unverified address there.
+ */
 const ACCOUNT_RULE_EXEMPT = new Set<string>([
   ...PUBLIC_PAGES.filter((p) => p !== "plans"),
   "upgrades-disabled",
   "invalid-email",
   "expired-account",
+  "email-activation",
 ]);
 
 export type RedirectUser = {
