@@ -47,9 +47,10 @@ export async function signUp(details: {
   }
   $sessionForm.set({ busy: false, error: null });
   const query = $query.get();
-  // A visitor who came to buy goes on to that purchase; anyone else sees their free account.
+  // A visitor who came to buy or try a plan goes on to it (or back to the page they came from:
+  // the redirect parameter wins); anyone else, the free plan's sign-up too, sees their account.
   const next =
-    query.p && query.productCode
+    query.p && query.productCode && query.productCode !== "wv_free"
       ? hrefFor("checkout", { p: query.p, product: query.productCode, tier: query.tier })
       : hrefFor("free-account-completed", undefined, { via: "hash" });
   await afterSession(next);

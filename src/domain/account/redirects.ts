@@ -194,7 +194,8 @@ export function decideRedirect(input: RedirectInput): RedirectDecision {
   if (!isAuth || !input.user) {
     if (isPublic) return { kind: "stay" };
     // A visitor who came to buy or start a trial is new more often than not: the plans page's
-    // sign-up tab keeps the chosen product; anyone else signs in and comes back.
+    // sign-up tab keeps the chosen product, and the page itself (period, seats) to come back to
+    // once signed up or in; anyone else signs in and comes back.
     if (query.p) {
       return {
         kind: "redirect",
@@ -204,6 +205,7 @@ export function decideRedirect(input: RedirectInput): RedirectDecision {
           product: query.product,
           plan: query.plan,
           tier: query.tier,
+          redirect: input.currentUrl,
         }),
       };
     }

@@ -63,8 +63,8 @@ export function SeatsScreen({ title }: { title: string }) {
           aria-describedby="seats-total-help"
         />
         <p id="seats-total-help" className="note">
-          The next step shows what the added seats cost for the rest of your billing period,
-          before you pay.
+          The next step shows what the added seats cost for the rest of your billing period, before
+          you pay.
         </p>
         <button type="submit" className="btn">
           Continue
@@ -149,11 +149,11 @@ export function UpgradesDisabledScreen({ title }: { title: string }) {
 export function InvalidEmailScreen({ title }: { title: string }) {
   const user = useStore($user);
   const query = useStore($query);
-  const what = query.p === "trial" ? "The education trial" : "Education plans";
+  const what = query.p === "trial" ? "The education trial needs" : "Education plans need";
   return (
     <Frame title={title}>
       <p data-testid="invalid-email">
-        {what} need a school e-mail address that you have verified.{" "}
+        {what} a school e-mail address that you have verified.{" "}
         {user.emailVerified
           ? `${user.userEmail} is not a school address we know.`
           : `${user.userEmail} is not verified yet.`}

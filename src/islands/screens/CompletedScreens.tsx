@@ -101,8 +101,8 @@ export function TrialReadyScreen({ title }: { title: string }) {
       {user.isTrial && info && user.orderEndDate !== null ? (
         <p data-testid="trial-status">
           Your {info.subscriptionName} runs until {formatDate(user.orderEndDate)}
-          {user.remainingTrialDays !== null ? ` (${user.remainingTrialDays} days)` : ""}.
-          Nothing is charged when it ends.
+          {user.remainingTrialDays !== null ? ` (${user.remainingTrialDays} days)` : ""}. Nothing is
+          charged when it ends.
         </p>
       ) : (
         <p>Your account has no trial running. Choose a plan to keep going.</p>

@@ -7,7 +7,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { managedReason, planStatus, plansForMode } from "../../domain/checkout/purchase.ts";
-import { hrefFor, toSearch } from "../../domain/checkout/routes.ts";
+import { hrefFor, SCREEN_TITLES, toSearch } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { filterPlans } from "../../domain/pricing/plan-filters.ts";
 import { premiumTemplatesLine } from "../../domain/pricing/premium-templates.ts";
@@ -17,6 +17,7 @@ import { $location, $query, navigate } from "../../stores/router.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
+import { SignUpScreen } from "./SessionScreens.tsx";
 
 const TABS = ["personal", "business", "education"] as const;
 
@@ -44,6 +45,9 @@ export function PlansScreen({ title }: { title: string }) {
   useEffect(() => {
     void loadOptions.run({ tier: tab });
   }, [tab]);
+  // The sign-up tab (spec 2.5: where a visitor who came to buy or try a plan is sent) signs the
+  // visitor up, then goes on to the plan they chose.
+  if (query.tab === "signup" && !user.isAuth) return <SignUpScreen title={SCREEN_TITLES.signup} />;
   const managed = user.isAuth ? managedReason(user) : null;
   const allowed = query.availableProducts.length > 0 ? query.availableProducts : query.productCodes;
   const shown = options

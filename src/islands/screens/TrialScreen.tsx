@@ -70,8 +70,8 @@ export function TrialScreen() {
     <Frame title={title}>
       {trial && (
         <p data-testid="trial-offer">
-          {trial.name}: {trial.trialDuration} days free. No card needed, and nothing is charged
-          when it ends.
+          {trial.name}: {trial.trialDuration} days free. No card needed, and nothing is charged when
+          it ends.
         </p>
       )}
       <form className="stack" onSubmit={onSubmit} noValidate>
