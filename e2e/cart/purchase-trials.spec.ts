@@ -7,7 +7,7 @@
 // new, unverified account is never sent there.
 import { expect, type Page, test } from "@playwright/test";
 import { latestMail, signInViaApi, signUpViaApi } from "./account-helpers.ts";
-import { DEMO_PASSWORD, signUpNewAccount } from "./purchase-helpers.ts";
+import { DEMO_PASSWORD, pressPastRateLimit, signUpNewAccount } from "./purchase-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
@@ -28,7 +28,7 @@ test("a visitor tries Unlimited from the pricing page: sign up, start, trial run
   await page.getByLabel("Last name").fill("Trier");
   await page.getByLabel("E-mail").fill(`trier-${Date.now()}@example.com`);
   await page.getByLabel("Password").fill("secret-password");
-  await page.getByRole("button", { name: "Sign up for free" }).click();
+  await pressPastRateLimit(page, page.getByRole("button", { name: "Sign up for free" }));
 
   await expect(heading(page)).toHaveText("Start your free trial");
   await expect(page.getByTestId("trial-offer")).toContainText("Unlimited trial: 14 days free");
