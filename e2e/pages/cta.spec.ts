@@ -29,7 +29,7 @@ function html(page: string): string {
   return readFileSync(join(dist, page, "index.html"), "utf8");
 }
 
-function unescape(text: string): string {
+function decodeEntities(text: string): string {
   return text.replaceAll("&amp;", "&").replaceAll("&quot;", '"');
 }
 
@@ -40,7 +40,7 @@ function ctas(): Cta[] {
   const found = new Map<string, string[]>();
   for (const page of PAGES) {
     for (const m of html(page).matchAll(/<a\b[^>]*\bhref="(\/cart[^"]*)"/g)) {
-      const href = unescape(m[1] ?? "");
+      const href = decodeEntities(m[1] ?? "");
       found.set(href, [...(found.get(href) ?? []), `/${page}`]);
     }
   }
@@ -60,9 +60,9 @@ function seatForms(): SeatForm[] {
       for (const input of (m[2] ?? "").matchAll(
         /<input type="hidden" name="([^"]+)" value="([^"]*)"/g,
       )) {
-        hidden[input[1] ?? ""] = unescape(input[2] ?? "");
+        hidden[input[1] ?? ""] = decodeEntities(input[2] ?? "");
       }
-      forms.push({ page: `/${page}`, action: unescape(m[1] ?? ""), hidden });
+      forms.push({ page: `/${page}`, action: decodeEntities(m[1] ?? ""), hidden });
     }
   }
   return forms;

@@ -96,14 +96,18 @@ export async function openCheckout(): Promise<void> {
   await resumeAttempt();
 }
 
-/** The checkout's URL with one choice changed (the other parameters are kept). */
+/**
+ * The checkout's URL with one choice changed: the other parameters and the screen (checkout or
+ * its summary form, whose input keeps focus) are kept.
+ */
 function setParam(key: "product" | "seats", value: string): void {
-  const params = new URLSearchParams($location.get().search);
+  const { pathname, search, hash } = $location.get();
+  const params = new URLSearchParams(search);
   // "plan" is the other name of "product" (spec 2.4): one name from here on.
   params.set("product", $query.get().productCode ?? "");
   params.delete("plan");
   params.set(key, value);
-  navigate(hrefFor("checkout", params, { via: "hash" }), { replace: true });
+  navigate(`${pathname}?${params}${hash}`, { replace: true });
 }
 
 /** Monthly or annual, and the essentials add-on: another product code in the URL. */

@@ -112,6 +112,7 @@ describe("invoice summary (spec 3.6)", () => {
         paymentProcessor: "cc",
         paymentInvoiceId: "in_1",
         price: 2999,
+        amountPaid: 2500,
       },
     });
     const paypal = invoiceSummary([entry], "paypal");

@@ -3,13 +3,14 @@
 // happen before the person confirms; the account flows fill in the rest.
 
 import { useStore } from "@nanostores/react";
-import type { SubmitEvent } from "react";
+import { type SubmitEvent, useEffect } from "react";
 import { managedReason } from "../../domain/checkout/purchase.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
+import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
 import { $productInfo } from "../../stores/products.ts";
 import { $query, navigate } from "../../stores/router.ts";
-import { $user } from "../../stores/user.ts";
+import { $user, loadContext } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { Frame } from "./Frame.tsx";
 
@@ -20,6 +21,10 @@ import { Frame } from "./Frame.tsx";
  */
 export function SeatsScreen({ title }: { title: string }) {
   const user = useStore($user);
+  // The seats may have changed since start-up (seats bought a moment ago): read them again.
+  useEffect(() => {
+    void loadContext.run();
+  }, []);
   const managed = managedReason(user);
   const total = user.currentSeats || user.maxSeats;
   if (managed) {
@@ -83,7 +88,11 @@ export function EssentialsScreen({ title }: { title: string }) {
         <p>Your plan includes Essentials.</p>
       ) : essentials?.upgradePlan ? (
         <>
-          <p>Add Essentials for {formatUsd(essentials.essentialsPrice)} per term.</p>
+          <p data-testid="essentials-offer">
+            Add Essentials for {formatUsd(essentials.essentialsPrice)} per{" "}
+            {termLabel(termMonthsFromCode(essentials.upgradePlan))}: your plan then costs{" "}
+            {formatUsd(essentials.newTotalPrice)}. The next step shows what is due today.
+          </p>
           <a
             className="btn"
             href={hrefFor("checkout", {

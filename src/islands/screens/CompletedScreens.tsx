@@ -54,7 +54,13 @@ export function PaymentCompletedScreen({
             <dt>Invoice</dt>
             <dd>{summary.paymentInvoiceId}</dd>
             <dt>Paid</dt>
-            <dd data-testid="paid">{formatUsd(summary.price)}</dd>
+            <dd data-testid="paid">{formatUsd(summary.amountPaid)}</dd>
+            {summary.price !== summary.amountPaid && (
+              <>
+                <dt>Price</dt>
+                <dd data-testid="price">{formatUsd(summary.price)}</dd>
+              </>
+            )}
             <dt>Paid with</dt>
             <dd>{summary.paymentProcessor === "paypal" ? "PayPal" : "Card"}</dd>
             {summary.orderDuration > 0 && (
