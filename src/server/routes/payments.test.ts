@@ -211,6 +211,20 @@ describe("upgrade", () => {
       status: 403,
       body: { error_code: "managed_account" },
     });
+    // The teacher plan needs a verified school address: nothing is charged for anyone else.
+    const personal = await newAccount("not-a-teacher@example.com");
+    await personal.call(api.paymentToken, {
+      body: { token: await cardToken(personal, "4242424242424242") },
+      idempotencyKey: newKey(),
+    });
+    const charged = (await chargedAmounts()).length;
+    expect(
+      await personal.call(api.upgrade, {
+        body: { product: { code: "wv_teacher_12m" } },
+        idempotencyKey: newKey(),
+      }),
+    ).toMatchObject({ status: 409, body: { error_code: "product_not_purchasable" } });
+    expect((await chargedAmounts()).length).toBe(charged);
     const mobile = await server.signedIn("mobile@demo.test");
     expect(
       await mobile.call(api.upgrade, {

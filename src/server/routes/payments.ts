@@ -86,6 +86,20 @@ export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest)
   if (plan && (plan.isTrial || plan.price === 0 || plan.legacy)) {
     throw new HttpError(apiError("product_not_purchasable", code));
   }
+  // The teacher plan is for a verified school address (spec 5); the app sends anyone else to the
+  // invalid-email page first, so this refuses a crafted call.
+  const { user } = account;
+  const schools = catalog.schoolDistricts.flatMap((d) => d.emailDomains);
+  if (
+    code.includes("teacher") &&
+    !teacherEmailValid({
+      email: user.email,
+      emailVerified: user.emailVerified,
+      extraDomains: schools,
+    })
+  ) {
+    throw new HttpError(apiError("product_not_purchasable", code));
+  }
   const priced = quoteFor(catalog, account, {
     targetProduct: code,
     seats: body.seats,
