@@ -200,3 +200,39 @@ test("a trial the account cannot have says so, and a plan without one offers to 
   await page.getByRole("link", { name: "Buy it instead" }).click();
   await expect(heading(page)).toHaveText("Checkout");
 });
+
+test("the plans screen offers the trial of plans that have one, once per account", async ({
+  page,
+}) => {
+  await signUpNewAccount(page);
+  await page.goto("/cart/plans");
+  await page.getByLabel("Annual").check();
+  await page
+    .locator("[data-plan=wv_unloct17_12m]")
+    .getByRole("link", { name: "Try Unlimited free for 14 days" })
+    .click();
+  await expect(heading(page)).toHaveText("Start your free trial");
+  await expect(page.getByTestId("trial-offer")).toContainText("Unlimited trial: 14 days free");
+  // Power has no trial.
+  await page.goto("/cart/plans");
+  await expect(
+    page.locator("[data-plan=wv_single_12m]").getByRole("link", { name: /^Try/ }),
+  ).toHaveCount(0);
+
+  // An account that had its trial, or pays, is not offered one.
+  for (const email of ["trial@demo.test", "monthly@demo.test"]) {
+    await signInViaApi(page, email);
+    await page.goto("about:blank");
+    await page.goto("/cart/plans");
+    await expect(page.locator("[data-plan=wv_bizindiv_12m]")).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Try / })).toHaveCount(0);
+  }
+  await signInViaApi(page, "free@demo.test");
+  await page.goto("about:blank");
+  await page.goto("/cart/plans?tab=business");
+  await expect(
+    page
+      .locator("[data-plan=wv_bizoct17_12m]")
+      .getByRole("link", { name: "Try Business free for 14 days" }),
+  ).toBeVisible();
+});
