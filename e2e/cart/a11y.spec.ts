@@ -7,6 +7,8 @@ import {
   PATH_SCREENS,
   requiresLogin,
 } from "../../src/domain/checkout/routes.ts";
+import { signInViaApi } from "./account-helpers.ts";
+import { fillCard, shownTotal, signUpNewAccount } from "./purchase-helpers.ts";
 
 async function expectNoViolations(page: Page, state: string): Promise<void> {
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -95,3 +97,119 @@ async function signIn(page: Page, email: string): Promise<void> {
   });
   expect(answer.status()).toBe(200);
 }
+
+// The states of the purchase flows, each as a person reaches it: axe finds no violation, and
+// errors are announced (role="alert" is a live region), not only shown.
+test.describe("purchase flows", () => {
+  test("checkout: coupon applied, coupon and card errors shown, payment completed", async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await signUpNewAccount(page);
+    await page.goto("/cart?p=buy&product=wv_single_12m#checkout");
+    await shownTotal(page);
+    await page.getByLabel("Coupon code").fill("nosuchcoupon");
+    await page.getByRole("button", { name: "Check coupon" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: /coupon/i })).toBeVisible();
+    await expectNoViolations(page, "checkout with a coupon error");
+    await page.getByLabel("Coupon code").fill("referafriend");
+    await page.getByRole("button", { name: "Check coupon" }).click();
+    await page.getByRole("button", { name: "Apply coupon" }).click();
+    await expect(page.getByTestId("total")).toHaveText("$44.91");
+    await expectNoViolations(page, "checkout with a coupon applied");
+    await fillCard(page, "4000 0000 0000 0002");
+    await page.getByRole("button", { name: "Pay $44.91" }).click();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Your card was declined" }),
+    ).toBeVisible();
+    await expectNoViolations(page, "checkout with a card error");
+    await fillCard(page, "4242 4242 4242 4242");
+    await page.getByRole("button", { name: "Pay $44.91" }).click();
+    await expect(page.getByTestId("paid")).toHaveText("$44.91");
+    await expectNoViolations(page, "payment completed");
+  });
+
+  test("trials: the trial screen, a failure, both completed screens, invalid e-mail", async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await signUpNewAccount(page);
+    await page.goto("/cart?p=trial&product=wv_bizoct17_12m&tier=business#checkout");
+    await expect(page.getByTestId("trial-offer")).toBeVisible();
+    await expectNoViolations(page, "business trial screen");
+    await page.getByRole("button", { name: "Start free trial" }).click();
+    await expect(page.getByTestId("trial-status")).toBeVisible();
+    await expectNoViolations(page, "biztrial-account-completed");
+    // A second trial is refused: the error is announced.
+    await page.goto("/cart?p=trial&product=wv_unloct17_12m#checkout");
+    await page.getByRole("button", { name: "Start free trial" }).click();
+    await expect(page.getByRole("alert")).toBeVisible();
+    await expectNoViolations(page, "trial refused");
+    await page.goto("/cart?p=trial&tier=education#checkout");
+    await expect(page.getByTestId("invalid-email")).toBeVisible();
+    await expectNoViolations(page, "invalid-email");
+    await page.goto("/cart#edutrial-account-completed");
+    await expectNoViolations(page, "edutrial-account-completed");
+  });
+
+  test("seats, essentials, single export, upgrades disabled, the sign-up tab", async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.goto("/cart?p=buy&product=wv_bizoct17_12m&seats=5#checkout");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign up");
+    await expectNoViolations(page, "the plans page's sign-up tab");
+
+    await signInViaApi(page, "owner@demo.test");
+    await page.goto("about:blank"); // a new page load: start-up reads the new account
+    await page.goto("/cart#additional-seats");
+    await expect(page.getByLabel("Seats in total")).toBeVisible();
+    await expectNoViolations(page, "additional seats (owner)");
+    await page.goto("/cart?p=buy&product=wv_bizoct17_12m&seats=7#checkout");
+    await expect(page.getByLabel("Seats")).toHaveValue("7");
+    await shownTotal(page);
+    await expectNoViolations(page, "checkout with seats");
+
+    await signInViaApi(page, "member@demo.test");
+    await page.goto("about:blank"); // a new page load: start-up reads the new account
+    await page.goto("/cart#additional-seats");
+    await expect(page.getByTestId("managed-account")).toBeVisible();
+    await expectNoViolations(page, "additional seats (member)");
+
+    await signInViaApi(page, "annual@demo.test");
+    await page.goto("about:blank"); // a new page load: start-up reads the new account
+    await page.goto("/cart#essentials");
+    await expect(page.getByText("Your plan includes Essentials.")).toBeVisible();
+    await expectNoViolations(page, "essentials");
+    await page.goto("/cart?product=single_export_4k#checkout_single_export");
+    await shownTotal(page);
+    await expectNoViolations(page, "single export");
+
+    await signInViaApi(page, "mobile@demo.test");
+    await page.goto("about:blank"); // a new page load: start-up reads the new account
+    await page.goto("/cart?p=buy&product=wv_single_12m#checkout");
+    await expect(page.getByTestId("upgrades-disabled")).toBeVisible();
+    await expectNoViolations(page, "upgrades disabled");
+  });
+
+  test("every field of the purchase screens has a label", async ({ page }) => {
+    await signUpNewAccount(page);
+    for (const href of [
+      "/cart?p=buy&product=wv_bizoct17_12m#checkout",
+      "/cart?p=trial&product=wv_bizoct17_12m#checkout",
+      "/cart?product=single_export_hd#checkout_single_export",
+    ]) {
+      await page.goto(href);
+      await expect(page.getByRole("button").last()).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      const unlabelled = await page
+        .locator("main input:not([type=hidden]), main select")
+        .evaluateAll((fields) =>
+          fields
+            .filter(
+              (f) => (f as HTMLInputElement).labels?.length === 0 && !f.getAttribute("aria-label"),
+            )
+            .map((f) => f.outerHTML),
+        );
+      expect(unlabelled, href).toEqual([]);
+    }
+  });
+});

@@ -69,7 +69,6 @@ export default function CheckoutApp() {
               initApp.run({
                 search: window.location.search,
                 referrer: document.referrer,
-                validateEduEmail: false,
               })
             }
           />

@@ -27,6 +27,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { email: "member@demo.test", role: "enterprise member of demo-team" },
   { email: "po@demo.test", role: "purchase-order customer (Schools, 30 seats)" },
   { email: "mobile@demo.test", role: "mobile-store subscription (upgrades disabled)" },
+  { email: "locked@demo.test", role: "upgrades turned off for the account (Power, monthly)" },
   { email: "teacher@demo-school.edu", role: "teacher (teacher plan, verified education e-mail)" },
   { email: "student-teacher@demo-school.edu", role: "education trial with an unverified e-mail" },
   { email: "blocked@mailinator.com", role: "blocked e-mail domain" },
@@ -142,6 +143,14 @@ export async function seedDemoAccounts(
       user: { itunesSubscription: true },
       plan: pick(catalog, "wv_single_1m", "wv_single_12m"),
       sub: (_, plan) => ({ ...paid(plan, now - 5 * DAY_MS), paidCents: 0 }),
+    },
+    {
+      email: "locked@demo.test",
+      first: "Lee",
+      last: "Locked",
+      user: { disableAccountUpgrades: true },
+      plan: pick(catalog, "wv_single_1m", "wv_single_12m"),
+      sub: (_, plan) => ({ ...paid(plan, now - 5 * DAY_MS), paymentProcessor: "cc" }),
     },
     {
       email: "teacher@demo-school.edu",

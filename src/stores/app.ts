@@ -6,6 +6,8 @@
 import { map } from "nanostores";
 import type { ApiFailure } from "../api/client.ts";
 import { routes as endpoints } from "../api/contract/routes.ts";
+import { teacherCheckNeeded } from "../domain/account/email-rules.ts";
+import { parseCheckoutQuery } from "../domain/checkout/query.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";
 import { loadProducts } from "./products.ts";
@@ -45,8 +47,6 @@ export type StartInput = {
   /** The page's query string, sent to session status with the initial referrer (spec 7). */
   search: string;
   referrer: string;
-  /** The URL asks for the education e-mail check (validateEduEmail=true). */
-  validateEduEmail: boolean;
 };
 
 function sessionQuery(input: StartInput): Record<string, string> {
@@ -94,9 +94,9 @@ async function startUp(input: StartInput) {
     follow.push(loadLicense());
     if (u.enterpriseMemberInstance) follow.push(loadInstanceProperty(u.enterpriseMemberInstance));
   }
-  // A trial or teacher plan with activation required, or the URL, asks for the teacher check.
-  const teacherPlan = u.productCode.startsWith("wv_teacher") || u.productCode === "wv_edu_trial";
-  if (input.validateEduEmail || ((u.isTrial || teacherPlan) && u.activationRequired)) {
+  // A teacher plan, a trial with activation required, the URL, or a teacher purchase or
+  // education trial in the URL asks for the teacher check (domain/account/email-rules.ts).
+  if (teacherCheckNeeded({ ...u, query: parseCheckoutQuery(input.search) })) {
     follow.push(verifyTeacherEmail.run());
   }
   const more = await Promise.all(follow);

@@ -27,8 +27,6 @@ import { $allPlans, forgetPlans, loadAllPlans } from "./plans.ts";
 import { $location, $query, navigate } from "./router.ts";
 
 export type CheckoutState = {
-  /** Seats chosen for a multi-user plan; null: the plan's minimum. */
-  seats: number | null;
   /** A purchase is running (this tab): the pay buttons are disabled. */
   paying: boolean;
   /** The server's price differed from the one shown: the new summary is on screen, ask again. */
@@ -40,7 +38,6 @@ export type CheckoutState = {
 };
 
 export const $checkout = map<CheckoutState>({
-  seats: null,
   paying: false,
   priceChanged: false,
   resuming: false,
@@ -57,12 +54,16 @@ export const $checkoutPlan = computed([$allPlans, $query], (plans, query) => {
   return plans.find((p) => p.code === query.productCode) ?? null;
 });
 
-/** Seats to price: the chosen count, never below the plan's minimum; undefined for one user. */
-export const $seats = computed([$checkoutPlan, $checkout], (plan, state) => {
-  if (!plan) return undefined;
-  const min = minimumSeats(plan);
-  if (min === null) return undefined;
-  return state.seats ?? min;
+/**
+ * Seats to price: the URL's seats (chosen here, on the seat calculator or the additional-seats
+ * screen, so a reload, back or sign-in keeps them), never below the plan's minimum; undefined for
+ * one user.
+ */
+export const $seats = computed([$checkoutPlan, $location], (plan, location) => {
+  const min = plan && minimumSeats(plan);
+  if (!min) return undefined;
+  const seats = Number(new URLSearchParams(location.search).get("seats"));
+  return Number.isSafeInteger(seats) && seats > min ? seats : min;
 });
 
 function summaryInput() {
@@ -87,12 +88,18 @@ export async function openCheckout(): Promise<void> {
   await resumeAttempt();
 }
 
-function goToPlan(code: string): void {
-  const { search } = $location.get();
+/**
+ * The checkout's URL with one choice changed: the other parameters and the screen (checkout or
+ * its summary form, whose input keeps focus) are kept.
+ */
+function setParam(key: "product" | "seats", value: string): void {
+  const { pathname, search, hash } = $location.get();
   const params = new URLSearchParams(search);
-  params.set("product", code);
+  // "plan" is the other name of "product" (spec 2.4): one name from here on.
+  params.set("product", $query.get().productCode ?? "");
   params.delete("plan");
-  navigate(hrefFor("checkout", params, { via: "hash" }), { replace: true });
+  params.set(key, value);
+  navigate(`${pathname}?${params}${hash}`, { replace: true });
 }
 
 /** Monthly or annual, and the essentials add-on: another product code in the URL. */
@@ -103,13 +110,14 @@ export function choosePlan(choice: { mode?: RequestMode; essentials?: boolean })
   const next = planFor(plans, plan, choice);
   if (next.code === plan.code) return;
   patch({ priceChanged: false, failure: null });
-  goToPlan(next.code);
+  setParam("product", next.code);
   void refreshSummary();
 }
 
 export function chooseSeats(seats: number): void {
   if (!Number.isSafeInteger(seats) || seats < 1) return;
-  patch({ seats, priceChanged: false });
+  patch({ priceChanged: false });
+  setParam("seats", String(seats));
   void refreshSummary();
 }
 

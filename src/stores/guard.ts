@@ -1,24 +1,24 @@
 // The redirect rules of spec 2.5, applied to every route once start-up has finished: the pure
 // decision is domain/checkout/navigation.ts; this reads the stores and performs it.
 import { computed } from "nanostores";
+import { educationEmailRequired } from "../domain/account/email-rules.ts";
 import { parseFeatures, requiresEmailVerification } from "../domain/account/features.ts";
 import type { RedirectUser } from "../domain/account/redirects.ts";
 import { decideNavigation, type NavigationDecision } from "../domain/checkout/navigation.ts";
+import type { CheckoutQuery } from "../domain/checkout/query.ts";
 import { $app } from "./app.ts";
 import { $productInfo } from "./products.ts";
 import { $location, $query, $route, navigate } from "./router.ts";
 import { $user, type UserState } from "./user.ts";
 
-function redirectUser(u: UserState, validateEduEmail: boolean, features: string): RedirectUser {
-  const teacherPlan = u.productCode.startsWith("wv_teacher") || u.productCode === "wv_edu_trial";
+function redirectUser(u: UserState, query: CheckoutQuery, features: string): RedirectUser {
   return {
     email: u.userEmail,
     domainStatus: u.domainStatus,
     productIsFree: u.productCode === "wv_free",
     disableAccountUpgrades: u.disableAccountUpgrades,
     mobileOrWalletBlocked: u.upgradesDisabled && (u.itunesSubscription || u.androidSubscription),
-    mustValidateEducationEmail:
-      validateEduEmail || teacherPlan || (u.isTrial && u.activationRequired),
+    mustValidateEducationEmail: educationEmailRequired({ ...u, query }),
     educationEmailValid: u.teacherEmailWasValidated ? !u.invalidTeacherEmail : null,
     allowedThrough: false,
     mustVerifyEmail: requiresEmailVerification(parseFeatures(features), u.emailVerified),
@@ -35,7 +35,7 @@ export const $navigation = computed(
       query,
       currentUrl: `${location.pathname}${location.search}${location.hash}`,
       isAuth: user.isAuth,
-      user: user.isAuth ? redirectUser(user, query.validateEduEmail, info?.Features ?? "") : null,
+      user: user.isAuth ? redirectUser(user, query, info?.Features ?? "") : null,
       districts: user.schoolDistricts,
     });
   },

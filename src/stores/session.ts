@@ -15,10 +15,21 @@ export const $sessionForm = atom<{ busy: boolean; error: ApiFailure | null }>({
   error: null,
 });
 
+/**
+ * Where a visitor goes once signed up or in, when no page asked to be returned to: the plan or
+ * trial they chose (the free plan is no purchase), else `otherwise`.
+ */
+function chosenOr(otherwise: string): string {
+  const query = $query.get();
+  return query.p && query.productCode && query.productCode !== "wv_free"
+    ? hrefFor("checkout", { p: query.p, product: query.productCode, tier: query.tier })
+    : otherwise;
+}
+
 async function afterSession(fallback: string): Promise<void> {
   const query = $query.get();
   const { search } = $location.get();
-  await initApp.run({ search, referrer: "", validateEduEmail: query.validateEduEmail });
+  await initApp.run({ search, referrer: "" });
   navigate(returnAfterSignIn(query, fallback), { replace: true });
 }
 
@@ -30,7 +41,7 @@ export async function signIn(email: string, password: string): Promise<void> {
     return;
   }
   $sessionForm.set({ busy: false, error: null });
-  await afterSession(hrefFor("plans"));
+  await afterSession(chosenOr(hrefFor("plans")));
 }
 
 export async function signUp(details: {
@@ -46,11 +57,7 @@ export async function signUp(details: {
     return;
   }
   $sessionForm.set({ busy: false, error: null });
-  const query = $query.get();
-  // A visitor who came to buy goes on to that purchase; anyone else sees their free account.
-  const next =
-    query.p && query.productCode
-      ? hrefFor("checkout", { p: query.p, product: query.productCode, tier: query.tier })
-      : hrefFor("free-account-completed", undefined, { via: "hash" });
-  await afterSession(next);
+  // Back to the page the visitor came from (the redirect parameter wins), else the plan they
+  // chose; anyone else, the free plan's sign-up too, sees their new account.
+  await afterSession(chosenOr(hrefFor("free-account-completed", undefined, { via: "hash" })));
 }

@@ -72,7 +72,6 @@ export function startCheckout(win: Window): () => void {
     .run({
       search: win.location.search,
       referrer: win.document.referrer,
-      validateEduEmail: query.validateEduEmail,
     })
     .then(() => {
       if (stopped) return;

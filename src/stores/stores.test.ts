@@ -53,7 +53,7 @@ async function signedIn(email: string): Promise<void> {
   if (!answer.ok) throw new Error(answer.error.message);
 }
 
-const start = { search: "?p=buy", referrer: "https://example.com/", validateEduEmail: false };
+const start = { search: "?p=buy", referrer: "https://example.com/" };
 
 beforeEach(() => {
   $app.set({ ...$app.get(), loaded: false, initFailure: null });

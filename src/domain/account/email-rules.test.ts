@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   districtRedirect,
+  educationEmailRequired,
   isBlockedEmail,
   isEducationEmail,
-  mustValidateTeacherEmail,
+  teacherCheckNeeded,
   teacherEmailValid,
 } from "./email-rules.ts";
 import { invoiceSummary } from "./invoice.ts";
@@ -34,19 +35,45 @@ describe("e-mail rules", () => {
     expect(teacherEmailValid({ email: "t@school.edu", emailVerified: true })).toBe(true);
   });
 
-  it("knows when the teacher e-mail must be validated", () => {
-    const base = {
-      productCode: "wv_free",
-      isTrial: false,
-      activationRequired: false,
-      validateEduEmailParam: false,
-    };
-    expect(mustValidateTeacherEmail(base)).toBe(false);
-    expect(mustValidateTeacherEmail({ ...base, productCode: "wv_teacher_12m" })).toBe(true);
-    expect(mustValidateTeacherEmail({ ...base, isTrial: true, activationRequired: true })).toBe(
+  const noLink = { p: null, productCode: null, tier: null, validateEduEmail: false };
+  const free = { productCode: "wv_free", isTrial: false, activationRequired: false, query: noLink };
+
+  it("runs the teacher check for a teacher plan, a trial awaiting activation, or the URL", () => {
+    expect(teacherCheckNeeded(free)).toBe(false);
+    expect(teacherCheckNeeded({ ...free, productCode: "wv_teacher_12m" })).toBe(true);
+    expect(teacherCheckNeeded({ ...free, isTrial: true, activationRequired: true })).toBe(true);
+    expect(teacherCheckNeeded({ ...free, isTrial: true })).toBe(false);
+    expect(teacherCheckNeeded({ ...free, query: { ...noLink, validateEduEmail: true } })).toBe(
       true,
     );
-    expect(mustValidateTeacherEmail({ ...base, validateEduEmailParam: true })).toBe(true);
+    // Buying a teacher plan or starting an education trial from a link checks the address first.
+    const teacherLink = { ...noLink, p: "buy", productCode: "wv_teacher_12m" };
+    expect(teacherCheckNeeded({ ...free, query: teacherLink })).toBe(true);
+    const eduTrial = { ...noLink, p: "trial", tier: "education" };
+    expect(teacherCheckNeeded({ ...free, query: eduTrial })).toBe(true);
+    // Buying the schools plan is not a teacher's purchase: no check.
+    const schools = { ...noLink, p: "buy", productCode: "wv_k12_12m", tier: "education" };
+    expect(teacherCheckNeeded({ ...free, query: schools })).toBe(false);
+  });
+
+  it("sends only education accounts and purchases to the invalid-email page", () => {
+    // A new Unlimited trial awaiting activation is checked, but its address need not be a school's.
+    const personalTrial = {
+      productCode: "wv_unlimited_trial",
+      isTrial: true,
+      activationRequired: true,
+      query: { ...noLink, p: "buy", productCode: "wv_unloct17_12m", tier: "personal" },
+    };
+    expect(teacherCheckNeeded(personalTrial)).toBe(true);
+    expect(educationEmailRequired(personalTrial)).toBe(false);
+    // The education trial itself, on the account or asked for by the link, needs one.
+    expect(educationEmailRequired({ ...personalTrial, productCode: "wv_edu_trial" })).toBe(true);
+    const schoolsTrial = { ...noLink, p: "trial", productCode: "wv_k12_12m" };
+    expect(educationEmailRequired({ ...free, query: schoolsTrial })).toBe(true);
+    expect(educationEmailRequired({ ...free, query: { ...noLink, validateEduEmail: true } })).toBe(
+      true,
+    );
+    expect(educationEmailRequired(free)).toBe(false);
   });
 
   it("sends district addresses to their pages only on the free product", () => {
@@ -85,6 +112,7 @@ describe("invoice summary (spec 3.6)", () => {
         paymentProcessor: "cc",
         paymentInvoiceId: "in_1",
         price: 2999,
+        amountPaid: 2500,
       },
     });
     const paypal = invoiceSummary([entry], "paypal");

@@ -49,19 +49,48 @@ export function teacherEmailValid(facts: {
   return facts.emailVerified && isEducationEmail(facts.email, facts.extraDomains);
 }
 
-/**
- * The teacher e-mail must be validated for a teacher plan, for a trial with activation required,
- * or when the URL asks for it (validateEduEmail=true).
- */
-export function mustValidateTeacherEmail(facts: {
-  productCode: string | null;
+/** What the teacher e-mail rules read: the account, and the buy or trial link of the page. */
+export type TeacherCheckFacts = {
+  productCode: string;
   isTrial: boolean;
   activationRequired: boolean;
-  validateEduEmailParam: boolean;
-}): boolean {
-  if (facts.validateEduEmailParam) return true;
-  if (facts.productCode?.includes("teacher")) return true;
-  return facts.isTrial && facts.activationRequired;
+  query: {
+    p: string | null;
+    productCode: string | null;
+    tier: string | null;
+    validateEduEmail: boolean;
+  };
+};
+
+/** The teacher plan and the education trial: the products a teacher's address must back. */
+function isTeacherProduct(code: string | null): boolean {
+  return code !== null && (code.includes("teacher") || code === "wv_edu_trial");
+}
+
+/**
+ * Whether a failed teacher check sends the person to the invalid-email page (spec 2.5: an
+ * invalid or unverified *education* e-mail): the URL asks (validateEduEmail=true), the account is
+ * on a teacher plan or the education trial, or the page buys a teacher plan or starts an
+ * education trial. A personal or business trial that awaits activation is checked (spec 4) but
+ * never sent there: its address need not be a school's (docs/decisions/00XX-trial-landing.md).
+ */
+export function educationEmailRequired(f: TeacherCheckFacts): boolean {
+  const { query } = f;
+  return (
+    query.validateEduEmail ||
+    isTeacherProduct(f.productCode) ||
+    isTeacherProduct(query.productCode) ||
+    (query.p === "trial" &&
+      (query.tier === "education" || (query.productCode?.includes("k12") ?? false)))
+  );
+}
+
+/**
+ * Whether the teacher e-mail check runs (spec 4 and 5): for a teacher plan, a trial with
+ * activation required, validateEduEmail=true, and wherever a failure would redirect.
+ */
+export function teacherCheckNeeded(f: TeacherCheckFacts): boolean {
+  return (f.isTrial && f.activationRequired) || educationEmailRequired(f);
 }
 
 export type SchoolDistrictRule = {

@@ -26,6 +26,11 @@ export type InvoiceSummary = {
   paymentProcessor: PaymentProcessor;
   paymentInvoiceId: string;
   price: number;
+  /**
+   * What was charged (cents). Not a field of spec 3.6, whose card price is the list price: a
+   * prorated change (added seats, an upgrade) charges less than that, and the receipt says both.
+   */
+  amountPaid: number;
 };
 
 /** The end date minus a number of calendar months (UTC, clamped to the month's end). */
@@ -57,6 +62,7 @@ export function invoiceSummary(
       paymentProcessor: processor,
       paymentInvoiceId,
       price: processor === "paypal" ? last.amountPaid : last.price,
+      amountPaid: last.amountPaid,
     },
   };
 }

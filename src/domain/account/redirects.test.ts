@@ -59,7 +59,10 @@ describe("redirect rules (spec 2.5)", () => {
       decideRedirect(
         input({ isAuth: false, user: null, query: { p: "buy", product: "wv_single_12m" } }),
       ),
-    ).toEqual({ kind: "redirect", to: "/cart/plans?tab=signup&p=buy&product=wv_single_12m" });
+    ).toEqual({
+      kind: "redirect",
+      to: "/cart/plans?tab=signup&p=buy&product=wv_single_12m&redirect=%2Fcart%23checkout",
+    });
   });
 
   it("stops blocked domains and applies account rules", () => {
@@ -111,6 +114,10 @@ describe("redirect rules (spec 2.5)", () => {
       kind: "stay",
     });
     expect(decideRedirect(input({ page: "invalid-email", user: edu }))).toEqual({ kind: "stay" });
+    // The invalid-email page sends an unverified address to be verified: never back again.
+    expect(decideRedirect(input({ page: "email-activation", user: edu }))).toEqual({
+      kind: "stay",
+    });
   });
 });
 

@@ -20,12 +20,16 @@ export const PUBLIC_PAGES = [
 
 export const INVITE_PAGES = ["invite"] as const;
 
-/** Pages where account rules (upgrades disabled, education e-mail) are not applied. */
+/**
+ * Pages where account rules (upgrades disabled, education e-mail) are not applied: e-mail
+ * activation among them, as the invalid-email page sends an unverified address there.
+ */
 const ACCOUNT_RULE_EXEMPT = new Set<string>([
   ...PUBLIC_PAGES.filter((p) => p !== "plans"),
   "upgrades-disabled",
   "invalid-email",
   "expired-account",
+  "email-activation",
 ]);
 
 export type RedirectUser = {
@@ -207,7 +211,8 @@ export function decideRedirect(input: RedirectInput): RedirectDecision {
   if (!isAuth || !input.user) {
     if (isPublic) return { kind: "stay" };
     // A visitor who came to buy or start a trial is new more often than not: the plans page's
-    // sign-up tab keeps the chosen product; anyone else signs in and comes back.
+    // sign-up tab keeps the chosen product, and the page itself (period, seats) to come back to
+    // once signed up or in; anyone else signs in and comes back.
     if (query.p) {
       return {
         kind: "redirect",
@@ -217,6 +222,7 @@ export function decideRedirect(input: RedirectInput): RedirectDecision {
           product: query.product,
           plan: query.plan,
           tier: query.tier,
+          redirect: input.currentUrl,
         }),
       };
     }

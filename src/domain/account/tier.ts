@@ -1,5 +1,5 @@
 // Tiers, trial selection and product-code classification (spec sections 3.11 and 4).
-import { TIERS } from "../catalog/source-schema.ts";
+import { TIERS } from "../catalog/tiers.ts";
 
 export type Tier = (typeof TIERS)[number];
 export type TrialKind = "eduTrial" | "businessTrial" | "professionalTrial";

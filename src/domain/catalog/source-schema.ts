@@ -3,6 +3,7 @@
 // JSON Schema (catalog/schema/*.json). Amounts are written as decimal dollars (9.99) here and
 // become integer cents in the normalised catalogue (see normalise.ts).
 import { z } from "zod";
+import { TIERS } from "./tiers.ts";
 
 const decimals = (n: number) => (String(n).split(".")[1] ?? "").length;
 
@@ -24,14 +25,7 @@ const IsoDate = z.iso
   .datetime({ offset: true, message: "must be an ISO date-time such as 2026-11-27T00:00:00Z" })
   .describe("ISO 8601 date-time with a zone, for example 2026-11-27T00:00:00Z");
 
-export const TIERS = [
-  "personal",
-  "business",
-  "education",
-  "professional",
-  "unlimited",
-  "playposit",
-] as const;
+export { TIERS };
 export const Tier = z.enum(TIERS).describe("Tier of spec section 4");
 export const CATEGORIES = ["personal", "business", "education"] as const;
 export const Category = z.enum(CATEGORIES).describe("Plan category: which tab of the plans page");

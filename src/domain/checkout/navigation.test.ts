@@ -65,7 +65,9 @@ describe("navigation: every redirect rule of spec 2.5, from the URL", () => {
       visitor,
       {
         kind: "go",
-        to: "/cart/plans?tab=signup&p=trial&product=wv_bizoct17_trial&tier=business",
+        to:
+          "/cart/plans?tab=signup&p=trial&product=wv_bizoct17_trial&tier=business" +
+          "&redirect=%2Fcart%3Fp%3Dtrial%26product%3Dwv_bizoct17_trial%26tier%3Dbusiness%23checkout",
       },
     ],
     ["/cart#auth", visitor, { kind: "stay" }],

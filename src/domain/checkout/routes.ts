@@ -73,7 +73,7 @@ export const SCREEN_TITLES: Readonly<Record<ScreenId, string>> = {
   paypalCompleted: "PayPal payment complete",
   "free-account-completed": "Your free account is ready",
   "edutrial-account-completed": "Your education trial has started",
-  "biztrial-account-completed": "Your business trial has started",
+  "biztrial-account-completed": "Your trial has started",
   "email-activation": "Activate your account",
   "additional-seats": "Add seats",
   essentials: "Add Essentials",

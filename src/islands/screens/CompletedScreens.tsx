@@ -8,6 +8,8 @@ import { formatUsd } from "../../domain/pricing/money.ts";
 import { loadInvoice } from "../../stores/invoice.ts";
 import { $payment } from "../../stores/payment.ts";
 import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
+import { $productInfo } from "../../stores/products.ts";
+import { $user } from "../../stores/user.ts";
 import { formatDate } from "../checkout/format-date.ts";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 
@@ -52,7 +54,13 @@ export function PaymentCompletedScreen({
             <dt>Invoice</dt>
             <dd>{summary.paymentInvoiceId}</dd>
             <dt>Paid</dt>
-            <dd data-testid="paid">{formatUsd(summary.price)}</dd>
+            <dd data-testid="paid">{formatUsd(summary.amountPaid)}</dd>
+            {summary.price !== summary.amountPaid && (
+              <>
+                <dt>Price</dt>
+                <dd data-testid="price">{formatUsd(summary.price)}</dd>
+              </>
+            )}
             <dt>Paid with</dt>
             <dd>{summary.paymentProcessor === "paypal" ? "PayPal" : "Card"}</dd>
             {summary.orderDuration > 0 && (
@@ -78,6 +86,42 @@ export function AccountReadyScreen({ title, text }: { title: string; text: strin
   return (
     <Frame title={title}>
       <p>{text}</p>
+      <a className="btn" href="/app">
+        Start editing
+      </a>
+    </Frame>
+  );
+}
+
+/**
+ * After a trial starts (edutrial-account-completed for the education trial, biztrial- for the
+ * others: docs/decisions/00XX-trial-landing.md): which trial the account has and until when, read
+ * from the account itself, so a reload shows the same; and, while the account awaits activation,
+ * the way to activate it.
+ */
+export function TrialReadyScreen({ title }: { title: string }) {
+  const user = useStore($user);
+  const info = useStore($productInfo);
+  return (
+    <Frame title={title}>
+      {user.isTrial && info && user.orderEndDate !== null ? (
+        <p data-testid="trial-status">
+          Your {info.subscriptionName} runs until {formatDate(user.orderEndDate)}
+          {user.remainingTrialDays !== null ? ` (${user.remainingTrialDays} days)` : ""}. Nothing is
+          charged when it ends.
+        </p>
+      ) : (
+        <p>Your account has no trial running. Choose a plan to keep going.</p>
+      )}
+      {user.activationRequired && (
+        <p>
+          We sent a code to {user.userEmail}.{" "}
+          <a href={hrefFor("email-activation", undefined, { via: "hash" })}>
+            Activate your account
+          </a>{" "}
+          to keep your work.
+        </p>
+      )}
       <a className="btn" href="/app">
         Start editing
       </a>

@@ -7,16 +7,17 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { managedReason, planStatus, plansForMode } from "../../domain/checkout/purchase.ts";
-import { hrefFor, toSearch } from "../../domain/checkout/routes.ts";
+import { hrefFor, SCREEN_TITLES, toSearch } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { filterPlans } from "../../domain/pricing/plan-filters.ts";
 import { premiumTemplatesLine } from "../../domain/pricing/premium-templates.ts";
 import { type RequestMode, termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
-import { $options, loadOptions } from "../../stores/products.ts";
+import { $options, $productInfo, loadOptions } from "../../stores/products.ts";
 import { $location, $query, navigate } from "../../stores/router.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
+import { SignUpScreen } from "./SessionScreens.tsx";
 
 const TABS = ["personal", "business", "education"] as const;
 
@@ -38,13 +39,24 @@ export function PlansScreen({ title }: { title: string }) {
   const state = useStore(loadOptions.$state);
   const options = useStore($options);
   const user = useStore($user);
+  const productInfo = useStore($productInfo);
   const tab = TABS.find((t) => t === query.tab) ?? TABS.find((t) => t === query.tier) ?? "personal";
   const mode: RequestMode =
     new URLSearchParams(location.search).get("mode") === "monthly" ? "monthly" : "annual";
   useEffect(() => {
     void loadOptions.run({ tier: tab });
   }, [tab]);
+  // The sign-up tab (spec 2.5: where a visitor who came to buy or try a plan is sent) signs the
+  // visitor up, then goes on to the plan they chose.
+  if (query.tab === "signup" && !user.isAuth) return <SignUpScreen title={SCREEN_TITLES.signup} />;
   const managed = user.isAuth ? managedReason(user) : null;
+  // A trial is offered to visitors and to accounts that are not paying and never had one (what
+  // the server's activatefreetrial allows).
+  const mayTry =
+    !managed &&
+    !user.isTrial &&
+    user.orderState !== "automatic" &&
+    !productInfo?.previousTrialOwner;
   const allowed = query.availableProducts.length > 0 ? query.availableProducts : query.productCodes;
   const shown = options
     ? filterPlans(plansForMode(options.products, mode), {
@@ -124,6 +136,18 @@ export function PlansScreen({ title }: { title: string }) {
                     )}
                   >
                     Choose {plan.name}
+                  </a>
+                )}
+                {status === "available" && mayTry && plan.trialDuration > 0 && (
+                  <a
+                    className="btn secondary"
+                    href={hrefFor(
+                      "checkout",
+                      { p: "trial", product: plan.code, tier: plan.tier },
+                      { via: "hash" },
+                    )}
+                  >
+                    Try {plan.name} free for {plan.trialDuration} days
                   </a>
                 )}
               </li>

@@ -1,8 +1,10 @@
 // Which screen a route shows. Every screen of spec 2.1 and 2.2 has its heading (SCREEN_TITLES)
 // and its state wired to the stores; the purchase and account flows fill them in.
+import { useStore } from "@nanostores/react";
 import { type ComponentType, lazy, Suspense } from "react";
 import type { Route, ScreenId } from "../../domain/checkout/routes.ts";
 import { NOT_FOUND_TITLE, SCREEN_TITLES } from "../../domain/checkout/routes.ts";
+import { $query } from "../../stores/router.ts";
 import { reporter } from "../../stores/telemetry.ts";
 import { Busy } from "./Frame.tsx";
 import { NotFoundScreen } from "./ShellScreens.tsx";
@@ -21,6 +23,7 @@ const completed = () => import("./CompletedScreens.tsx");
 const account = () => import("./AccountScreens.tsx");
 const onboarding = () => import("./OnboardingScreens.tsx");
 const other = () => import("./OtherScreens.tsx");
+const trial = () => import("./TrialScreen.tsx");
 
 const PlansScreen = screen("plans", plans, (m) => m.PlansScreen);
 const CheckoutScreen = screen("checkout", checkout, (m) => m.CheckoutScreen);
@@ -28,12 +31,16 @@ const SignInScreen = screen("session", session, (m) => m.SignInScreen);
 const SignUpScreen = screen("session", session, (m) => m.SignUpScreen);
 const PaymentCompletedScreen = screen("completed", completed, (m) => m.PaymentCompletedScreen);
 const AccountReadyScreen = screen("completed", completed, (m) => m.AccountReadyScreen);
+const TrialReadyScreen = screen("completed", completed, (m) => m.TrialReadyScreen);
+const TrialScreen = screen("trial", trial, (m) => m.TrialScreen);
 const SeatsScreen = screen("account", account, (m) => m.SeatsScreen);
 const EssentialsScreen = screen("account", account, (m) => m.EssentialsScreen);
 const CancelEssentialsScreen = screen("account", account, (m) => m.CancelEssentialsScreen);
 const CancelTrialScreen = screen("account", account, (m) => m.CancelTrialScreen);
 // The words of these pages live in their chunk, not in the app's shell.
-const ExplainPage = screen("account", account, (m) => m.ExplainPage);
+const ExpiredAccountScreen = screen("account", account, (m) => m.ExpiredAccountScreen);
+const UpgradesDisabledScreen = screen("account", account, (m) => m.UpgradesDisabledScreen);
+const InvalidEmailScreen = screen("account", account, (m) => m.InvalidEmailScreen);
 const SegmentationScreen = screen("onboarding", onboarding, (m) => m.SegmentationScreen);
 const TemplateRedirectScreen = screen("onboarding", onboarding, (m) => m.TemplateRedirectScreen);
 const SegmentationRedirectScreen = screen(
@@ -47,11 +54,18 @@ const NewPasswordScreen = screen("other", other, (m) => m.NewPasswordScreen);
 const RceScreen = screen("other", other, (m) => m.RceScreen);
 const HomeScreen = screen("other", other, (m) => m.HomeScreen);
 
-function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, title: string) {
+function screenFor(
+  screen: ScreenId,
+  route: Extract<Route, { kind: "screen" }>,
+  title: string,
+  trialLink: boolean,
+) {
   switch (screen) {
     case "plans":
       return <PlansScreen title={title} />;
     case "checkout":
+      // A trial link (p=trial) starts a trial: its own chunk, no payment code.
+      return trialLink ? <TrialScreen /> : <CheckoutScreen title={title} />;
     case "checkout_summary":
       return <CheckoutScreen title={title} />;
     case "checkout_single_export":
@@ -69,11 +83,8 @@ function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, 
     case "free-account-completed":
       return <AccountReadyScreen title={title} text="Your free account is ready to use." />;
     case "edutrial-account-completed":
-      return (
-        <AccountReadyScreen title={title} text="Your education trial runs for 30 days. Enjoy!" />
-      );
     case "biztrial-account-completed":
-      return <AccountReadyScreen title={title} text="Your business trial runs for 14 days." />;
+      return <TrialReadyScreen title={title} />;
     case "email-activation":
       return <ActivationScreen title={title} />;
     case "additional-seats":
@@ -85,9 +96,11 @@ function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, 
     case "cancel-trial":
       return <CancelTrialScreen title={title} />;
     case "upgrades-disabled":
+      return <UpgradesDisabledScreen title={title} />;
     case "invalid-email":
+      return <InvalidEmailScreen title={title} />;
     case "expired-account":
-      return <ExplainPage title={title} page={screen} />;
+      return <ExpiredAccountScreen title={title} />;
     case "what-for":
     case "what-role":
     case "about-you":
@@ -108,10 +121,11 @@ function screenFor(screen: ScreenId, route: Extract<Route, { kind: "screen" }>, 
 }
 
 export function ScreenView({ route }: { route: Route }) {
+  const trialLink = useStore($query).p === "trial";
   if (route.kind === "not-found") return <NotFoundScreen title={NOT_FOUND_TITLE} />;
   return (
     <Suspense fallback={<Busy />}>
-      {screenFor(route.screen, route, SCREEN_TITLES[route.screen])}
+      {screenFor(route.screen, route, SCREEN_TITLES[route.screen], trialLink)}
     </Suspense>
   );
 }

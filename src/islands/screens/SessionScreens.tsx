@@ -3,10 +3,16 @@
 
 import { useStore } from "@nanostores/react";
 import type { SubmitEvent } from "react";
+import type { CheckoutQuery } from "../../domain/checkout/query.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { $query } from "../../stores/router.ts";
 import { $sessionForm, signIn, signUp } from "../../stores/session.ts";
 import { Frame, Problem } from "./Frame.tsx";
+
+/** What the other form's link carries: the chosen product and the page to come back to. */
+function carried(query: CheckoutQuery) {
+  return { p: query.p, product: query.productCode, tier: query.tier, redirect: query.redirect };
+}
 
 function field(form: HTMLFormElement, name: string): string {
   const value = new FormData(form).get(name);
@@ -40,10 +46,7 @@ export function SignInScreen({ title }: { title: string }) {
         </button>
       </form>
       <p>
-        New here?{" "}
-        <a href={hrefFor("sign-up", { p: query.p, product: query.productCode, tier: query.tier })}>
-          Create an account
-        </a>
+        New here? <a href={hrefFor("sign-up", carried(query))}>Create an account</a>
       </p>
     </Frame>
   );
@@ -87,10 +90,7 @@ export function SignUpScreen({ title }: { title: string }) {
         </button>
       </form>
       <p>
-        Have an account?{" "}
-        <a href={hrefFor("login", { p: query.p, product: query.productCode, tier: query.tier })}>
-          Sign in
-        </a>
+        Have an account? <a href={hrefFor("login", carried(query))}>Sign in</a>
       </p>
     </Frame>
   );

@@ -211,6 +211,20 @@ describe("upgrade", () => {
       status: 403,
       body: { error_code: "managed_account" },
     });
+    // The teacher plan needs a verified school address: nothing is charged for anyone else.
+    const personal = await newAccount("not-a-teacher@example.com");
+    await personal.call(api.paymentToken, {
+      body: { token: await cardToken(personal, "4242424242424242") },
+      idempotencyKey: newKey(),
+    });
+    const charged = (await chargedAmounts()).length;
+    expect(
+      await personal.call(api.upgrade, {
+        body: { product: { code: "wv_teacher_12m" } },
+        idempotencyKey: newKey(),
+      }),
+    ).toMatchObject({ status: 409, body: { error_code: "product_not_purchasable" } });
+    expect((await chargedAmounts()).length).toBe(charged);
     const mobile = await server.signedIn("mobile@demo.test");
     expect(
       await mobile.call(api.upgrade, {
@@ -306,8 +320,27 @@ describe("free trial", () => {
     ).toMatchObject({ status: 409, body: { error_code: "trial_not_available" } });
   });
 
-  it("gives the education trial 30 days", async () => {
-    const client = await newAccount("edu@school.edu");
+  it("gives the education trial 30 days, to a verified school address only", async () => {
+    for (const email of ["teacher@example.com", "edu@school.edu"]) {
+      // Refused before the address is verified, and for an address that is not a school's.
+      const refused = await newAccount(email);
+      expect(
+        await refused.call(api.activateFreeTrial, {
+          body: { vertical: "education" },
+          idempotencyKey: newKey(),
+        }),
+      ).toMatchObject({ status: 409, body: { error_code: "trial_not_available" } });
+    }
+    const client = server.client();
+    await client.call(api.signIn, { body: { email: "edu@school.edu", password: "secret-1" } });
+    await client.call(api.generateEmailCode);
+    const mails = (await (
+      await fetch(`${server.running.url}/dev/mailbox?format=json&to=edu@school.edu`)
+    ).json()) as { subject: string }[];
+    const code = /(\d{6})/.exec(mails[0]?.subject ?? "")?.[1] ?? ""; // newest first
+    expect((await client.call(api.verifyEmailCode, { body: { code } })).body).toEqual({
+      success: true,
+    });
     const answer = await client.call(api.activateFreeTrial, {
       body: { vertical: "education" },
       idempotencyKey: newKey(),

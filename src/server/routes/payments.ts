@@ -2,7 +2,7 @@
 // and subscription cancellation. Every figure charged is the order summary's total.
 import { api } from "../../api/contract/index.ts";
 import type { Invoice } from "../../api/contract/payment.ts";
-import { isBlockedEmail } from "../../domain/account/email-rules.ts";
+import { isBlockedEmail, teacherEmailValid } from "../../domain/account/email-rules.ts";
 import { tierForVertical, trialProductForTier } from "../../domain/account/tier.ts";
 import { apiError, cardError } from "../../domain/errors/api-errors.ts";
 import type { Routes } from "../app.ts";
@@ -84,6 +84,20 @@ export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest)
   assertCanPurchase(account, catalog);
   const plan = catalog.plans.find((p) => p.code === code);
   if (plan && (plan.isTrial || plan.price === 0 || plan.legacy)) {
+    throw new HttpError(apiError("product_not_purchasable", code));
+  }
+  // The teacher plan is for a verified school address (spec 5); the app sends anyone else to the
+  // invalid-email page first, so this refuses a crafted call.
+  const { user } = account;
+  const schools = catalog.schoolDistricts.flatMap((d) => d.emailDomains);
+  if (
+    code.includes("teacher") &&
+    !teacherEmailValid({
+      email: user.email,
+      emailVerified: user.emailVerified,
+      extraDomains: schools,
+    })
+  ) {
     throw new HttpError(apiError("product_not_purchasable", code));
   }
   const priced = quoteFor(catalog, account, {
@@ -302,9 +316,23 @@ export function paymentRoutes(routes: Routes): void {
       async (ctx, user, body, _key, locked) => {
         const account = locked ?? (await accountOf(ctx, user));
         assertCanPurchase(account, ctx.app.catalog);
-        const code = trialProductForTier(tierForVertical(body.vertical));
+        const tier = tierForVertical(body.vertical);
+        const code = trialProductForTier(tier);
         const plan = code ? ctx.app.catalog.plans.find((p) => p.code === code) : undefined;
         if (!plan) return errorOutcome(apiError("trial_not_available"));
+        // The education trial is for a verified school address (spec 2.5 and 6); the app sends
+        // anyone else to the invalid-email page first, so this refuses a crafted call.
+        const schools = ctx.app.catalog.schoolDistricts.flatMap((d) => d.emailDomains);
+        if (
+          tier === "education" &&
+          !teacherEmailValid({
+            email: user.email,
+            emailVerified: user.emailVerified,
+            extraDomains: schools,
+          })
+        ) {
+          return errorOutcome(apiError("trial_not_available"));
+        }
         if (user.previousTrialOwner || account.orderState === "automatic" || account.isTrial) {
           return errorOutcome(apiError("trial_not_available"));
         }

@@ -1,0 +1,93 @@
+// Signing up or in in the middle of a purchase, as a visitor does it: the plan, its period and its
+// seats chosen on the plans screen are still chosen afterwards (UX: "the flow keeps its place").
+// Signing up for free lands on free-account-completed. (Every link of the static pages is
+// followed the same way in e2e/pages/cta.spec.ts.)
+import { expect, type Page, test } from "@playwright/test";
+import { pressPastRateLimit } from "./purchase-helpers.ts";
+
+const heading = (page: Page) => page.getByRole("heading", { level: 1 });
+
+async function fillSignUp(page: Page): Promise<void> {
+  await page.getByLabel("First name").fill("Sam");
+  await page.getByLabel("Last name").fill("Signer");
+  await page.getByLabel("E-mail").fill(`signer-${Date.now()}-${process.pid}@example.com`);
+  await page.getByLabel("Password").fill("secret-password");
+  await pressPastRateLimit(page, page.getByRole("button", { name: "Sign up for free" }));
+}
+
+test("a visitor picks monthly Unlimited on the plans screen, signs up, and lands on its checkout", async ({
+  page,
+}) => {
+  await page.goto("/cart/plans");
+  await page.getByLabel("Monthly").check();
+  await page
+    .locator("[data-plan=wv_unloct17_1m]")
+    .getByRole("link", { name: "Choose Unlimited" })
+    .click();
+  // Not signed in: the plans page's sign-up tab, the choice kept.
+  await expect(heading(page)).toHaveText("Sign up");
+  await expect(page).toHaveURL(/\/cart\/plans\?tab=signup&p=buy&product=wv_unloct17_1m/);
+  await fillSignUp(page);
+  await expect(heading(page)).toHaveText("Checkout");
+  await expect(page).toHaveURL(/product=wv_unloct17_1m/);
+  await expect(page.getByLabel("Monthly")).toBeChecked();
+  await expect(page.getByTestId("total")).toHaveText("$15.99");
+});
+
+test("seats chosen before signing in are still chosen after", async ({ page }) => {
+  await page.goto("/cart?p=buy&product=wv_bizoct17_1m&tier=business&seats=6#checkout");
+  await expect(heading(page)).toHaveText("Sign up");
+  await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
+  await expect(heading(page)).toHaveText("Sign in");
+  await page.getByLabel("E-mail").fill("free@demo.test");
+  await page.getByLabel("Password").fill("demo-password");
+  await pressPastRateLimit(page, page.getByRole("button", { name: "Sign in" }));
+  await expect(heading(page)).toHaveText("Checkout");
+  await expect(page.getByLabel("Seats")).toHaveValue("6");
+  await expect(page.getByRole("table", { name: "Order summary" })).toContainText("3 extra seats");
+});
+
+test("signing in on the auth screen goes on to the plan chosen", async ({ page }) => {
+  await page.goto("/cart?p=buy&product=wv_single_12m&tier=personal#auth");
+  await expect(heading(page)).toHaveText("Sign in");
+  await page.getByLabel("E-mail").fill("free@demo.test");
+  await page.getByLabel("Password").fill("wrong-password");
+  await pressPastRateLimit(page, page.getByRole("button", { name: "Sign in" }));
+  // A failure says so and keeps what was typed.
+  await expect(page.getByRole("alert")).toBeVisible();
+  await expect(page.getByLabel("E-mail")).toHaveValue("free@demo.test");
+  await page.getByLabel("Password").fill("demo-password");
+  await pressPastRateLimit(page, page.getByRole("button", { name: "Sign in" }));
+  await expect(heading(page)).toHaveText("Checkout");
+  await expect(page).toHaveURL(/product=wv_single_12m/);
+});
+
+test("signing up for free lands on the free account, with a loader while it runs", async ({
+  page,
+}) => {
+  await page.goto("/cart?tier=personal#signup");
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/api/5/auth/signup", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel("First name").fill("Fay");
+  await page.getByLabel("Last name").fill("Free");
+  await page.getByLabel("E-mail").fill(`free-${Date.now()}-${process.pid}@example.com`);
+  await page.getByLabel("Password").fill("secret-password");
+  const answer = page.waitForResponse((r) => r.url().endsWith("/api/5/auth/signup"));
+  await page.getByRole("button", { name: "Sign up for free" }).click();
+  await expect(page.getByRole("button", { name: "Creating your account…" })).toBeDisabled();
+  release();
+  if ((await answer).status() === 429) {
+    // Other tests on this machine used up the sign-up limit: wait, as a person would.
+    await page.unrouteAll();
+    await pressPastRateLimit(page, page.getByRole("button", { name: "Sign up for free" }));
+  }
+  await expect(heading(page)).toHaveText("Your free account is ready");
+  const context = await (await page.request.get("/api/2/wevideouser/context")).json();
+  expect(context.productCode).toBe("wv_free");
+});

@@ -1,0 +1,213 @@
+// Every call to action of the static plans pages (/plans and each tab, /pricing), read from the
+// built HTML, so a new link or form is covered without touching this file. A new visitor follows
+// each one, signs up (or signs in to free@demo.test), and lands on the screen the link asked for
+// with its product, period and seats still chosen:
+// - p=buy to #checkout: the checkout of that product (an order summary priced by the server);
+// - p=buy to #checkout_single_export: the single export of that quality;
+// - p=trial: the trial screen of that plan;
+// - the teacher plan and education trials: the invalid-email page, with p, tier=education and
+//   product (these accounts have no verified school address: spec 2.5);
+// - #signup: the free account, or the plans after signing in;
+// - the seat calculator's form: the checkout with the seats typed in.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, type Page, test } from "@playwright/test";
+import { pressPastRateLimit } from "../cart/purchase-helpers.ts";
+
+const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
+const PAGES = ["plans", ...tabPages(), "pricing"];
+
+function tabPages(): string[] {
+  const dir = join(dist, "plans");
+  return readdirSync(dir)
+    .filter((entry) => statSync(join(dir, entry)).isDirectory())
+    .map((entry) => `plans/${entry}`);
+}
+
+function html(page: string): string {
+  return readFileSync(join(dist, page, "index.html"), "utf8");
+}
+
+function decodeEntities(text: string): string {
+  return text.replaceAll("&amp;", "&").replaceAll("&quot;", '"');
+}
+
+type Cta = { href: string; pages: string[] };
+
+/** Every link into /cart of each page, once, with the pages that carry it. */
+function ctas(): Cta[] {
+  const found = new Map<string, string[]>();
+  for (const page of PAGES) {
+    for (const m of html(page).matchAll(/<a\b[^>]*\bhref="(\/cart[^"]*)"/g)) {
+      const href = decodeEntities(m[1] ?? "");
+      found.set(href, [...(found.get(href) ?? []), `/${page}`]);
+    }
+  }
+  return [...found].map(([href, pages]) => ({ href, pages }));
+}
+
+type SeatForm = { page: string; action: string; hidden: Record<string, string> };
+
+/** The seat calculator's forms into the checkout. */
+function seatForms(): SeatForm[] {
+  const forms: SeatForm[] = [];
+  for (const page of PAGES) {
+    for (const m of html(page).matchAll(
+      /<form\b[^>]*action="(\/cart[^"]*)"[^>]*>([\s\S]*?)<\/form>/g,
+    )) {
+      const hidden: Record<string, string> = {};
+      for (const input of (m[2] ?? "").matchAll(
+        /<input type="hidden" name="([^"]+)" value="([^"]*)"/g,
+      )) {
+        hidden[input[1] ?? ""] = decodeEntities(input[2] ?? "");
+      }
+      forms.push({ page: `/${page}`, action: decodeEntities(m[1] ?? ""), hidden });
+    }
+  }
+  return forms;
+}
+
+const links = ctas();
+const forms = seatForms();
+
+test("the pages have calls to action of every kind", () => {
+  // A guard against a parser that finds nothing (every table-driven test below would vanish).
+  const kinds = new Set(links.map((l) => new URL(l.href, "http://x").hash));
+  expect([...kinds].sort()).toEqual(["#checkout", "#checkout_single_export", "#signup"]);
+  expect(links.some((l) => l.href.includes("p=trial"))).toBe(true);
+  expect(forms.length).toBeGreaterThan(0);
+});
+
+type Landing =
+  | { kind: "checkout"; product: string; seats?: string }
+  | { kind: "single-export"; product: string }
+  | { kind: "trial"; product: string }
+  | { kind: "invalid-email"; p: string; product: string }
+  | { kind: "free-account" }
+  | { kind: "plans" };
+
+function isEducationLink(params: URLSearchParams): boolean {
+  const product = params.get("product") ?? "";
+  if (product.includes("teacher")) return true;
+  return (
+    params.get("p") === "trial" && (params.get("tier") === "education" || product.includes("k12"))
+  );
+}
+
+/** Where a link lands once the visitor has an account (the rules of the comment above). */
+function landingOf(href: string, how: "sign-up" | "sign-in"): Landing {
+  const url = new URL(href, "http://x");
+  const params = url.searchParams;
+  const product = params.get("product") ?? "";
+  if (url.hash === "#signup")
+    return how === "sign-up" ? { kind: "free-account" } : { kind: "plans" };
+  if (isEducationLink(params)) {
+    return { kind: "invalid-email", p: params.get("p") ?? "buy", product };
+  }
+  if (params.get("p") === "trial") return { kind: "trial", product };
+  if (url.hash === "#checkout_single_export") return { kind: "single-export", product };
+  const seats = params.get("seats");
+  return seats ? { kind: "checkout", product, seats } : { kind: "checkout", product };
+}
+
+let counter = 0;
+
+/** On the sign-up form a link led to: a new account, or free@demo.test through "Sign in". */
+async function getAnAccount(page: Page, how: "sign-up" | "sign-in"): Promise<void> {
+  const heading = page.getByRole("heading", { level: 1 });
+  await expect(heading).toHaveText("Sign up");
+  if (how === "sign-up") {
+    counter += 1;
+    await page.getByLabel("First name").fill("Cora");
+    await page.getByLabel("Last name").fill("Clicker");
+    await page.getByLabel("E-mail").fill(`cta-${Date.now()}-${process.pid}-${counter}@example.com`);
+    await page.getByLabel("Password").fill("secret-password");
+    await pressPastRateLimit(page, page.getByRole("button", { name: "Sign up for free" }));
+  } else {
+    await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
+    await expect(heading).toHaveText("Sign in");
+    await page.getByLabel("E-mail").fill("free@demo.test");
+    await page.getByLabel("Password").fill("demo-password");
+    await pressPastRateLimit(page, page.getByRole("button", { name: "Sign in" }));
+  }
+  await expect(heading).not.toHaveText(how === "sign-up" ? "Sign up" : "Sign in");
+}
+
+async function expectLanding(page: Page, landing: Landing): Promise<void> {
+  const heading = page.getByRole("heading", { level: 1 });
+  const params = () => new URL(page.url()).searchParams;
+  switch (landing.kind) {
+    case "checkout":
+      await expect(heading).toHaveText("Checkout");
+      expect(params().get("product")).toBe(landing.product);
+      await expect(page.getByRole("table", { name: "Order summary" })).toBeVisible();
+      if (landing.seats) await expect(page.getByLabel("Seats")).toHaveValue(landing.seats);
+      return;
+    case "single-export":
+      await expect(heading).toHaveText("Buy a single export");
+      expect(params().get("product")).toBe(landing.product);
+      await expect(
+        page.getByRole("group", { name: "Export quality" }).getByRole("radio", { checked: true }),
+      ).toHaveAccessibleName(landing.product.endsWith("_4k") ? "4K (2160p)" : "HD (1080p)");
+      await expect(page.getByRole("table", { name: "Order summary" })).toBeVisible();
+      return;
+    case "trial":
+      await expect(heading).toHaveText("Start your free trial");
+      expect(params().get("product")).toBe(landing.product);
+      expect(params().get("p")).toBe("trial");
+      await expect(page.getByRole("button", { name: "Start free trial" })).toBeVisible();
+      return;
+    case "invalid-email":
+      await expect(heading).toHaveText("Check your education email");
+      expect(new URL(page.url()).pathname).toBe("/cart/invalid-email");
+      expect(params().get("p")).toBe(landing.p);
+      expect(params().get("tier")).toBe("education");
+      expect(params().get("product")).toBe(landing.product);
+      return;
+    case "free-account":
+      await expect(heading).toHaveText("Your free account is ready");
+      return;
+    case "plans":
+      await expect(heading).toHaveText("Plans");
+      return;
+  }
+}
+
+for (const how of ["sign-up", "sign-in"] as const) {
+  test.describe(`through ${how}`, () => {
+    // Sign-ups and sign-ins from one address are rate limited: a test may wait its turn.
+    test.describe.configure({ timeout: 120_000 });
+    for (const { href, pages } of links) {
+      test(`${href} (on ${pages.join(", ")})`, async ({ page }) => {
+        await page.goto(pages[0] ?? "/plans");
+        await page.goto(href);
+        await getAnAccount(page, how);
+        await expectLanding(page, landingOf(href, how));
+      });
+    }
+
+    for (const form of forms) {
+      test(`the seat calculator on ${form.page} keeps the seats`, async ({ page }) => {
+        // The calculator is on its tier's tab (?tab= opens it).
+        await page.goto(`${form.page}?tab=${form.hidden.tier ?? "education"}`);
+        const seats = page.locator(`form[action="${form.action}"] input[name=seats]`);
+        await seats.fill("45");
+        await seats.press("Enter");
+        await expect(page).toHaveURL(/\/cart\/plans\?tab=signup/);
+        expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({
+          ...Object.fromEntries(
+            Object.entries(form.hidden).filter(([key]) => ["p", "product", "tier"].includes(key)),
+          ),
+          tab: "signup",
+        });
+        await getAnAccount(page, how);
+        await expectLanding(page, {
+          kind: "checkout",
+          product: form.hidden.product ?? "",
+          seats: "45",
+        });
+      });
+    }
+  });
+}

@@ -1,0 +1,90 @@
+// Spec 5 and 8: a payment or PayPal upgrade call without a product (or without its code) is
+// refused before it leaves the browser, with a console warning and an error report saying exactly
+// 'Upgrade call without any product', and nothing is charged. Against the real API client and an
+// in-process server, so "nothing charged" and "reported" are read from the server itself.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createApiClient, type FetchLike } from "../api/client.ts";
+import { api as contract } from "../api/contract/index.ts";
+import { startTestServer, type TestServer } from "../server/testing/harness.ts";
+import { installApiClient } from "./api.ts";
+import { $payment, pay, payWithPaypal } from "./payment.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const MESSAGE = "Upgrade call without any product";
+
+/** A signed-in browser: its cookie jar over fetch, and every path it called. */
+async function signedInBrowser(email: string): Promise<{ paths: string[] }> {
+  const jar = new Map<string, string>();
+  const paths: string[] = [];
+  const fetchLike: FetchLike = async (url, init) => {
+    paths.push(new URL(url, server.running.url).pathname);
+    const headers = new Headers(init.headers);
+    if (jar.size > 0) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
+    const response = await fetch(`${server.running.url}${url}`, { ...init, headers });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const eq = pair?.indexOf("=") ?? -1;
+      if (pair && eq > 0) jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    return response;
+  };
+  const client = createApiClient({ fetch: fetchLike, version: "test" });
+  installApiClient(client);
+  const signedIn = await client.call(contract.signIn, {
+    body: { email, password: "demo-password" },
+  });
+  if (!signedIn.ok) throw new Error(signedIn.error.message);
+  return { paths };
+}
+
+async function reportedMessages(): Promise<string[]> {
+  const rows = await server.running.deps.db.all<{ payload: string }>(
+    "SELECT payload FROM events WHERE kind = 'trackjs'",
+  );
+  return rows.map((r) => JSON.parse(r.payload).message);
+}
+
+describe("an upgrade call without any product", () => {
+  it("is refused with a warning and a report, and charges nothing", async () => {
+    const browser = await signedInBrowser("monthly@demo.test");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const attempts = [
+        () => pay.run({ product: null }),
+        () => pay.run({ product: {} }),
+        () => pay.run({ product: { code: "" } }),
+        () => payWithPaypal.run({ product: undefined, href: "/cart#paypalCompleted" }),
+      ];
+      for (const attempt of attempts) {
+        const result = await attempt();
+        expect(result).toEqual({
+          ok: false,
+          error: {
+            kind: "invalid-request",
+            message: MESSAGE,
+            status: 400,
+            code: "upgrade_without_product",
+          },
+        });
+      }
+      expect(warn.mock.calls).toEqual(attempts.map(() => [MESSAGE]));
+      expect(pay.$state.get()).toMatchObject({ status: "failure", error: { message: MESSAGE } });
+      // The failure is stored on the payment feature (spec 8), marked.
+      expect($payment.get().error).toMatchObject({ message: MESSAGE });
+      expect($payment.get().paymentSuccess).toBe(false);
+    } finally {
+      warn.mockRestore();
+    }
+    // Reported as exactly that message (the reporter's quota of 5 lets these 4 through).
+    await expect.poll(reportedMessages).toEqual(Array.from({ length: 4 }, () => MESSAGE));
+    // No payment call left the browser, so nothing was charged.
+    expect(browser.paths.filter((p) => p.startsWith("/api/3/payment/"))).toEqual([]);
+  });
+});
