@@ -22,9 +22,10 @@ export function uniqueEmail(prefix: string): string {
 /**
  * A client address of its own for one API call, as a visitor behind the loopback proxy would have
  * (playwright.config.ts trusts it): accounts made for tests do not use up the per-address sign-up
- * and sign-in limits that the tests' own browsers share.
+ * and sign-in limits that the tests' own browsers share. A page that signs up or in through its
+ * screens uses one too (`actAsNewVisitor`).
  */
-function visitorAddress(): Record<string, string> {
+export function visitorAddress(): Record<string, string> {
   counter += 1;
   return {
     "X-Forwarded-For": `10.${process.pid % 250}.${Math.floor(counter / 250) % 250}.${counter % 250}`,
@@ -172,4 +173,9 @@ export async function tabTo(page: Page, target: Locator, limit = 30): Promise<vo
     await page.keyboard.press("Tab");
   }
   await expect(target).toBeFocused();
+}
+
+/** From now on the page's requests come from a visitor address of their own (see above). */
+export async function actAsNewVisitor(page: Page): Promise<void> {
+  await page.setExtraHTTPHeaders(visitorAddress());
 }

@@ -1,6 +1,7 @@
 // Steps the purchase scripts share: a new account for each test that changes state (so tests do
 // not depend on each other), signing in to a demo account, and filling the sandbox card form.
 import { expect, type Locator, type Page } from "@playwright/test";
+import { actAsNewVisitor } from "./account-helpers.ts";
 
 export const DEMO_PASSWORD = "demo-password";
 
@@ -28,6 +29,7 @@ export async function pressPastRateLimit(page: Page, button: Locator): Promise<v
 export async function signUpNewAccount(page: Page, query = ""): Promise<string> {
   counter += 1;
   const email = `buyer-${Date.now()}-${process.pid}-${counter}@example.com`;
+  await actAsNewVisitor(page);
   await page.goto(`/cart/sign-up${query}`);
   await page.getByLabel("First name").fill("Pat");
   await page.getByLabel("Last name").fill("Buyer");
@@ -39,6 +41,7 @@ export async function signUpNewAccount(page: Page, query = ""): Promise<string> 
 }
 
 export async function signIn(page: Page, email: string): Promise<void> {
+  await actAsNewVisitor(page);
   await page.goto("/cart/login");
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(DEMO_PASSWORD);

@@ -1,7 +1,7 @@
 // Free trials, as a person starts them: a trial link (the checkout with p=trial) names the trial
 // and its length, "Start free trial" starts it with a loader while the call runs, and the person
 // lands on the trial's completed screen (education: edutrial-account-completed; business,
-// professional and unlimited: biztrial-account-completed; docs/decisions/00XX-trial-landing.md).
+// professional and unlimited: biztrial-account-completed; docs/decisions/0021-trial-landing.md).
 // The education trial and the teacher plan need a verified school address: anyone else is sent
 // to /cart/invalid-email with the link's p, tier=education and product. A personal trial of a
 // new, unverified account is never sent there.

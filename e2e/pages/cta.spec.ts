@@ -13,6 +13,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
+import { actAsNewVisitor } from "../cart/account-helpers.ts";
 import { pressPastRateLimit } from "../cart/purchase-helpers.ts";
 
 const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
@@ -117,6 +118,7 @@ let counter = 0;
 async function getAnAccount(page: Page, how: "sign-up" | "sign-in"): Promise<void> {
   const heading = page.getByRole("heading", { level: 1 });
   await expect(heading).toHaveText("Sign up");
+  await actAsNewVisitor(page);
   if (how === "sign-up") {
     counter += 1;
     await page.getByLabel("First name").fill("Cora");

@@ -2,7 +2,7 @@
 // link asks for (domain/checkout/trial.ts), its name and length from the plan options, and the
 // start itself (spec 7: POST /api/3/payment/activatefreetrial {vertical, instanceName}). After a
 // start the account's context and product info are read again (the plan changed), then the
-// person lands on the trial's completed screen (docs/decisions/00XX-trial-landing.md).
+// person lands on the trial's completed screen (docs/decisions/0021-trial-landing.md).
 import type { ApiResult } from "../api/client.ts";
 import { educationEmailRequired } from "../domain/account/email-rules.ts";
 import { resolveTier } from "../domain/account/tier.ts";

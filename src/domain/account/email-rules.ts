@@ -72,7 +72,7 @@ function isTeacherProduct(code: string | null): boolean {
  * invalid or unverified *education* e-mail): the URL asks (validateEduEmail=true), the account is
  * on a teacher plan or the education trial, or the page buys a teacher plan or starts an
  * education trial. A personal or business trial that awaits activation is checked (spec 4) but
- * never sent there: its address need not be a school's (docs/decisions/00XX-trial-landing.md).
+ * never sent there: its address need not be a school's (docs/decisions/0021-trial-landing.md).
  */
 export function educationEmailRequired(f: TeacherCheckFacts): boolean {
   const { query } = f;

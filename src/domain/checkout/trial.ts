@@ -2,7 +2,7 @@
 // A trial link is the checkout with p=trial: /cart?p=trial&product=wv_unloct17_12m#checkout (the
 // plan whose trial it is) or /cart?p=trial&tier=education#checkout (a tier). Trial selection maps
 // the tier to the trial product (spec 4); activatefreetrial takes that tier as its vertical.
-// Landing: docs/decisions/00XX-trial-landing.md.
+// Landing: docs/decisions/0021-trial-landing.md.
 import { resolveTier, type Tier, trialProductForTier } from "../account/tier.ts";
 
 export type TrialLanding = "edutrial-account-completed" | "biztrial-account-completed";

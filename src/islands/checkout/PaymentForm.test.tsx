@@ -189,7 +189,6 @@ beforeEach(() => {
   $user.set({ ...ANONYMOUS, isAuth: true, userHasPaymentMethodSet: false });
   $payment.setKey("orderSummary", SUMMARY);
   $checkout.set({
-    seats: null,
     paying: false,
     priceChanged: false,
     resuming: false,

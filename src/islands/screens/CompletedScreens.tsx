@@ -95,7 +95,7 @@ export function AccountReadyScreen({ title, text }: { title: string; text: strin
 
 /**
  * After a trial starts (edutrial-account-completed for the education trial, biztrial- for the
- * others: docs/decisions/00XX-trial-landing.md): which trial the account has and until when, read
+ * others: docs/decisions/0021-trial-landing.md): which trial the account has and until when, read
  * from the account itself, so a reload shows the same; and, while the account awaits activation,
  * the way to activate it.
  */
