@@ -247,7 +247,7 @@ describe("catalog validate", () => {
         Keys allowed here: singleExports, exportUpgrades, maxExportMs.
       catalog/marketing.yaml:2: is not valid YAML: flow map in block collection must be sufficiently indented and end with a }
         Check the indentation, colons and quotes on this line and the one before.
-      catalog/notes.txt: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml
+      catalog/notes.txt: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml, price-migrations.yaml
         Rename the file, or move it out of catalog/ (only README.md and schema/ may sit beside the data).
       warning catalog: checks across files (links, prices, seat bands, campaigns) were skipped because 2 files have problems: fix them and run again
       3 problems in 3 files
@@ -302,7 +302,7 @@ describe("catalog build", () => {
       {
         "code": 0,
         "stderr": "",
-        "stdout": "✔ 12 generated files are up to date
+        "stdout": "✔ 13 generated files are up to date
       ",
       }
     `);

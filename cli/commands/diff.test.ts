@@ -94,6 +94,60 @@ describe("catalog diff", () => {
     ]);
   });
 
+  it("lists price migrations added, changed and removed, and reads a base that has none", async () => {
+    const migration = {
+      id: "schools-pre-2024",
+      description: "Schools on the older bands move to the current ones.",
+      products: ["wv_k12_12m"],
+      renewalsFrom: "2027-09-01T04:00:00Z",
+    };
+    const power = {
+      id: "power-2026",
+      description: "Power subscribers from before 2026 pay the 2026 price.",
+      products: ["wv_single_12m"],
+      signedUpBefore: "2026-01-01T00:00:00Z",
+      renewalsFrom: "2026-06-01T00:00:00Z",
+    };
+    const leaving = {
+      ...power,
+      id: "power-2025",
+      signedUpBefore: "2025-01-01T00:00:00Z",
+      renewalsFrom: "2025-06-01T00:00:00Z",
+    };
+    // The base predates price-migrations.yaml: no file at all.
+    const first = await compare(
+      catalogTexts(),
+      catalogTexts({ priceMigrations: { migrations: [migration] } }),
+    );
+    expect(await formatDiff(first, plain)).toMatchInlineSnapshot(`
+      "Comparing catalog with main:catalog
+
+      Price migrations (1)
+        + schools-pre-2024  wv_k12_12m: renew at the current price from 2027-09-01T04:00Z"
+    `);
+    const second = await compare(
+      catalogTexts({ priceMigrations: { migrations: [migration, leaving] } }),
+      catalogTexts({
+        priceMigrations: {
+          migrations: [{ ...migration, renewalsFrom: "2028-01-01T05:00:00Z" }, power],
+        },
+      }),
+    );
+    expect(await formatDiff(second, plain)).toMatchInlineSnapshot(`
+      "Comparing catalog with main:catalog
+
+      Price migrations (3)
+        ~ schools-pre-2024  wv_k12_12m: renew at the current price from 2028-01-01T05:00Z (was from 2027-09-01T04:00Z)
+        + power-2026  wv_single_12m signed up before 2026-01-01T00:00Z: renew at the current price from 2026-06-01T00:00Z
+        - power-2025  wv_single_12m signed up before 2025-01-01T00:00Z: keep the price they signed up at again"
+    `);
+    expect(second.diff.priceMigrations.map((m) => [m.id, m.change])).toEqual([
+      ["schools-pre-2024", "changed"],
+      ["power-2026", "added"],
+      ["power-2025", "removed"],
+    ]);
+  });
+
   it("refuses to compare with an invalid catalogue, naming its problems", async () => {
     await expect(
       compare(catalogTexts({}, { "exports.yaml": "maxExportMs: 0\n" }), catalogTexts()),

@@ -2,7 +2,7 @@
 // catalogue folder at a git revision) and the catalogue folder as it is now. Always exits 0
 // when both catalogues are valid: a diff reports, it does not judge.
 import type { Command } from "commander";
-import type { CatalogDiff, PriceChange } from "../../src/domain/catalog/diff.ts";
+import type { CatalogDiff, MigrationChange, PriceChange } from "../../src/domain/catalog/diff.ts";
 import type { CatalogFs } from "../core/catalog-fs.ts";
 import type { Io, Style } from "../core/output.ts";
 
@@ -54,6 +54,27 @@ const KIND: Record<PriceChange["kind"], string> = {
   seatBand: "seat band ",
   campaign: "campaign ",
 };
+
+/** "+ schools-pre-2024  wv_k12_12m on k12-pre-2024: renewals from 2027-09-01T04:00Z at today's price" */
+export function migrationLine(m: MigrationChange): string {
+  const sign = m.change === "added" ? "+" : m.change === "removed" ? "-" : "~";
+  const cohort = [
+    m.products.join(", "),
+    m.seatStructure ? ` on ${m.seatStructure}` : "",
+    m.signedUpBefore === null ? "" : ` signed up before ${date(m.signedUpBefore)}`,
+  ].join("");
+  const was =
+    m.before && m.before.renewalsFrom !== m.renewalsFrom
+      ? ` (was from ${date(m.before.renewalsFrom)})`
+      : m.change === "changed"
+        ? " (cohort changed)"
+        : "";
+  const what =
+    m.change === "removed"
+      ? "keep the price they signed up at again"
+      : `renew at the current price from ${date(m.renewalsFrom)}${was}`;
+  return `${sign} ${m.id}  ${cohort}: ${what}`;
+}
 
 function priceLabel(c: PriceChange): string {
   const field = c.kind === "campaign" ? c.field : (FIELD[c.field] ?? c.field);
@@ -128,6 +149,7 @@ export async function formatDiff(report: DiffReport, style: Style): Promise<stri
     "Seat bands",
     diff.seatBands.map((b) => `${b.structure}: ${b.after.join(", ")} (was ${b.before.join(", ")})`),
   );
+  section("Price migrations", diff.priceMigrations.map(migrationLine));
   if (out.length === 1) out.push("No changes for customers.");
   return out.join("\n");
 }
