@@ -384,6 +384,15 @@ describe("catalog diff", () => {
         export single_export_4k  4.99 → 3.99  -20.0%
       "
     `);
+    const markdown = run(
+      ["diff", join(base, "catalog"), "--at", "2026-01-01", "--format", "markdown"],
+      cwd,
+    );
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain("| export single\\_export\\_hd | 2.99 | 3.99 | +33.4% |");
+    const wrong = run(["diff", join(base, "catalog"), "--format", "html"], cwd);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain("Allowed choices are text, json, markdown");
   });
 });
 

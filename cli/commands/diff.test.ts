@@ -7,7 +7,7 @@ import {
 import { memoryFs } from "../core/catalog-fs.ts";
 import { plain } from "../core/output.ts";
 import { catalogTexts } from "../testing/catalog-fixture.ts";
-import { diffAgainst, formatDiff } from "./diff.ts";
+import { diffAgainst, formatDiff, formatDiffMarkdown } from "./diff.ts";
 
 const at = Date.UTC(2026, 10, 28);
 const power = makeFamily();
@@ -146,6 +146,53 @@ describe("catalog diff", () => {
       ["power-2026", "added"],
       ["power-2025", "removed"],
     ]);
+  });
+
+  it("prints Markdown for a pull request's job summary: prices in a table, the rest as lists", async () => {
+    const input = makeCatalogInput();
+    const head = catalogTexts({
+      plans: input.plans.map((f) =>
+        f.family === "power"
+          ? makeFamily({
+              variants: power.variants.map((v) =>
+                v.code === "wv_single_12m"
+                  ? { ...v, price: 71.88 }
+                  : v.code === "wv_single_plus_12m"
+                    ? { ...v, price: 191.76 }
+                    : v,
+              ),
+            })
+          : f,
+      ),
+      campaigns: {
+        campaigns: [makeCampaign({ id: "spring-sale", name: "Spring *sale*", coupon: "spring" })],
+      },
+    });
+    const report = await compare(catalogTexts(), head);
+    expect(await formatDiffMarkdown(report)).toMatchInlineSnapshot(`
+      "## Catalogue changes for customers
+
+      Comparing \`catalog\` with \`main:catalog\`.
+
+      ### Prices up (2)
+
+      | what | before | after | change |
+      |---|---:|---:|---:|
+      | wv\\_single\\_12m | 59.88 | 71.88 | +20.0% |
+      | wv\\_single\\_plus\\_12m | 179.76 | 191.76 | +6.7% |
+
+      ### Campaigns added (1)
+
+      - spring-sale: Spring \\*sale\\* (coupon spring) 2026-11-27T00:00Z – 2026-12-01T00:00Z
+
+      ### Campaigns removed (1)
+
+      - black-friday-2026: Black Friday 2026 (coupon blackfriday2026) 2026-11-27T00:00Z – 2026-12-01T00:00Z
+      "
+    `);
+    expect(await formatDiffMarkdown(await compare(catalogTexts(), catalogTexts()))).toContain(
+      "No changes for customers.",
+    );
   });
 
   it("refuses to compare with an invalid catalogue, naming its problems", async () => {

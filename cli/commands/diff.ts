@@ -154,6 +154,64 @@ export async function formatDiff(report: DiffReport, style: Style): Promise<stri
   return out.join("\n");
 }
 
+/** Escapes what Markdown would read as markup in a table cell or a list item. */
+const md = (text: string) => text.replace(/[\\`*_[\]|<>]/g, (c) => `\\${c}`);
+
+/**
+ * The diff as GitHub-flavoured Markdown, for a pull request's job summary: a reviewer sees every
+ * price change in a table, and every other change as a list, under the same headings as the text.
+ */
+export async function formatDiffMarkdown(report: DiffReport): Promise<string> {
+  const { formatPrice } = await import("../../src/domain/pricing/index.ts");
+  const { diff } = report;
+  const out: string[] = [
+    `## Catalogue changes for customers`,
+    "",
+    `Comparing \`${report.head}\` with \`${report.base}\`.`,
+  ];
+  const table = (title: string, changes: PriceChange[]) => {
+    if (changes.length === 0) return;
+    out.push("", `### ${title} (${changes.length})`, "", "| what | before | after | change |");
+    out.push("|---|---:|---:|---:|");
+    for (const c of changes) {
+      const pct = c.percent === null ? "" : `${c.percent > 0 ? "+" : ""}${c.percent.toFixed(1)}%`;
+      out.push(
+        `| ${md(priceLabel(c))} | ${formatPrice(c.before)} | ${formatPrice(c.after)} | ${pct} |`,
+      );
+    }
+  };
+  const list = (title: string, rows: string[]) => {
+    if (rows.length > 0)
+      out.push("", `### ${title} (${rows.length})`, "", ...rows.map((r) => `- ${md(r)}`));
+  };
+  table("Prices up", diff.pricesUp);
+  table("Prices down", diff.pricesDown);
+  const plan = (p: CatalogDiff["plansAdded"][number]) =>
+    `${p.code}: ${p.name}, ${p.termDuration}-month term, ${formatPrice(p.price)}`;
+  const campaign = (c: CatalogDiff["campaignsAdded"][number]) =>
+    `${c.id}: ${c.name} (coupon ${c.coupon}) ${window(c)}`;
+  list("Plans added", diff.plansAdded.map(plan));
+  list("Plans removed", diff.plansRemoved.map(plan));
+  list("Campaigns added", diff.campaignsAdded.map(campaign));
+  list("Campaigns removed", diff.campaignsRemoved.map(campaign));
+  list(
+    "Campaign windows",
+    diff.campaignWindows.map((c) => `${c.id} ${c.change}: ${window(c)} (was ${window(c.before)})`),
+  );
+  list("Seat structures added", diff.seatStructuresAdded);
+  list("Seat structures removed", diff.seatStructuresRemoved);
+  list(
+    "Seat bands",
+    diff.seatBands.map((b) => `${b.structure}: ${b.after.join(", ")} (was ${b.before.join(", ")})`),
+  );
+  list(
+    "Price migrations",
+    diff.priceMigrations.map((m) => migrationLine(m).replace(/^[+~-] /, `${m.change}: `)),
+  );
+  if (out.length === 3) out.push("", "No changes for customers.");
+  return `${out.join("\n")}\n`;
+}
+
 export function register(program: Command, io: Io): void {
   program
     .command("diff")
@@ -163,30 +221,43 @@ export function register(program: Command, io: Io): void {
     .argument("<base>", "a catalogue folder, or a git revision (main, HEAD~1, a tag)")
     .option("--dir <dir>", "catalogue folder to compare (and its path at the revision)", "catalog")
     .option("--at <iso-date>", "decide which campaign windows are open at this time (default now)")
-    .option("--json", "print the result as JSON")
-    .action(async (base: string, options: { dir: string; at?: string; json?: boolean }) => {
-      const [{ diskFs, gitFs, isDirectory }, { parseAt }, { ExitError }] = await Promise.all([
-        import("../core/catalog-fs.ts"),
-        import("./quote.ts"),
-        import("../core/exit-error.ts"),
-      ]);
-      const atMs = options.at === undefined ? Date.now() : parseAt(options.at);
-      if (atMs === undefined) {
-        throw new ExitError(
-          `--at must be an ISO date such as 2026-11-27 or 2026-11-27T05:00:00Z, found "${options.at}"`,
+    .option("--json", "print the result as JSON (same as --format json)")
+    .addOption(
+      program
+        .createOption("--format <format>", "text, json, or markdown (a pull request's summary)")
+        .choices(["text", "json", "markdown"]),
+    )
+    .action(
+      async (
+        base: string,
+        options: { dir: string; at?: string; json?: boolean; format?: string },
+      ) => {
+        const [{ diskFs, gitFs, isDirectory }, { parseAt }, { ExitError }] = await Promise.all([
+          import("../core/catalog-fs.ts"),
+          import("./quote.ts"),
+          import("../core/exit-error.ts"),
+        ]);
+        const atMs = options.at === undefined ? Date.now() : parseAt(options.at);
+        if (atMs === undefined) {
+          throw new ExitError(
+            `--at must be an ISO date such as 2026-11-27 or 2026-11-27T05:00:00Z, found "${options.at}"`,
+          );
+        }
+        const report = await diffAgainst(
+          { base, dir: options.dir, atMs },
+          {
+            fs: diskFs,
+            resolveBase: (ref, dir) =>
+              isDirectory(ref)
+                ? { fs: diskFs, dir: ref, label: ref }
+                : { fs: gitFs(ref, io.cwd), dir, label: `${ref}:${dir}` },
+          },
         );
-      }
-      const report = await diffAgainst(
-        { base, dir: options.dir, atMs },
-        {
-          fs: diskFs,
-          resolveBase: (ref, dir) =>
-            isDirectory(ref)
-              ? { fs: diskFs, dir: ref, label: ref }
-              : { fs: gitFs(ref, io.cwd), dir, label: `${ref}:${dir}` },
-        },
-      );
-      io.out(options.json ? JSON.stringify(report, null, 2) : await formatDiff(report, io.style));
-      process.exitCode = 0;
-    });
+        const format = options.json ? "json" : (options.format ?? "text");
+        if (format === "json") io.out(JSON.stringify(report, null, 2));
+        else if (format === "markdown") io.out(await formatDiffMarkdown(report));
+        else io.out(await formatDiff(report, io.style));
+        process.exitCode = 0;
+      },
+    );
 }
