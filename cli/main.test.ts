@@ -2,8 +2,9 @@
 // written to a temporary directory. Core behaviour is tested beside each command; this checks
 // the shell around it (arguments, printing, exit codes, no stack traces for bad data).
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import {
@@ -393,6 +394,66 @@ describe("catalog diff", () => {
     const wrong = run(["diff", join(base, "catalog"), "--format", "html"], cwd);
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toContain("Allowed choices are text, json, markdown");
+  });
+});
+
+describe("catalog diff --impact", () => {
+  it("counts active subscriptions on each changed price from DATA_DIR, and explains a missing database", () => {
+    const base = fixture(catalogTexts());
+    const input = makeCatalogInput();
+    const cwd = fixture(
+      catalogTexts({
+        plans: input.plans.map((f) =>
+          f.family === "power"
+            ? {
+                ...f,
+                variants: f.variants.map((v) =>
+                  v.code === "wv_single_12m"
+                    ? { ...v, price: 71.88 }
+                    : v.code === "wv_single_plus_12m"
+                      ? { ...v, price: 191.76 }
+                      : v,
+                ),
+              }
+            : f,
+        ),
+      }),
+    );
+    // A data folder whose database holds the two tables the count reads.
+    const data = join(cwd, "data");
+    mkdirSync(data);
+    const db = new DatabaseSync(join(data, "checkout.sqlite"));
+    db.exec(`
+      CREATE TABLE users (id INTEGER PRIMARY KEY, price_testing_group_value TEXT);
+      CREATE TABLE subscriptions (user_id INTEGER, product_code TEXT, seats INTEGER,
+        recurring_campaign TEXT, order_state TEXT);
+      INSERT INTO users VALUES (1, NULL), (2, NULL), (3, NULL);
+      INSERT INTO subscriptions VALUES (1, 'wv_single_12m', 1, NULL, 'automatic'),
+        (2, 'wv_single_12m', 1, NULL, 'automatic'), (3, 'wv_single_12m', 1, NULL, 'cancelled');
+    `);
+    db.close();
+    const env = { DATA_DIR: data, DATABASE_URL: "" };
+    const result = run(["diff", join(base, "catalog"), "--impact"], cwd, env);
+    expect(result.code).toBe(0);
+    expect(result.stdout.replace(base, "<base>")).toMatchInlineSnapshot(`
+      "Comparing catalog with <base>/catalog
+      Active subscriptions counted in <tmp>/data/checkout.sqlite
+
+      Prices up (2)
+        wv_single_12m        59.88 →  71.88  +20.0%  2 active subscriptions
+        wv_single_plus_12m  179.76 → 191.76  +6.7%  0 active subscriptions
+      "
+    `);
+    const missing = run(["diff", join(base, "catalog"), "--impact"], cwd, {
+      DATA_DIR: join(cwd, "nowhere"),
+      DATABASE_URL: "",
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(
+      "no database at <tmp>/nowhere/checkout.sqlite: DATA_DIR must name the server's data folder",
+    );
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+    expect(missing.stdout).toBe("");
   });
 });
 

@@ -3,16 +3,21 @@
 // when both catalogues are valid: a diff reports, it does not judge.
 import type { Command } from "commander";
 import type { CatalogDiff, MigrationChange, PriceChange } from "../../src/domain/catalog/diff.ts";
+import type { SubscriptionGroup } from "../../src/domain/catalog/impact.ts";
 import type { CatalogFs } from "../core/catalog-fs.ts";
 import type { Io, Style } from "../core/output.ts";
 
 export type DiffOptions = { base: string; dir: string; atMs: number };
-export type DiffReport = { base: string; head: string; diff: CatalogDiff };
+/** Active subscriptions on each changed price, in the order of pricesUp and pricesDown. */
+export type Impact = { source: string; up: (number | null)[]; down: (number | null)[] };
+export type DiffReport = { base: string; head: string; diff: CatalogDiff; impact?: Impact };
 
 export type DiffDeps = {
   fs: CatalogFs;
   /** Where the base catalogue is: a folder on disk, or `dir` at a git revision. */
   resolveBase: (base: string, dir: string) => { fs: CatalogFs; dir: string; label: string };
+  /** --impact: the active subscriptions of the server's database, grouped. */
+  subscriptions?: () => Promise<{ source: string; groups: SubscriptionGroup[] }>;
 };
 
 export async function diffAgainst(options: DiffOptions, deps: DiffDeps): Promise<DiffReport> {
@@ -34,7 +39,25 @@ export async function diffAgainst(options: DiffOptions, deps: DiffDeps): Promise
   };
   const before = load(base.fs, base.dir, base.label);
   const after = load(deps.fs, options.dir, options.dir);
-  return { base: base.label, head: options.dir, diff: diffCatalogs(before, after, options.atMs) };
+  const diff = diffCatalogs(before, after, options.atMs);
+  const report: DiffReport = { base: base.label, head: options.dir, diff };
+  if (deps.subscriptions) {
+    const [{ impactOf }, { source, groups }] = await Promise.all([
+      import("../../src/domain/catalog/impact.ts"),
+      deps.subscriptions(),
+    ]);
+    const count = (c: PriceChange) => impactOf(c, after, groups);
+    report.impact = { source, up: diff.pricesUp.map(count), down: diff.pricesDown.map(count) };
+  }
+  return report;
+}
+
+/** ", 12 active subscriptions" after a price line, when --impact counted them. */
+function impactText(impact: Impact | undefined, side: "up" | "down", i: number): string {
+  const n = impact?.[side][i];
+  if (impact === undefined) return "";
+  if (n === null || n === undefined) return "  (no subscriptions: bought once)";
+  return `  ${n} active subscription${n === 1 ? "" : "s"}`;
 }
 
 const date = (ms: number) => new Date(ms).toISOString().replace(/:00\.000Z$/, "Z");
@@ -96,7 +119,7 @@ export async function formatDiff(report: DiffReport, style: Style): Promise<stri
     if (rows.length > 0)
       out.push("", style.bold(`${title} (${rows.length})`), ...rows.map((row) => `  ${row}`));
   };
-  const prices = (changes: PriceChange[], paint: (text: string) => string) => {
+  const prices = (changes: PriceChange[], paint: (text: string) => string, side: "up" | "down") => {
     const labels = changes.map(priceLabel);
     const width = Math.max(0, ...labels.map((l) => l.length));
     const beforeWidth = Math.max(0, ...changes.map((c) => formatPrice(c.before).length));
@@ -108,11 +131,12 @@ export async function formatDiff(report: DiffReport, style: Style): Promise<stri
           : `  ${paint(`${c.percent > 0 ? "+" : ""}${c.percent.toFixed(1)}%`)}`;
       const before = formatPrice(c.before).padStart(beforeWidth);
       const after = formatPrice(c.after).padStart(afterWidth);
-      return `${(labels[i] ?? "").padEnd(width)}  ${before} → ${after}${pct}`;
+      return `${(labels[i] ?? "").padEnd(width)}  ${before} → ${after}${pct}${impactText(report.impact, side, i)}`;
     });
   };
-  section("Prices up", prices(diff.pricesUp, style.red));
-  section("Prices down", prices(diff.pricesDown, style.green));
+  if (report.impact) out.push(`Active subscriptions counted in ${report.impact.source}`);
+  section("Prices up", prices(diff.pricesUp, style.red, "up"));
+  section("Prices down", prices(diff.pricesDown, style.green, "down"));
   section(
     "Plans added",
     diff.plansAdded.map(
@@ -150,7 +174,7 @@ export async function formatDiff(report: DiffReport, style: Style): Promise<stri
     diff.seatBands.map((b) => `${b.structure}: ${b.after.join(", ")} (was ${b.before.join(", ")})`),
   );
   section("Price migrations", diff.priceMigrations.map(migrationLine));
-  if (out.length === 1) out.push("No changes for customers.");
+  if (out.length === (report.impact ? 2 : 1)) out.push("No changes for customers.");
   return out.join("\n");
 }
 
@@ -169,23 +193,32 @@ export async function formatDiffMarkdown(report: DiffReport): Promise<string> {
     "",
     `Comparing \`${report.head}\` with \`${report.base}\`.`,
   ];
-  const table = (title: string, changes: PriceChange[]) => {
+  const { impact } = report;
+  const table = (title: string, changes: PriceChange[], side: "up" | "down") => {
     if (changes.length === 0) return;
-    out.push("", `### ${title} (${changes.length})`, "", "| what | before | after | change |");
-    out.push("|---|---:|---:|---:|");
-    for (const c of changes) {
+    const counted = impact ? " active subscriptions |" : "";
+    out.push(
+      "",
+      `### ${title} (${changes.length})`,
+      "",
+      `| what | before | after | change |${counted}`,
+    );
+    out.push(`|---|---:|---:|---:|${impact ? "---:|" : ""}`);
+    changes.forEach((c, i) => {
       const pct = c.percent === null ? "" : `${c.percent > 0 ? "+" : ""}${c.percent.toFixed(1)}%`;
+      const n = impact?.[side][i];
+      const count = impact ? ` ${n === null || n === undefined ? "–" : n} |` : "";
       out.push(
-        `| ${md(priceLabel(c))} | ${formatPrice(c.before)} | ${formatPrice(c.after)} | ${pct} |`,
+        `| ${md(priceLabel(c))} | ${formatPrice(c.before)} | ${formatPrice(c.after)} | ${pct} |${count}`,
       );
-    }
+    });
   };
   const list = (title: string, rows: string[]) => {
     if (rows.length > 0)
       out.push("", `### ${title} (${rows.length})`, "", ...rows.map((r) => `- ${md(r)}`));
   };
-  table("Prices up", diff.pricesUp);
-  table("Prices down", diff.pricesDown);
+  table("Prices up", diff.pricesUp, "up");
+  table("Prices down", diff.pricesDown, "down");
   const plan = (p: CatalogDiff["plansAdded"][number]) =>
     `${p.code}: ${p.name}, ${p.termDuration}-month term, ${formatPrice(p.price)}`;
   const campaign = (c: CatalogDiff["campaignsAdded"][number]) =>
@@ -222,6 +255,10 @@ export function register(program: Command, io: Io): void {
     .option("--dir <dir>", "catalogue folder to compare (and its path at the revision)", "catalog")
     .option("--at <iso-date>", "decide which campaign windows are open at this time (default now)")
     .option("--json", "print the result as JSON (same as --format json)")
+    .option(
+      "--impact",
+      "count the active subscriptions on each changed price in the server's database (DATABASE_URL, or DATA_DIR), read-only",
+    )
     .addOption(
       program
         .createOption("--format <format>", "text, json, or markdown (a pull request's summary)")
@@ -230,7 +267,13 @@ export function register(program: Command, io: Io): void {
     .action(
       async (
         base: string,
-        options: { dir: string; at?: string; json?: boolean; format?: string },
+        options: {
+          dir: string;
+          at?: string;
+          json?: boolean;
+          format?: string;
+          impact?: boolean;
+        },
       ) => {
         const [{ diskFs, gitFs, isDirectory }, { parseAt }, { ExitError }] = await Promise.all([
           import("../core/catalog-fs.ts"),
@@ -251,6 +294,14 @@ export function register(program: Command, io: Io): void {
               isDirectory(ref)
                 ? { fs: diskFs, dir: ref, label: ref }
                 : { fs: gitFs(ref, io.cwd), dir, label: `${ref}:${dir}` },
+            ...(options.impact
+              ? {
+                  subscriptions: async () => {
+                    const { subscriptionGroups } = await import("../core/subscription-groups.ts");
+                    return subscriptionGroups(io.env);
+                  },
+                }
+              : {}),
           },
         );
         const format = options.json ? "json" : (options.format ?? "text");
