@@ -2,8 +2,9 @@
 // written to a temporary directory. Core behaviour is tested beside each command; this checks
 // the shell around it (arguments, printing, exit codes, no stack traces for bad data).
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import {
@@ -247,7 +248,7 @@ describe("catalog validate", () => {
         Keys allowed here: singleExports, exportUpgrades, maxExportMs.
       catalog/marketing.yaml:2: is not valid YAML: flow map in block collection must be sufficiently indented and end with a }
         Check the indentation, colons and quotes on this line and the one before.
-      catalog/notes.txt: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml
+      catalog/notes.txt: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml, price-migrations.yaml
         Rename the file, or move it out of catalog/ (only README.md and schema/ may sit beside the data).
       warning catalog: checks across files (links, prices, seat bands, campaigns) were skipped because 2 files have problems: fix them and run again
       3 problems in 3 files
@@ -302,7 +303,7 @@ describe("catalog build", () => {
       {
         "code": 0,
         "stderr": "",
-        "stdout": "✔ 12 generated files are up to date
+        "stdout": "✔ 13 generated files are up to date
       ",
       }
     `);
@@ -384,6 +385,75 @@ describe("catalog diff", () => {
         export single_export_4k  4.99 → 3.99  -20.0%
       "
     `);
+    const markdown = run(
+      ["diff", join(base, "catalog"), "--at", "2026-01-01", "--format", "markdown"],
+      cwd,
+    );
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain("| export single\\_export\\_hd | 2.99 | 3.99 | +33.4% |");
+    const wrong = run(["diff", join(base, "catalog"), "--format", "html"], cwd);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain("Allowed choices are text, json, markdown");
+  });
+});
+
+describe("catalog diff --impact", () => {
+  it("counts active subscriptions on each changed price from DATA_DIR, and explains a missing database", () => {
+    const base = fixture(catalogTexts());
+    const input = makeCatalogInput();
+    const cwd = fixture(
+      catalogTexts({
+        plans: input.plans.map((f) =>
+          f.family === "power"
+            ? {
+                ...f,
+                variants: f.variants.map((v) =>
+                  v.code === "wv_single_12m"
+                    ? { ...v, price: 71.88 }
+                    : v.code === "wv_single_plus_12m"
+                      ? { ...v, price: 191.76 }
+                      : v,
+                ),
+              }
+            : f,
+        ),
+      }),
+    );
+    // A data folder whose database holds the two tables the count reads.
+    const data = join(cwd, "data");
+    mkdirSync(data);
+    const db = new DatabaseSync(join(data, "checkout.sqlite"));
+    db.exec(`
+      CREATE TABLE users (id INTEGER PRIMARY KEY, price_testing_group_value TEXT);
+      CREATE TABLE subscriptions (user_id INTEGER, product_code TEXT, seats INTEGER,
+        recurring_campaign TEXT, order_state TEXT);
+      INSERT INTO users VALUES (1, NULL), (2, NULL), (3, NULL);
+      INSERT INTO subscriptions VALUES (1, 'wv_single_12m', 1, NULL, 'automatic'),
+        (2, 'wv_single_12m', 1, NULL, 'automatic'), (3, 'wv_single_12m', 1, NULL, 'cancelled');
+    `);
+    db.close();
+    const env = { DATA_DIR: data, DATABASE_URL: "" };
+    const result = run(["diff", join(base, "catalog"), "--impact"], cwd, env);
+    expect(result.code).toBe(0);
+    expect(result.stdout.replace(base, "<base>")).toMatchInlineSnapshot(`
+      "Comparing catalog with <base>/catalog
+      Active subscriptions counted in <tmp>/data/checkout.sqlite
+
+      Prices up (2)
+        wv_single_12m        59.88 →  71.88  +20.0%  2 active subscriptions
+        wv_single_plus_12m  179.76 → 191.76  +6.7%  0 active subscriptions
+      "
+    `);
+    const missing = run(["diff", join(base, "catalog"), "--impact"], cwd, {
+      DATA_DIR: join(cwd, "nowhere"),
+      DATABASE_URL: "",
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(
+      "no database at <tmp>/nowhere/checkout.sqlite: DATA_DIR must name the server's data folder",
+    );
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+    expect(missing.stdout).toBe("");
   });
 });
 

@@ -31,6 +31,7 @@ describe("catalog build", () => {
         "written catalog/schema/tax-rates.schema.json",
         "written catalog/schema/marketing.schema.json",
         "written catalog/schema/accounts.schema.json",
+        "written catalog/schema/price-migrations.schema.json",
       ]
     `);
     expect(out.files["src/generated/catalog.ts"]).toMatchInlineSnapshot(`
@@ -60,6 +61,7 @@ describe("catalog build", () => {
       "faqs",
       "schoolDistricts",
       "blockedEmailDomains",
+      "priceMigrations",
     ]);
   });
 
@@ -83,7 +85,7 @@ describe("catalog build", () => {
     await build(options, { fs, out });
     const again = await build(options, { fs, out });
     expect(again.ok && again.files.every((f) => f.status === "unchanged")).toBe(true);
-    expect(await formatBuildReport(again, memoryIo())).toBe("✔ 12 generated files are up to date");
+    expect(await formatBuildReport(again, memoryIo())).toBe("✔ 13 generated files are up to date");
   });
 
   it("with --check, writes nothing and names each stale or missing file", async () => {

@@ -190,6 +190,30 @@ describe("catalog quote: errors", () => {
   });
 });
 
+describe("catalog quote: a caller's catalogue loader", () => {
+  it("quotes from the catalogue the loader returns, read once for many quotes", async () => {
+    const { loadCatalog } = await import("../core/load-catalog.ts");
+    let calls = 0;
+    let parses = 0;
+    let loaded: ReturnType<typeof loadCatalog> | undefined;
+    const load: typeof loadCatalog = (fs, folder) => {
+      calls += 1;
+      if (loaded === undefined) {
+        parses += 1;
+        loaded = loadCatalog(fs, folder);
+      }
+      return loaded;
+    };
+    const totals = [];
+    for (const seats of ["30", "31", "100"]) {
+      const report = await quotePlan({ dir, plan: "wv_k12_12m", seats }, { fs: diskFs, now, load });
+      totals.push(report.ok ? report.quote.total : report);
+    }
+    expect(totals).toEqual([37400, 37400 + 1199, 37400 + 70 * 1199]);
+    expect({ calls, parses }).toEqual({ calls: 3, parses: 1 });
+  });
+});
+
 describe("parseAt", () => {
   it("reads ISO dates and date-times with a zone", () => {
     expect(parseAt("2026-11-27")).toBe(Date.UTC(2026, 10, 27));

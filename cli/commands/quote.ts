@@ -6,6 +6,7 @@ import type { ApiErrorCode } from "../../src/domain/errors/api-errors.ts";
 import { PRICING_ERROR_CODES } from "../../src/domain/errors/pricing-codes.ts";
 import type { Quote } from "../../src/domain/pricing/quote.ts";
 import type { CatalogFs } from "../core/catalog-fs.ts";
+import type { Loaded } from "../core/load-catalog.ts";
 import type { Io } from "../core/output.ts";
 
 export type QuoteOptions = {
@@ -41,10 +42,17 @@ export function parseAt(at: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-export async function quotePlan(
-  options: QuoteOptions,
-  deps: { fs: CatalogFs; now: () => number },
-): Promise<QuoteReport> {
+export type QuoteDeps = {
+  fs: CatalogFs;
+  now: () => number;
+  /**
+   * Reads and validates the catalogue folder (default: load-catalog.ts). A caller pricing many
+   * quotes of one catalogue in one process (the price cross-test) passes one that reads it once.
+   */
+  load?: ((fs: CatalogFs, dir: string) => Loaded) | undefined;
+};
+
+export async function quotePlan(options: QuoteOptions, deps: QuoteDeps): Promise<QuoteReport> {
   if (!options.plan)
     return invalid(
       "name a plan: catalog quote --plan wv_single_12m (a code, or a family id such as power)",
@@ -70,7 +78,7 @@ export async function quotePlan(
     import("../core/load-catalog.ts"),
     import("../../src/domain/pricing/index.ts"),
   ]);
-  const loaded = loadCatalog(deps.fs, options.dir);
+  const loaded = (deps.load ?? loadCatalog)(deps.fs, options.dir);
   if (!loaded.ok) return loaded;
   const result = quote(loaded.catalog, {
     plan: options.plan,

@@ -121,7 +121,7 @@ describe("catalog validate", () => {
     const { text } = await run(texts);
     expect(text).toMatchInlineSnapshot(`
       "catalog/accounts.yaml:1 blockedEmailDomains[0]: expected at least 3 characters, found the text "ab"
-      catalog/campaign.yaml: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml: did you mean campaigns.yaml?
+      catalog/campaign.yaml: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml, price-migrations.yaml: did you mean campaigns.yaml?
         Rename the file, or move it out of catalog/ (only README.md and schema/ may sit beside the data).
       catalog/campaigns.yaml: is missing: every catalogue has this file
       catalog/marketing.yaml:3: is not valid YAML: flow sequence in block collection must be sufficiently indented and end with a ]

@@ -30,6 +30,8 @@ const DESCRIPTIONS: Record<FileKind, string> = {
   "tax-rates.yaml": "Combined tax rates by country and US state.",
   "marketing.yaml": "Testimonials per audience and the FAQ lists.",
   "accounts.yaml": "School-district redirects and blocked e-mail domains.",
+  "price-migrations.yaml":
+    "Dated moves of existing subscribers from the price they signed up at to the current prices.",
 };
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;

@@ -89,9 +89,9 @@ describe("readCatalog", () => {
       readCatalog(fs, "catalog").issues.map((i) => `${i.file}: ${i.message}`),
     ).toMatchInlineSnapshot(`
       [
-        "catalog/campaign.yaml: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml: did you mean campaigns.yaml?",
-        "catalog/plans/old/power.yaml: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml: did you mean plans/power.yaml?",
-        "catalog/plans/power.yml: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml: did you mean plans/power.yaml?",
+        "catalog/campaign.yaml: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml, price-migrations.yaml: did you mean campaigns.yaml?",
+        "catalog/plans/old/power.yaml: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml, price-migrations.yaml: did you mean plans/power.yaml?",
+        "catalog/plans/power.yml: is not a catalogue file: expected plans/<family>.yaml or one of essentials.yaml, exports.yaml, seat-bands.yaml, campaigns.yaml, price-tests.yaml, tax-rates.yaml, marketing.yaml, accounts.yaml, price-migrations.yaml: did you mean plans/power.yaml?",
       ]
     `);
   });

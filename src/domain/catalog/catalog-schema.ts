@@ -169,6 +169,19 @@ export const SchoolDistrict = z.object({
   studentPattern: z.string(),
 });
 
+export const PriceMigration = z.object({
+  id: z.string(),
+  description: z.string(),
+  products: z.array(z.string()),
+  /** Only subscriptions whose recorded seat structure has this id; null for any. */
+  seatStructure: z.string().nullable(),
+  /** Only subscriptions whose price was recorded before this time (ms); null for any. */
+  signedUpBefore: z.number().int().nullable(),
+  /** Renewals starting at or after this time (ms) charge the current catalogue price. */
+  renewalsFrom: z.number().int(),
+});
+export type PriceMigration = z.output<typeof PriceMigration>;
+
 export const Catalog = z.object({
   plans: z.array(PlanEntry),
   essentials: z.object({
@@ -188,5 +201,10 @@ export const Catalog = z.object({
   faqs: z.record(z.string(), z.array(Faq)),
   schoolDistricts: z.array(SchoolDistrict),
   blockedEmailDomains: z.array(z.string()),
+  /**
+   * Dated moves of existing subscribers to the current prices (catalog/price-migrations.yaml).
+   * Optional so that a catalogue built before them still reads: absent means none.
+   */
+  priceMigrations: z.array(PriceMigration).optional(),
 });
 export type Catalog = z.output<typeof Catalog>;

@@ -1,7 +1,13 @@
 // What changes for customers between two catalogues (`catalog diff`): prices up or down, plans
 // added or removed, campaigns added or removed and campaign windows that opened, closed or moved.
 // Pure; `atMs` decides whether a window is open now.
-import type { CampaignEntry, Catalog, PlanEntry, SeatStructure } from "./catalog-schema.ts";
+import type {
+  CampaignEntry,
+  Catalog,
+  PlanEntry,
+  PriceMigration,
+  SeatStructure,
+} from "./catalog-schema.ts";
 
 export type PriceChange = {
   /** What is priced: a plan, essentials add-on, export, export upgrade, seat band or campaign price. */
@@ -34,6 +40,15 @@ export type WindowChange = CampaignRef & {
   before: { validFrom: number; validTo: number };
 };
 export type BandsChange = { structure: string; before: string[]; after: string[] };
+/**
+ * A price migration (catalog/price-migrations.yaml) added, removed or changed: existing
+ * subscribers keep their price unless one moves them, so a reviewer must see each.
+ */
+export type MigrationChange = PriceMigration & {
+  change: "added" | "removed" | "changed";
+  /** The entry as it was, for a changed one. */
+  before: PriceMigration | null;
+};
 
 export type CatalogDiff = {
   pricesUp: PriceChange[];
@@ -47,6 +62,7 @@ export type CatalogDiff = {
   seatBands: BandsChange[];
   seatStructuresAdded: string[];
   seatStructuresRemoved: string[];
+  priceMigrations: MigrationChange[];
 };
 
 type Change = Omit<PriceChange, "percent">;
@@ -219,6 +235,21 @@ export function diffCatalogs(before: Catalog, after: Catalog, atMs: number): Cat
     return b.join() === a.join() ? [] : [{ structure: s.id, before: b, after: a }];
   });
 
+  const migrationsBefore = byKey(before.priceMigrations ?? [], (m) => m.id);
+  const migrationsAfter = byKey(after.priceMigrations ?? [], (m) => m.id);
+  const priceMigrations: MigrationChange[] = [
+    ...[...migrationsAfter.values()].flatMap((m): MigrationChange[] => {
+      const old = migrationsBefore.get(m.id);
+      if (!old) return [{ ...m, change: "added", before: null }];
+      return JSON.stringify(old) === JSON.stringify(m)
+        ? []
+        : [{ ...m, change: "changed", before: old }];
+    }),
+    ...[...migrationsBefore.values()]
+      .filter((m) => !migrationsAfter.has(m.id))
+      .map((m): MigrationChange => ({ ...m, change: "removed", before: null })),
+  ];
+
   return {
     pricesUp: priced.filter((c) => c.after > c.before),
     pricesDown: priced.filter((c) => c.after < c.before),
@@ -234,6 +265,7 @@ export function diffCatalogs(before: Catalog, after: Catalog, atMs: number): Cat
     seatStructuresRemoved: before.seatStructures
       .filter((s) => !structuresAfter.has(s.id))
       .map((s) => s.id),
+    priceMigrations,
   };
 }
 

@@ -146,6 +146,19 @@ export const messages = {
     code: "duplicate-code",
     message: `code ${code} is already used by ${firstUse}: expected every product code to be unique`,
   }),
+  migrationProductNotRecurring: (code: string): Problem => ({
+    code: "migration-product-not-recurring",
+    message: `plan ${code} does not renew: expected a price migration to name plans that renew`,
+    hint: "A one-time product has no renewals to move; remove it from products.",
+  }),
+  migrationStructureNotForProducts: (id: string, products: readonly string[]): Problem => ({
+    code: "migration-structure-not-for-products",
+    message: `seat structure ${id} prices none of ${list(products)}: expected a structure that applies to one of the migration's products`,
+  }),
+  migrationBeforeSignUp: (renewalsFrom: number, signedUpBefore: number): Problem => ({
+    code: "migration-before-sign-up",
+    message: `renewalsFrom ${date(renewalsFrom)} is before signedUpBefore ${date(signedUpBefore)}: expected the move to come after the cohort signed up`,
+  }),
   duplicateId: (what: string, id: string): Problem => ({
     code: "duplicate-id",
     message: `${what} id ${id} is already used: expected every ${what} id to be unique`,

@@ -10,6 +10,7 @@ import type {
   ExportsFile,
   MarketingFile,
   PlanFamilyFile,
+  PriceMigrationsFile,
   PriceTestsFile,
   SeatBandsFile,
   TaxRatesFile,
@@ -26,6 +27,8 @@ export type ParsedSources = {
   taxRates: TaxRatesFile;
   marketing: MarketingFile;
   accounts: AccountsFile;
+  /** Absent from catalogues without price migrations. */
+  priceMigrations?: PriceMigrationsFile | undefined;
 };
 
 /** Where each plan entry came from: its family file and its index in `variants`. */
@@ -189,6 +192,14 @@ export function normalise(sources: ParsedSources): { catalog: Catalog; planOrigi
     faqs: marketing.faqs,
     schoolDistricts: accounts.schoolDistricts,
     blockedEmailDomains: accounts.blockedEmailDomains,
+    priceMigrations: (sources.priceMigrations?.migrations ?? []).map((m) => ({
+      id: m.id,
+      description: m.description,
+      products: m.products,
+      seatStructure: m.seatStructure ?? null,
+      signedUpBefore: m.signedUpBefore === undefined ? null : toMs(m.signedUpBefore),
+      renewalsFrom: toMs(m.renewalsFrom),
+    })),
   };
   return { catalog, planOrigins };
 }

@@ -25,13 +25,22 @@ const KINDS = [
   "tax-rates.yaml",
   "marketing.yaml",
   "accounts.yaml",
+  "price-migrations.yaml",
 ] as const satisfies readonly FileKind[];
 
 /** Every file kind, in the order the catalogue lists them. */
 export const FILE_KIND_LIST: readonly FileKind[] = KINDS;
 
-/** Files that must exist: every single-file kind, and at least one plan family. */
-export const REQUIRED_KINDS: readonly FileKind[] = KINDS;
+/**
+ * Files a catalogue may leave out: price migrations came later, and a catalogue without any (an
+ * older git revision that `catalog diff` reads, for one) simply has none.
+ */
+export const OPTIONAL_KINDS: readonly FileKind[] = ["price-migrations.yaml"];
+
+/** Files that must exist: every other single-file kind, and at least one plan family. */
+export const REQUIRED_KINDS: readonly FileKind[] = KINDS.filter(
+  (kind) => !OPTIONAL_KINDS.includes(kind),
+);
 
 /** Paths under catalog/ that are not data: documentation and the generated JSON Schemas. */
 export function isIgnored(relativePath: string): boolean {

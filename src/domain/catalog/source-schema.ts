@@ -393,6 +393,42 @@ export const AccountsFile = z
   })
   .strict();
 
+export const PriceMigrationsFile = z
+  .object({
+    $schema: z.string().optional(),
+    migrations: z
+      .array(
+        z
+          .object({
+            id: z
+              .string()
+              .regex(/^[a-z0-9-]+$/)
+              .describe("Migration id, for example schools-pre-2024"),
+            description: z.string().min(1).describe("Who moves, to what, and why"),
+            products: z
+              .array(Code)
+              .min(1)
+              .describe("Plan codes whose subscriptions move to the current catalogue price"),
+            seatStructure: z
+              .string()
+              .optional()
+              .describe("Only subscriptions priced by this seat structure (their recorded one)"),
+            signedUpBefore: IsoDate.optional().describe(
+              "Only subscriptions whose price was recorded before this time",
+            ),
+            renewalsFrom: IsoDate.describe(
+              "Renewals on or after this time charge the current price; earlier ones keep the recorded price",
+            ),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe(
+        "Dated moves of existing subscribers to the current prices (they keep the price they signed up at otherwise)",
+      ),
+  })
+  .strict();
+
 /** Which schema reads which file: the key is the path under catalog/, `*` one file of a folder. */
 export const FILE_KINDS = {
   "plans/*.yaml": PlanFamilyFile,
@@ -404,6 +440,7 @@ export const FILE_KINDS = {
   "tax-rates.yaml": TaxRatesFile,
   "marketing.yaml": MarketingFile,
   "accounts.yaml": AccountsFile,
+  "price-migrations.yaml": PriceMigrationsFile,
 } as const;
 export type FileKind = keyof typeof FILE_KINDS;
 
@@ -416,3 +453,4 @@ export type PriceTestsFile = z.output<typeof PriceTestsFile>;
 export type TaxRatesFile = z.output<typeof TaxRatesFile>;
 export type MarketingFile = z.output<typeof MarketingFile>;
 export type AccountsFile = z.output<typeof AccountsFile>;
+export type PriceMigrationsFile = z.output<typeof PriceMigrationsFile>;

@@ -57,6 +57,7 @@ function locate(
     seatStructures: ["seat-bands.yaml", "structures"],
     campaigns: ["campaigns.yaml", "campaigns"],
     priceSets: ["price-tests.yaml", "priceSets"],
+    priceMigrations: ["price-migrations.yaml", "migrations"],
   };
   const [kind, list] = where[at.entity];
   const file = files.get(kind);
@@ -138,6 +139,9 @@ export function validateCatalog(
     taxRates: data("tax-rates.yaml"),
     marketing: data("marketing.yaml"),
     accounts: data("accounts.yaml"),
+    priceMigrations: single.has("price-migrations.yaml")
+      ? data("price-migrations.yaml")
+      : undefined,
   };
   const { catalog, planOrigins } = normalise(sources);
 

@@ -7,6 +7,9 @@
 // when it is recurring (hasRecurringCampaign); it is then honoured for the life of the
 // subscription, also after the campaign's window has closed and without typing its coupon again.
 // A first-term campaign never recurs: recurringBasePrice leaves its discount out.
+//
+// Prices: the ones the subscription recorded when it was bought (price-basis.ts), unless it is
+// renewing into another product or a dated price migration of the catalogue has moved it.
 import type { CampaignEntry, Catalog } from "../catalog/catalog-schema.ts";
 import {
   campaignFor,
@@ -16,6 +19,12 @@ import {
   type TaxLocation,
   taxAmount,
 } from "../pricing/index.ts";
+import {
+  catalogWithBasis,
+  currentPriceBasis,
+  type PriceBasis,
+  renewalPrice,
+} from "./price-basis.ts";
 
 export type RenewalFacts = {
   /** The product of the new period: the running one, or a downgrade that takes effect now. */
@@ -26,6 +35,10 @@ export type RenewalFacts = {
   /** The id of the recurring campaign the subscription was bought under, or null. */
   recurringCampaign: string | null;
   tax?: TaxLocation | null | undefined;
+  /** The prices the subscription recorded; null when none were (priced at today's). */
+  basis?: PriceBasis | null | undefined;
+  /** When the new period starts (a price migration moves renewals from its date on); default atMs. */
+  periodStart?: number | undefined;
 };
 
 export type RenewalCharge = {
@@ -42,6 +55,11 @@ export type RenewalCharge = {
   total: number;
   /** The recurring campaign that discounted this renewal (null when none did). */
   campaignApplied: string | null;
+  /** kept: the recorded prices; current: today's (`migration` names the entry that moved it). */
+  price: "kept" | "current";
+  migration: string | null;
+  /** The prices to record for the next renewal (null for a product that does not renew). */
+  basis: PriceBasis | null;
 };
 
 export type RenewalChargeResult =
@@ -83,8 +101,11 @@ export function renewalCharge(
   const plan = catalog.plans.find((p) => p.code === facts.productCode);
   if (plan === undefined) return { ok: false, error: pricingErrors.unknownPlan(facts.productCode) };
   const campaigns = honouredCampaigns(catalog, facts.recurringCampaign);
+  const periodStart = facts.periodStart ?? atMs;
+  const price = renewalPrice(catalog, plan.code, facts.basis ?? null, periodStart);
+  const pricedFrom = price.kind === "kept" ? catalogWithBasis(catalog, price.basis) : catalog;
   const result = safeOrderSummary(
-    { ...catalog, campaigns },
+    { ...pricedFrom, campaigns },
     {
       targetProduct: plan.code,
       seats: facts.seats,
@@ -116,6 +137,15 @@ export function renewalCharge(
       ratePercent,
       total: subTotal + salesTax,
       campaignApplied: discount > 0 ? facts.recurringCampaign : null,
+      price: price.kind,
+      migration: price.kind === "current" ? price.migration : null,
+      basis:
+        price.kind === "kept"
+          ? price.basis
+          : currentPriceBasis(catalog, plan.code, {
+              priceGroup: facts.priceGroup,
+              atMs: periodStart,
+            }),
     },
   };
 }

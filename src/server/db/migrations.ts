@@ -310,6 +310,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE orders ADD COLUMN price_set TEXT;
     `,
   },
+  {
+    version: 9,
+    name: "subscriptions record the prices they signed up at (renewals keep them)",
+    sql: `
+      ALTER TABLE subscriptions ADD COLUMN price_basis TEXT;
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -1,4 +1,5 @@
 // Queries of the subscriptions table: each account's current product and order state.
+import type { PriceBasis } from "../../domain/renewals/price-basis.ts";
 import type { Queryable } from "./db.ts";
 import { mapper } from "./mapper.ts";
 
@@ -33,6 +34,11 @@ export type Subscription = {
   periodIndex: number;
   /** The recurring campaign the subscription was bought under (its renewals keep the discount). */
   recurringCampaign: string | null;
+  /**
+   * The prices the subscription signed up at (domain/renewals/price-basis.ts), which its renewals
+   * charge until a price migration moves it; null on rows from before migration 9.
+   */
+  priceBasis: PriceBasis | null;
   updatedAt: number;
 };
 
@@ -59,6 +65,7 @@ const map = mapper<Subscription>("subscriptions", {
   periodAnchor: ["period_anchor", "int"],
   periodIndex: ["period_index", "int"],
   recurringCampaign: ["recurring_campaign", "text"],
+  priceBasis: ["price_basis", "json"],
   updatedAt: ["updated_at", "int"],
 });
 
@@ -87,6 +94,7 @@ export function freeSubscription(userId: number, now: number): Subscription {
     periodAnchor: null,
     periodIndex: 0,
     recurringCampaign: null,
+    priceBasis: null,
     updatedAt: now,
   };
 }

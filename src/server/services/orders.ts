@@ -5,7 +5,7 @@ import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import { type OrderSummary, resolvePriceSet } from "../../domain/pricing/index.ts";
-import { recurringCampaignOf } from "../../domain/renewals/index.ts";
+import { currentPriceBasis, recurringCampaignOf } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import { DAY_MS } from "../clock.ts";
 import type { Queryable } from "../db/db.ts";
@@ -191,6 +191,12 @@ export async function applyOrder(
       productCode: order.productCode,
       atMs: order.createdAt,
       coupon: order.coupon,
+    }),
+    // The prices it signed up at, in the buyer's price set: its renewals keep them (the
+    // catalogue's price migrations aside). The purchase was priced on the default structure.
+    priceBasis: currentPriceBasis(catalog, order.productCode, {
+      priceGroup: user.priceTestingGroupValue,
+      atMs: order.createdAt,
     }),
     updatedAt: order.createdAt,
   });

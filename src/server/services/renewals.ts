@@ -22,9 +22,11 @@
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import {
+  currentPriceBasis,
   endedState,
   nextAttemptAt,
   nextRenewalStep,
+  type PriceBasis,
   type RenewalStep,
   renewalCharge,
 } from "../../domain/renewals/index.ts";
@@ -238,6 +240,8 @@ export class RenewalWorker {
         priceGroup: user.priceTestingGroupValue,
         recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
         tax: { country: location.countryCode, state: location.stateCode },
+        basis: sub.priceBasis ?? (await this.licensedBasis(user, sub, step.productCode)),
+        periodStart: step.start,
       },
       now,
     );
@@ -275,7 +279,7 @@ export class RenewalWorker {
     const key = `renewal:${claim.id}:${claim.attempts}`;
     const collected = await this.collect(user, claim, key);
     if (collected.ok) {
-      return (await this.recordPaid(user, step, claim, collected.chargeRef, key, now))
+      return (await this.recordPaid(user, step, claim, collected.chargeRef, key, now, charge.basis))
         ? "charged"
         : "waiting";
     }
@@ -293,6 +297,27 @@ export class RenewalWorker {
       return "waiting";
     }
     return this.recordRefused(user, sub, claim, collected.code, now);
+  }
+
+  /**
+   * The prices of a subscription bought before prices were recorded (migration 9): the seat
+   * structure its workspace is licensed on, today's prices otherwise; null when nothing is known.
+   */
+  private async licensedBasis(
+    user: User,
+    sub: Subscription,
+    productCode: string,
+  ): Promise<PriceBasis | null> {
+    const { db, catalog } = this.deps;
+    const owned = await ownedInstance(db, user);
+    if (owned === null) return null;
+    const structure = (await Instances.byId(db, owned))?.licensePricingStructure ?? null;
+    if (structure === null) return null;
+    return currentPriceBasis(catalog, productCode, {
+      priceGroup: user.priceTestingGroupValue,
+      seatStructure: structure,
+      atMs: sub.periodAnchor ?? sub.orderStart ?? 0,
+    });
   }
 
   private async collect(user: User, claim: Renewal, key: string): Promise<Collected> {
@@ -339,6 +364,7 @@ export class RenewalWorker {
     chargeRef: string | null,
     key: string,
     now: number,
+    basis: PriceBasis | null,
   ): Promise<boolean> {
     const { db, catalog, mailer } = this.deps;
     const plan = catalog.plans.find((p) => p.code === claim.productCode);
@@ -385,6 +411,8 @@ export class RenewalWorker {
         paidCents: claim.subTotal,
         periodAnchor: step.anchor,
         periodIndex: step.index,
+        // The prices this period was charged at: the next renewal keeps them.
+        priceBasis: basis,
         ...(step.scheduledChange
           ? {
               pendingProductCode: null,
@@ -401,6 +429,15 @@ export class RenewalWorker {
           await Instances.update(tx, owned, {
             productCode: claim.productCode,
             maxSeats: claim.seats,
+          });
+        }
+      }
+      if (plan?.multiUser && basis?.seatStructure) {
+        // The workspace reports the structure it is priced by (a migration may have moved it).
+        const owned = await ownedInstance(tx, user);
+        if (owned !== null) {
+          await Instances.update(tx, owned, {
+            licensePricingStructure: basis.seatStructure.id,
           });
         }
       }

@@ -9,6 +9,7 @@ import { couponsDoNotOverlap } from "./coupon-overlap.ts";
 import { oneDefaultSeatStructure } from "./default-seat-structure.ts";
 import { essentialsAddOnsUsed, essentialsLinks } from "./essentials-links.ts";
 import { essentialsPrices } from "./essentials-prices.ts";
+import { priceMigrationReferences } from "./price-migrations.ts";
 import { priceSetsUsed, priceTestKeys } from "./price-test-keys.ts";
 import type { RuleIssue } from "./rule.ts";
 import { seatBandPrices } from "./seat-band-prices.ts";
@@ -37,6 +38,7 @@ export const RULES: readonly Rule[] = [
   campaignWindows,
   couponsDoNotOverlap,
   bannerIdsUnique,
+  priceMigrationReferences,
 ];
 
 /** Rules whose findings do not stop the build. */

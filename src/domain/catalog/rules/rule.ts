@@ -11,7 +11,8 @@ export type Entity =
   | "exportUpgrades"
   | "seatStructures"
   | "campaigns"
-  | "priceSets";
+  | "priceSets"
+  | "priceMigrations";
 
 /**
  * Where a problem is: the index of the entity in its catalogue list, and the field in the words

@@ -54,11 +54,13 @@ export function idsUnique({
   campaigns,
   seatStructures,
   priceSets,
-}: Pick<Catalog, "campaigns" | "seatStructures" | "priceSets">): RuleIssue[] {
+  priceMigrations,
+}: Pick<Catalog, "campaigns" | "seatStructures" | "priceSets" | "priceMigrations">): RuleIssue[] {
   const lists: [Entity, string, readonly { id: string }[]][] = [
     ["campaigns", "campaign", campaigns],
     ["seatStructures", "seat structure", seatStructures],
     ["priceSets", "price set", priceSets],
+    ["priceMigrations", "price migration", priceMigrations ?? []],
   ];
   const issues: RuleIssue[] = [];
   for (const [entity, what, items] of lists) {

@@ -13,6 +13,7 @@ import type {
   MarketingFile,
   PlanFamilyFile,
   PlanVariant,
+  PriceMigrationsFile,
   PriceTestsFile,
   SeatBand,
   SeatBandsFile,
@@ -170,6 +171,8 @@ export type CatalogInput = {
   taxRates: z.input<typeof TaxRatesFile>;
   marketing: z.input<typeof MarketingFile>;
   accounts: z.input<typeof AccountsFile>;
+  /** Optional in a catalogue; left out unless a test gives it. */
+  priceMigrations?: z.input<typeof PriceMigrationsFile>;
 };
 
 export function makeCatalogInput(overrides: Partial<CatalogInput> = {}): CatalogInput {
@@ -225,6 +228,7 @@ const FILE_OF: Record<Exclude<keyof CatalogInput, "plans">, FileKind> = {
   taxRates: "tax-rates.yaml",
   marketing: "marketing.yaml",
   accounts: "accounts.yaml",
+  priceMigrations: "price-migrations.yaml",
 };
 
 /** The catalogue's path under catalog/ for each part of a CatalogInput. */

@@ -1,0 +1,141 @@
+// The server's side of the price cross-test: the order summary a visitor is quoted
+// (POST /api/4/payment/summary), and a real sandbox purchase by a fresh account (each account can
+// buy a plan once) with what the sandbox provider charged and what the invoice says
+// (GET /api/3/payment/invoices/1).
+import { api } from "../../src/api/contract/index.ts";
+import type { PriceCombination } from "../../src/domain/testing/price-combinations.ts";
+import { newKey, type TestClient, type TestServer } from "../../src/server/testing/harness.ts";
+
+export type Refusal = { code: string; message: string };
+
+export type SummaryAnswer =
+  | { ok: true; total: number; subTotal: number; salesTax: number; seats: number }
+  | { ok: false; refusal: Refusal };
+
+export type Purchase =
+  | {
+      ok: true;
+      /** The upgrade call's answer. */
+      total: number;
+      /** What the sandbox provider charged for this order. */
+      charged: number;
+      /** GET /api/3/payment/invoices/1: the invoice's price and amount paid. */
+      invoicePrice: number;
+      invoicePaid: number;
+      invoices: number;
+    }
+  | { ok: false; refusal: Refusal };
+
+const body = (c: PriceCombination) => ({
+  ...(c.seats === null ? {} : { seats: c.seats }),
+  ...(c.coupon === null ? {} : { coupon: c.coupon }),
+});
+
+export async function summaryOf(client: TestClient, c: PriceCombination): Promise<SummaryAnswer> {
+  const answer = await client.call(api.orderSummary, {
+    body: { targetProduct: c.plan, ...body(c) },
+  });
+  if (!answer.ok) {
+    return { ok: false, refusal: { code: answer.body.error_code, message: answer.body.message } };
+  }
+  const { total, subTotal, salesTax, seats } = answer.body;
+  return { ok: true, total, subTotal, salesTax, seats };
+}
+
+let accounts = 0;
+
+/** A new account with a saved sandbox card (4242…), signed in. */
+export async function newBuyer(server: TestServer): Promise<TestClient> {
+  accounts += 1;
+  const client = server.client();
+  const signUp = await client.call(api.signUp, {
+    body: {
+      email: `cross-${process.pid}-${accounts}@example.com`,
+      password: "cross-test-password",
+      firstName: "Price",
+      lastName: "Check",
+    },
+  });
+  if (!signUp.ok) throw new Error(`sign-up: ${signUp.body.message}`);
+  const token = await client.call(api.sandboxToken, {
+    // An expiry far enough ahead for every campaign edge the catalogue has.
+    body: { number: "4242424242424242", expMonth: 12, expYear: 2099, cvc: "123", postalCode: "1" },
+  });
+  if (!token.ok) throw new Error(`card token: ${token.body.message}`);
+  const card = await client.call(api.paymentToken, {
+    body: { token: token.body.id },
+    idempotencyKey: newKey(),
+  });
+  if (!card.ok) throw new Error(`saving the card: ${card.body.message}`);
+  return client;
+}
+
+/** Buys the combination at the price the customer was shown (`expectedTotal`). */
+export async function purchase(
+  server: TestServer,
+  client: TestClient,
+  c: PriceCombination,
+  expectedTotal: number | undefined,
+): Promise<Purchase> {
+  const answer = await client.call(api.upgrade, {
+    body: {
+      product: { code: c.plan },
+      ...body(c),
+      ...(expectedTotal === undefined ? {} : { expectedTotal }),
+    },
+    idempotencyKey: newKey(),
+  });
+  if (!answer.ok) {
+    return { ok: false, refusal: { code: answer.body.error_code, message: answer.body.message } };
+  }
+  const charges = await server.running.deps.db.all<{ amount: number }>(
+    `SELECT c.amount FROM orders o JOIN sandbox_charges c ON c.id = o.charge_ref
+     WHERE o.id = ? AND c.error_code IS NULL`,
+    [answer.body.orderId],
+  );
+  const invoices = await client.call(api.invoices, { params: { page: 1 } });
+  if (!invoices.ok) throw new Error(`invoices: ${invoices.body.message}`);
+  const invoice = invoices.body.find((i) => i.orderId === answer.body.orderId);
+  if (charges.length !== 1 || invoice === undefined) {
+    throw new Error(
+      `order ${answer.body.orderId}: ${charges.length} charges, invoice ${invoice ? "found" : "missing"}`,
+    );
+  }
+  return {
+    ok: true,
+    total: answer.body.total,
+    charged: charges[0]?.amount ?? Number.NaN,
+    invoicePrice: invoice.price,
+    invoicePaid: invoice.amountPaid,
+    invoices: invoices.body.length,
+  };
+}
+
+/** Every successful sandbox charge and every order, to prove a refusal charged nothing. */
+export async function ledgerCounts(
+  server: TestServer,
+): Promise<{ charges: number; orders: number }> {
+  const db = server.running.deps.db;
+  const charges = await db.get<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
+  );
+  const orders = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM orders");
+  return { charges: Number(charges?.n ?? 0), orders: Number(orders?.n ?? 0) };
+}
+
+/** Runs `work` over `items`, at most `width` at a time, in order of start. */
+export async function inPool<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next];
+      next += 1;
+      if (item !== undefined) await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
