@@ -260,13 +260,14 @@ test("one price everywhere: static page = catalog quote = summary = charge = inv
       for (const row of group) row.summary = await summaryOf(visitor, row.combo);
       const priced = group.filter((r) => r.summary?.ok);
       await inPool(priced, 4, async (row) => {
-        const client = await newBuyer(server);
+        const client = await newBuyer(server, { school: row.combo.plan.includes("teacher") });
         const total = row.summary?.ok ? row.summary.total : undefined;
         row.purchase = await purchase(server, client, row.combo, total);
       });
       const refused = group.filter((r) => !r.summary?.ok);
       if (refused.length > 0) {
-        const client = await newBuyer(server);
+        // A verified school address, so that a refused teacher plan is refused for its own reason.
+        const client = await newBuyer(server, { school: true });
         const before = await ledgerCounts(server);
         for (const row of refused)
           row.purchase = await purchase(server, client, row.combo, undefined);

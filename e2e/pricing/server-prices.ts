@@ -45,18 +45,19 @@ export async function summaryOf(client: TestClient, c: PriceCombination): Promis
 let accounts = 0;
 
 /** A new account with a saved sandbox card (4242…), signed in. */
-export async function newBuyer(server: TestServer): Promise<TestClient> {
+export async function newBuyer(
+  server: TestServer,
+  options: { school?: boolean } = {},
+): Promise<TestClient> {
   accounts += 1;
   const client = server.client();
+  // The teacher plan is sold only to a verified school address (spec 5), as a teacher would have.
+  const email = `cross-${process.pid}-${accounts}@${options.school ? "cross-school.edu" : "example.com"}`;
   const signUp = await client.call(api.signUp, {
-    body: {
-      email: `cross-${process.pid}-${accounts}@example.com`,
-      password: "cross-test-password",
-      firstName: "Price",
-      lastName: "Check",
-    },
+    body: { email, password: "cross-test-password", firstName: "Price", lastName: "Check" },
   });
   if (!signUp.ok) throw new Error(`sign-up: ${signUp.body.message}`);
+  if (options.school) await verifyEmail(server, client, email);
   const token = await client.call(api.sandboxToken, {
     // An expiry far enough ahead for every campaign edge the catalogue has.
     body: { number: "4242424242424242", expMonth: 12, expYear: 2099, cvc: "123", postalCode: "1" },
@@ -68,6 +69,26 @@ export async function newBuyer(server: TestServer): Promise<TestClient> {
   });
   if (!card.ok) throw new Error(`saving the card: ${card.body.message}`);
   return client;
+}
+
+/** Verifies the address with the code the server mailed, as the activation screen does. */
+async function verifyEmail(server: TestServer, client: TestClient, email: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const answer = await fetch(
+      `${server.running.url}/dev/mailbox?format=json&to=${encodeURIComponent(email)}`,
+    );
+    const mails = (await answer.json()) as { subject: string }[];
+    const code = mails
+      .map((m) => /^Your verification code: (\d{6})$/.exec(m.subject)?.[1])
+      .find(Boolean);
+    if (code) {
+      const verified = await client.call(api.verifyEmailCode, { body: { code } });
+      if (!verified.ok) throw new Error(`verifying ${email}: ${verified.body.message}`);
+      return;
+    }
+    await new Promise((done) => setTimeout(done, 10));
+  }
+  throw new Error(`no verification code was mailed to ${email}`);
 }
 
 /** Buys the combination at the price the customer was shown (`expectedTotal`). */

@@ -14,7 +14,6 @@ import { $allPlans, loadAllPlans } from "../../stores/plans.ts";
 import { $query, navigate } from "../../stores/router.ts";
 import { analytics, reporter } from "../../stores/telemetry.ts";
 import { $user } from "../../stores/user.ts";
-import { CouponForm } from "../checkout/CouponForm.tsx";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { OrderSummary } from "../checkout/OrderSummary.tsx";
 import { PlanChoices } from "../checkout/PlanChoices.tsx";
@@ -22,13 +21,16 @@ import { Busy, Frame, Problem } from "./Frame.tsx";
 
 // The payment step (the billing address, card fields, PayPal, and later the providers' SDKs)
 // loads after the screen, not with it: what /cart loads before the payment step stays
-// within its budget (scripts/cart-bundle.ts). Both chunks start loading with the plan and its
-// summary, and the screen shows them all at once (below).
+// within its budget (scripts/cart-bundle.ts), and so does the coupon form. The chunks start
+// loading with the plan and its summary, and the screen shows them all at once (below).
 const addressChunk = () =>
   reporter.watchChunk(import("../checkout/AddressForm.tsx"), { name: "payment" });
 const paymentChunk = () =>
   reporter.watchChunk(import("../checkout/PaymentForm.tsx"), { name: "payment" });
+const couponChunk = () =>
+  reporter.watchChunk(import("../checkout/CouponForm.tsx"), { name: "payment" });
 const AddressForm = lazy(() => addressChunk().then((m) => ({ default: m.AddressForm })));
+const CouponForm = lazy(() => couponChunk().then((m) => ({ default: m.CouponForm })));
 const PaymentForm = lazy(() => paymentChunk().then((m) => ({ default: m.PaymentForm })));
 
 const SINGLE_EXPORTS = [
@@ -57,8 +59,7 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
     }
     if (!product) return;
     analytics.trackAddToCart({ product });
-    void addressChunk().catch(() => {});
-    void paymentChunk().catch(() => {});
+    for (const chunk of [addressChunk, paymentChunk, couponChunk]) void chunk().catch(() => {});
     void openCheckout();
   }, [product, singleExport]);
   // Nothing moves under the reader's eyes (UX.md; layout shift ≤ 0.01, e2e/cart/layout-shift):
