@@ -1,8 +1,9 @@
 // The invitation, edit-details and delete-members stores (issue 10) against the in-process server,
 // and against a scripted one for answers our server never gives (success "true" or false).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiClient, type FetchLike } from "../api/client.ts";
+import { createApiClient } from "../api/client.ts";
 import { scriptedFetch } from "../api/testing/scripted-fetch.ts";
+import { browserFetch } from "../server/testing/browser-fetch.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
 import { $actionError, confirmAction } from "./account-actions.ts";
 import { inviteInfo } from "./account-operations.ts";
@@ -23,24 +24,8 @@ beforeEach(() => {
   resetEditDetails();
 });
 
-/** A browser's cookie jar over fetch, so the session persists between calls. */
-function browserFetch(): FetchLike {
-  const jar = new Map<string, string>();
-  return async (url, init) => {
-    const headers = new Headers(init.headers);
-    if (jar.size > 0) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
-    const response = await fetch(`${server.running.url}${url}`, { ...init, headers });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(";");
-      const eq = pair?.indexOf("=") ?? -1;
-      if (pair && eq > 0) jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    return response;
-  };
-}
-
 async function signedIn(email: string): Promise<void> {
-  const client = createApiClient({ fetch: browserFetch(), version: "test" });
+  const client = createApiClient({ fetch: browserFetch(server.running.url), version: "test" });
   installApiClient(client);
   const { api } = await import("../api/contract/index.ts");
   const answer = await client.call(api.signIn, { body: { email, password: "demo-password" } });

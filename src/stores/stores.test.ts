@@ -3,6 +3,7 @@
 // operations of spec section 4 with their notable effects.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApiClient, type FetchLike } from "../api/client.ts";
+import { browserFetch } from "../server/testing/browser-fetch.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
 import { cancelTrial } from "./account-operations.ts";
 import { generateCode, verifyEmailCode } from "./activation.ts";
@@ -26,24 +27,8 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A browser's cookie jar over fetch, so a session persists between calls as it would. */
-function browserFetch(): FetchLike {
-  const jar = new Map<string, string>();
-  return async (url, init) => {
-    const headers = new Headers(init.headers);
-    if (jar.size > 0) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
-    const response = await fetch(`${server.running.url}${url}`, { ...init, headers });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(";");
-      const eq = pair?.indexOf("=") ?? -1;
-      if (pair && eq > 0) jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    return response;
-  };
-}
-
 async function signedIn(email: string): Promise<void> {
-  const fetchLike = browserFetch();
+  const fetchLike = browserFetch(server.running.url);
   const client = createApiClient({ fetch: fetchLike, version: "test" });
   installApiClient(client);
   const { api } = await import("../api/contract/index.ts");
@@ -62,7 +47,7 @@ beforeEach(() => {
 
 describe("start-up", () => {
   it("loads a visitor: session status only, app loaded, not authenticated", async () => {
-    installApiClient(createApiClient({ fetch: browserFetch(), version: "test" }));
+    installApiClient(createApiClient({ fetch: browserFetch(server.running.url), version: "test" }));
     expect(initApp.$state.get().status).not.toBe("started");
     const running = initApp.run(start);
     expect(initApp.$state.get()).toEqual({ status: "started" });

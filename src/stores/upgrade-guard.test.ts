@@ -3,8 +3,9 @@
 // 'Upgrade call without any product', and nothing is charged. Against the real API client and an
 // in-process server, so "nothing charged" and "reported" are read from the server itself.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApiClient, type FetchLike } from "../api/client.ts";
+import { createApiClient } from "../api/client.ts";
 import { api as contract } from "../api/contract/index.ts";
+import { browserFetch } from "../server/testing/browser-fetch.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
 import { installApiClient } from "./api.ts";
 import { $payment, pay, payWithPaypal } from "./payment.ts";
@@ -21,20 +22,8 @@ const MESSAGE = "Upgrade call without any product";
 
 /** A signed-in browser: its cookie jar over fetch, and every path it called. */
 async function signedInBrowser(email: string): Promise<{ paths: string[] }> {
-  const jar = new Map<string, string>();
   const paths: string[] = [];
-  const fetchLike: FetchLike = async (url, init) => {
-    paths.push(new URL(url, server.running.url).pathname);
-    const headers = new Headers(init.headers);
-    if (jar.size > 0) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
-    const response = await fetch(`${server.running.url}${url}`, { ...init, headers });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(";");
-      const eq = pair?.indexOf("=") ?? -1;
-      if (pair && eq > 0) jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    return response;
-  };
+  const fetchLike = browserFetch(server.running.url, (path) => paths.push(path));
   const client = createApiClient({ fetch: fetchLike, version: "test" });
   installApiClient(client);
   const signedIn = await client.call(contract.signIn, {
