@@ -1,7 +1,7 @@
 // The bundle's code cache (load-bundle.ts) only ever makes a run faster: the first run writes it,
 // later runs read it, and a damaged, foreign or missing cache changes nothing a user sees.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,13 @@ const run = (args: string[], env: Record<string, string> = {}) =>
 function validateCaches(): string[] {
   return readdirSync(cacheRoot, { recursive: true, encoding: "utf8" })
     .filter((path) => /catalog-validate-[0-9a-f]{8}\.v8cache$/.test(path))
+    .map((path) => join(cacheRoot, path));
+}
+
+/** The YAML parse cache files under the cache root (cli/core/parse-cache.ts). */
+function parseCaches(): string[] {
+  return readdirSync(cacheRoot, { recursive: true, encoding: "utf8" })
+    .filter((path) => path.endsWith("catalog-yaml-parse.cache"))
     .map((path) => join(cacheRoot, path));
 }
 
@@ -67,7 +74,36 @@ describe("the CLI bundle's code cache", () => {
 
   it("is neither read nor written with Node's compile cache switched off", () => {
     for (const cache of validateCaches()) rmSync(cache);
+    for (const cache of parseCaches()) rmSync(cache);
     expect(run(["validate"], { NODE_DISABLE_COMPILE_CACHE: "1" })).toEqual(expected);
     expect(validateCaches()).toEqual([]);
+    expect(parseCaches()).toEqual([]);
+  }, 60_000);
+
+  it("sees an edit made after a run whose parsed files it kept, at the edit's line", () => {
+    const work = mkdtempSync(join(tmpdir(), "catalog-edit-"));
+    try {
+      cpSync(join(root, "catalog"), join(work, "catalog"), { recursive: true });
+      const validate = () => run(["validate", join(work, "catalog")]);
+      expect(validate().code).toBe(0);
+      expect(parseCaches()).toHaveLength(1);
+      const plan = join(work, "catalog/plans/power.yaml");
+      const text = readFileSync(plan, "utf8");
+      writeFileSync(plan, text.replace(/price: [0-9.]+/, "price: -1"));
+      const line = text.slice(0, text.search(/price: [0-9.]+/)).split("\n").length;
+      const edited = validate();
+      // What the TypeScript sources say with no cache of any kind, line included.
+      const fresh = runEntry(join(root, "cli/main.ts"), ["validate", join(work, "catalog")], {
+        NODE_DISABLE_COMPILE_CACHE: "1",
+      });
+      expect(edited).toEqual(fresh);
+      expect(edited.code).toBe(1);
+      expect(edited.stdout + edited.stderr).toContain(`power.yaml:${line} `);
+      // And back: the original text is valid again.
+      writeFileSync(plan, text);
+      expect(validate().code).toBe(0);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   }, 60_000);
 });
