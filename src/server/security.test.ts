@@ -261,4 +261,24 @@ describe("rate limits", () => {
     expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
   });
+
+  it("limits invitation lookups and uses from one client, for a minute", async () => {
+    const guesser = strict.client();
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++)
+      statuses.push((await guesser.call(api.inviteInfo, { params: { code: `team-${i}` } })).status);
+    expect(statuses.slice(0, 30).every((s) => s === 404)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    // The real code gets no answer either, and using a code counts against the same budget.
+    const real = await guesser.call(api.inviteInfo, { params: { code: "demo-invite" } });
+    expect(real.status).toBe(429);
+    expect(real.body).toMatchObject({ error_code: "rate_limited" });
+    const signedIn = await strict.signedIn("free@demo.test");
+    const use = await signedIn.call(api.acceptInvite, { params: { code: "demo-invite" } });
+    expect(use.status).toBe(429);
+    // A minute later the invitation reads again.
+    strict.clock.advance(60_000);
+    const info = await guesser.call(api.inviteInfo, { params: { code: "demo-invite" } });
+    expect(info.status).toBe(200);
+  });
 });

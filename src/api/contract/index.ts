@@ -336,7 +336,7 @@ export const api = {
     method: "GET",
     path: "/api/5/invites/:code",
     response: engagement.InviteInfoResponse,
-    errors: ["invite_not_found"],
+    errors: ["rate_limited", "invite_not_found"],
   }),
   acceptInvite: endpoint({
     method: "POST",
@@ -344,7 +344,7 @@ export const api = {
     query: engagement.AcceptInviteQuery,
     body: NoBody,
     response: engagement.AcceptInviteResponse,
-    errors: [...ACCOUNT_CHANGE_ERRORS, "invite_not_found"],
+    errors: ["rate_limited", ...ACCOUNT_CHANGE_ERRORS, "invite_not_found"],
   }),
 
   // Analytics and error reports

@@ -18,6 +18,12 @@ export const RATE_RULES = {
   emailCodeVerifyPerUser: { limit: 10, windowMs: 10 * 60_000 },
   emailCodeGeneratePerUser: { limit: 3, windowMs: 60_000 },
   couponPerIp: { limit: 20, windowMs: 60_000 },
+  /**
+   * Looking up or using invitation codes from one client. Codes made by the server are 96-bit,
+   * but a team's open link may carry a short or guessable code (`demo-invite`), and a lookup
+   * names the team and its inviter: without a limit, a client could enumerate them.
+   */
+  invitePerIp: { limit: 30, windowMs: 60_000 },
   // Analytics and error reports (services/telemetry.ts): one budget across the three calls. Per
   // address it is generous (a school's classroom shares one address); per account it is what one
   // busy checkout sends (its error reporter alone is held to 5, then 1 per 5 s, by spec 8).

@@ -90,6 +90,7 @@ export function engagementRoutes(routes: Routes): void {
   });
 
   routes.api(api.inviteInfo, async (ctx) => {
+    ctx.rateLimit("invitePerIp", ctx.ip);
     const invite = await Invites.byCode(ctx.app.db, ctx.params.code ?? "");
     const instance = invite ? await Instances.byId(ctx.app.db, invite.instanceId) : null;
     if (!invite || !instance) return fail("invite_not_found");
@@ -109,6 +110,7 @@ export function engagementRoutes(routes: Routes): void {
   });
 
   routes.api(api.acceptInvite, async (ctx) => {
+    ctx.rateLimit("invitePerIp", ctx.ip);
     const { cancelSubscription } = ctx.query(api.acceptInvite.query);
     await ctx.body(api.acceptInvite.body);
     const account = await accountOf(ctx);
