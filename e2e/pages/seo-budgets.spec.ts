@@ -59,15 +59,28 @@ test("the plans JSON-LD offers the catalogue's prices", async ({ page }) => {
   ) as {
     "@graph": {
       "@type": string;
-      offers: { price: string; priceCurrency: string; url: string }[];
+      offers: {
+        price: string;
+        priceCurrency: string;
+        url: string;
+        priceValidUntil?: string;
+        priceSpecification?: { price: string };
+      }[];
     }[];
   };
   const offers = data["@graph"].flatMap((product) => product.offers);
   expect(offers.length).toBeGreaterThan(5);
   for (const offer of offers) {
     const code = new URL(offer.url).searchParams.get("product") ?? "";
-    expect(offer.price, code).toBe(formatPrice(planByCode(code).price).replaceAll(",", ""));
+    const regular = formatPrice(planByCode(code).price).replaceAll(",", "");
     expect(offer.priceCurrency).toBe("USD");
+    if (offer.priceValidUntil === undefined) {
+      expect(offer.price, code).toBe(regular);
+    } else {
+      // Built during a campaign: its price, below the regular one it strikes through.
+      expect(offer.priceSpecification?.price, code).toBe(regular);
+      expect(Number(offer.price), code).toBeLessThan(Number(regular));
+    }
   }
 });
 

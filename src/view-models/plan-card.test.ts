@@ -173,9 +173,13 @@ describe("planCard campaigns", () => {
         price: { amount: "$2.50", unit: "/month", detail: "billed $29.94 for the first year" },
         was: "$4.99",
         discount: "Save $29.94",
+        offerPrice: "29.94",
+        validToMs: campaign.validTo,
       },
     ]);
     expect(annual.regularHiddenDuring).toBe(window);
+    // Not running at build: schema.org's offer is the regular price.
+    expect(annual.offer).toMatchObject({ price: "59.88", campaign: null });
     expect(annual.regularHiddenAtBuild).toBe(false);
   });
 
@@ -183,6 +187,10 @@ describe("planCard campaigns", () => {
     const annual = option(card("power", { nowMs: campaign.validFrom }, catalog), "annual");
     expect(annual.campaigns[0]?.visibleAtBuild).toBe(true);
     expect(annual.regularHiddenAtBuild).toBe(true);
+    expect(annual.offer).toMatchObject({
+      price: "29.94",
+      campaign: { validUntil: "2026-11-30", regularPrice: "59.88" },
+    });
   });
 
   it("leaves the campaign out when built after it closed (validTo is exclusive)", () => {

@@ -5,7 +5,6 @@
 import type { Catalog, PlanEntry } from "../domain/catalog/catalog-schema.ts";
 import {
   formatCount,
-  formatPrice,
   formatUsd,
   premiumTemplatesLine,
   type Quote,
@@ -20,6 +19,7 @@ import {
   type PriceMode,
   type PriceView,
   perTerm,
+  plainDecimal,
   regularPrice,
   seatNotes,
 } from "./price-views.ts";
@@ -55,8 +55,17 @@ export type PriceOption = {
   essentials: EssentialsOffer | null;
   /** Null when the seat calculator's form is the way to buy this option. */
   cta: Link | null;
-  /** For schema.org Offer: the term price as a plain decimal, and where to buy it. */
-  offer: { name: string; price: string; url: string };
+  /**
+   * For schema.org Offer: the term price at build time as a plain decimal, and where to buy it.
+   * During a campaign (pages are rebuilt at each campaign edge: `catalog schedule`), the
+   * campaign's price, the day it ends and the regular price it replaces.
+   */
+  offer: {
+    name: string;
+    price: string;
+    url: string;
+    campaign: { validUntil: string; regularPrice: string } | null;
+  };
 };
 
 export type Bullet = { text: string; tooltip: { id: string; label: string; text: string } | null };
@@ -145,6 +154,28 @@ function offerName(plan: PlanEntry, mode: PriceMode): string {
   return plan.termDuration === 12 ? "Annual" : `Every ${termLabel(plan.termDuration)}`;
 }
 
+function buildTimeOffer(
+  plan: PlanEntry,
+  mode: PriceMode,
+  q: Quote,
+  campaigns: readonly CampaignPrice[],
+): PriceOption["offer"] {
+  const running = campaigns.find((c) => c.visibleAtBuild);
+  return {
+    name: offerName(plan, mode),
+    price: running ? running.offerPrice : plainDecimal(q.price),
+    url: checkoutHref({ p: "buy", product: plan.code, tier: plan.tier }),
+    campaign: running
+      ? {
+          // schema.org's priceValidUntil is the last date (UTC) the price holds; validTo is the
+          // first instant it no longer does.
+          validUntil: new Date(running.validToMs - 1).toISOString().slice(0, 10),
+          regularPrice: plainDecimal(q.price),
+        }
+      : null,
+  };
+}
+
 type OptionRole = { mode: PriceMode; savings: number | null; secondary: boolean };
 
 function priceOption(
@@ -171,11 +202,7 @@ function priceOption(
     notes: seatNotes(plan, q),
     essentials: essentialsOffer(catalog, plan, ctx),
     cta: optionLink(plan, q, ctx, secondary),
-    offer: {
-      name: offerName(plan, mode),
-      price: formatPrice(q.price).replaceAll(",", ""),
-      url: checkoutHref({ p: "buy", product: plan.code, tier: plan.tier }),
-    },
+    offer: buildTimeOffer(plan, mode, q, campaigns),
   } satisfies PriceOption;
 }
 

@@ -1,7 +1,13 @@
 // How a plan's prices read on a card: the regular price of each billing mode, campaign prices with
 // their windows, and extra-seat notes. Figures come from the quote of the pricing module.
 import type { Catalog, PlanEntry } from "../domain/catalog/catalog-schema.ts";
-import { formatCount, formatUsd, type Quote, termLabel } from "../domain/pricing/index.ts";
+import {
+  formatCount,
+  formatPrice,
+  formatUsd,
+  type Quote,
+  termLabel,
+} from "../domain/pricing/index.ts";
 import { campaignSegments, isInWindow, windowsAttr } from "./campaign-windows.ts";
 
 /** Which position of the monthly/annual switch shows an option; "always" ignores the switch. */
@@ -19,7 +25,13 @@ export type CampaignPrice = {
   was: string;
   /** "Save $23.95" */
   discount: string;
+  /** For schema.org: the campaign's term price as a plain decimal, and when its window closes. */
+  offerPrice: string;
+  validToMs: number;
 };
+
+/** "1234.50": a price as schema.org wants it, no currency sign or grouping. */
+export const plainDecimal = (amount: number) => formatPrice(amount).replaceAll(",", "");
 
 export const perTerm = (plan: Pick<PlanEntry, "termDuration">) =>
   `/${termLabel(plan.termDuration)}`;
@@ -85,6 +97,8 @@ export function campaignPrices(
           : { amount: formatUsd(c.price), unit: regular.unit, detail: span },
         was: regular.amount,
         discount: `Save ${formatUsd(c.discount)}`,
+        offerPrice: plainDecimal(c.price),
+        validToMs: segment.to,
       };
     },
   );

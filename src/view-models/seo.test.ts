@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeSpecCatalog } from "../domain/testing/builders.ts";
+import { makeCampaign, makeSpecCatalog } from "../domain/testing/builders.ts";
 import { plansPageModel } from "./plans-page.ts";
 import {
   faqJsonLd,
@@ -60,6 +60,41 @@ describe("plansJsonLd", () => {
     ]);
     const schools = ld["@graph"].find((p) => p.name === "Video Editor Schools");
     expect(schools?.offers.map((o) => o.price)).toEqual(["374.00", "187.00"]);
+  });
+
+  it("offers a campaign's price while it runs, the regular one struck through, until its end", () => {
+    const withCampaign = { ...catalog, campaigns: [makeCampaign()] };
+    const offersAt = (atMs: number) => {
+      const ld = plansJsonLd(plansPageModel(withCampaign, atMs, { variant: "plans" }), site) as {
+        "@graph": { name: string; offers: Record<string, unknown>[] }[];
+      };
+      return ld["@graph"].find((p) => p.name === "Video Editor Power")?.offers ?? [];
+    };
+    // Built during Black Friday (27 Nov to 1 Dec 2026, first term of Power annual 29.94).
+    const [annual, monthly] = offersAt(Date.UTC(2026, 10, 28));
+    expect(annual).toEqual({
+      "@type": "Offer",
+      name: "Annual",
+      price: "29.94",
+      priceCurrency: "USD",
+      url: "https://example.com/cart?p=buy&product=wv_single_12m&tier=personal#checkout",
+      priceValidUntil: "2026-11-30",
+      priceSpecification: {
+        "@type": "UnitPriceSpecification",
+        priceType: "https://schema.org/StrikethroughPrice",
+        price: "59.88",
+        priceCurrency: "USD",
+      },
+    });
+    // The monthly plan is not in the campaign.
+    expect(monthly).toMatchObject({ price: "9.99" });
+    expect(monthly).not.toHaveProperty("priceValidUntil");
+    // Built before it opens or after it closes: the regular price alone.
+    for (const atMs of [Date.UTC(2026, 10, 26), Date.UTC(2026, 11, 1)]) {
+      const [regular] = offersAt(atMs);
+      expect(regular).toMatchObject({ price: "59.88" });
+      expect(regular).not.toHaveProperty("priceSpecification");
+    }
   });
 });
 

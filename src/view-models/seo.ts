@@ -71,12 +71,22 @@ function productLd(card: PlanCard, siteUrl: URL): JsonLd {
     name: `${SITE_NAME} ${card.title}`,
     description: card.subtitle,
     brand: { "@type": "Brand", name: SITE_NAME },
-    offers: card.options.map((option) => ({
+    offers: card.options.map(({ offer }) => ({
       "@type": "Offer",
-      name: option.offer.name,
-      price: option.offer.price,
+      name: offer.name,
+      price: offer.price,
       priceCurrency: "USD",
-      url: new URL(option.offer.url, siteUrl).href,
+      url: new URL(offer.url, siteUrl).href,
+      // A campaign's price is the offer while it runs; the regular one is what it strikes through.
+      ...(offer.campaign && {
+        priceValidUntil: offer.campaign.validUntil,
+        priceSpecification: {
+          "@type": "UnitPriceSpecification",
+          priceType: "https://schema.org/StrikethroughPrice",
+          price: offer.campaign.regularPrice,
+          priceCurrency: "USD",
+        },
+      }),
     })),
   };
 }
