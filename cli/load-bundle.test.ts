@@ -22,7 +22,7 @@ function runEntry(entry: string, args: string[], env: Record<string, string> = {
 }
 
 const run = (args: string[], env: Record<string, string> = {}) =>
-  runEntry(join(outDir, "catalog.mjs"), args, env);
+  runEntry(join(outDir, "catalog.cjs"), args, env);
 
 /** The code cache files of the validate bundle under the cache root (Node adds a version folder). */
 function validateCaches(): string[] {

@@ -1,4 +1,4 @@
-// The bundle's entry, cli/dist/catalog.mjs (scripts/build-cli.ts, decision 0017): runs the bundle
+// The bundle's entry, cli/dist/catalog.cjs (scripts/build-cli.ts, decision 0017): runs the bundle
 // of the command named on the command line (cli/dist/catalog-<command>.cjs, or catalog-all.cjs
 // for help and typos) with a V8 code cache taken at the end of a run.
 //

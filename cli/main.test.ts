@@ -506,7 +506,7 @@ describe("the shell", () => {
   });
 
   it("runs through the npm bin shim", () => {
-    const result = spawnSync(process.execPath, [join(root, "cli/bin.js"), "validate"], {
+    const result = spawnSync(process.execPath, [join(root, "cli/bin.cjs"), "validate"], {
       cwd: root,
       encoding: "utf8",
     });
@@ -521,7 +521,7 @@ describe("the shell", () => {
         { "marketing.yaml": "testimonials: {\n", "tax-rates.yaml": "rates: []\nrates: []\n" },
       ),
     );
-    const viaBin = spawnSync(process.execPath, [join(root, "cli/bin.js"), "validate"], {
+    const viaBin = spawnSync(process.execPath, [join(root, "cli/bin.cjs"), "validate"], {
       cwd,
       encoding: "utf8",
       env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "" },

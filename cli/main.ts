@@ -2,10 +2,10 @@
 // command lives in commands/<name>.ts and loads what it needs only when it runs, so that a quick
 // `catalog validate` does not pay for the JSON Schema emitter or the pricing module. Runs as
 // TypeScript (`node cli/main.ts`) or bundled (cli/dist/catalog-<command>.cjs, run by
-// cli/dist/catalog.mjs; scripts/build-cli.ts, decision 0017).
+// cli/dist/catalog.cjs; scripts/build-cli.ts, decision 0017).
 import { enableCompileCache } from "node:module";
 
-// Before any other import, so that later modules load from Node's on-disk compile cache (bin.js
+// Before any other import, so that later modules load from Node's on-disk compile cache (bin.cjs
 // switches it on even earlier, before this file itself is compiled).
 enableCompileCache();
 

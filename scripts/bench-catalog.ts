@@ -1,7 +1,7 @@
 // Wall time of `catalog validate` and `catalog build` on the shipped catalogue and on a generated
 // one 100 times its size, each as a ratio to `node -e 0` measured in the same run (issue goals:
 // validate on the shipped catalogue within 3x Node's start-up; the 100x catalogue under 2 s).
-// The CLI runs as npx runs it (cli/bin.js), from its bundle, rebuilt first (decision 0017); the
+// The CLI runs as npx runs it (cli/bin.cjs), from its bundle, rebuilt first (decision 0017); the
 // same validate from the TypeScript sources is measured beside it for comparison.
 // The headline ratio takes the median of RATIO_RUNS runs of each side, the two sides interleaved
 // (node -e 0, validate, node -e 0, ...), so both see the same load on a shared machine; the load
@@ -122,7 +122,7 @@ export async function benchCatalog(): Promise<Record<string, number>> {
   const { buildCli } = await import("./build-cli.ts");
   const bundle = await buildCli();
   const loadBefore = loadavg()[0] ?? Number.NaN;
-  const validateArgs = ["cli/bin.js", "validate", "catalog"];
+  const validateArgs = ["cli/bin.cjs", "validate", "catalog"];
   const cacheFile = parseCacheFile();
   const headline = interleavedRuns(
     {
@@ -147,9 +147,9 @@ export async function benchCatalog(): Promise<Record<string, number>> {
   const large = makeLargeCatalog();
   const out = mkdtempSync(join(tmpdir(), "catalog-build-"));
   try {
-    const build = medianMs(["cli/bin.js", "build", "--dir", "catalog", "--out", out]);
-    const validateLarge = medianMs(["cli/bin.js", "validate", large]);
-    const buildLarge = medianMs(["cli/bin.js", "build", "--dir", large, "--out", out]);
+    const build = medianMs(["cli/bin.cjs", "build", "--dir", "catalog", "--out", out]);
+    const validateLarge = medianMs(["cli/bin.cjs", "validate", large]);
+    const buildLarge = medianMs(["cli/bin.cjs", "build", "--dir", large, "--out", out]);
     return {
       "CLI bundle build (ms)": bundle.ms,
       "CLI bundle (KiB)": bundle.bytes / 1024,

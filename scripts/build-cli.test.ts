@@ -1,5 +1,5 @@
 // The CLI bundle (decision 0017) answers exactly as the TypeScript sources do, and its manifest
-// lists the project files it was built from, which is what bin.js checks before running it.
+// lists the project files it was built from, which is what bin.cjs checks before running it.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +28,7 @@ describe("the catalog CLI bundle", () => {
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
   it("prints what the sources print, for validate, quote and an unknown command", () => {
-    const bundle = join(outDir, "catalog.mjs");
+    const bundle = join(outDir, "catalog.cjs");
     const sources = join(root, "cli/main.ts");
     for (const args of [
       ["validate", "--json"],

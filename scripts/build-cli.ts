@@ -1,7 +1,7 @@
 // Bundles the `catalog` CLI (cli/main.ts and everything it imports, dependencies included) into
 // cli/dist/ with esbuild: one CommonJS file per command (catalog-<command>.cjs, main.ts with that
-// command alone; catalog-all.cjs for help), and the entry catalog.mjs (cli/load-bundle.ts) that
-// runs the command's file with a V8 code cache. cli/bin.js runs the bundle while it is current
+// command alone; catalog-all.cjs for help), and the entry catalog.cjs (cli/load-bundle.ts) that
+// runs the command's file with a V8 code cache. cli/bin.cjs runs the bundle while it is current
 // (cli/dist/inputs.json: every project file it was built from, none changed since) and the
 // TypeScript sources otherwise. Decision 0017.
 // Run by `npm run build`, `npm run build:cli`, the first stage of `npm test` and `npm run bench`.
@@ -13,7 +13,7 @@ import { COMMAND_NAMES, type CommandName } from "../cli/command-names.ts";
 const root = fileURLToPath(new URL("..", import.meta.url));
 export const CLI_DIST = `${root}cli/dist`;
 
-/** The manifest bin.js checks: when the bundle was built, and the files it was built from. */
+/** The manifest bin.cjs checks: when the bundle was built, and the files it was built from. */
 export type BundleInputs = { builtAtMs: number; inputs: string[] };
 
 /**
@@ -106,21 +106,24 @@ const shared = {
   logLevel: "warning",
 } satisfies BuildOptions;
 
-/** Builds the bundle into `outDir` (default cli/dist, the one bin.js runs); returns its figures. */
+/** Builds the bundle into `outDir` (default cli/dist, the one bin.cjs runs); returns its figures. */
 export async function buildCli(
   outDir = CLI_DIST,
 ): Promise<{ ms: number; bytes: number; files: number }> {
   const started = performance.now();
-  // Any file changed from now on is newer than the bundle, so bin.js will not trust it.
+  // Any file changed from now on is newer than the bundle, so bin.cjs will not trust it.
   const builtAtMs = Date.now();
   rmSync(outDir, { recursive: true, force: true });
   const results = await Promise.all([
     // The entry: picks the command's bundle and runs it with a V8 code cache (cli/load-bundle.ts).
+    // CommonJS like bin.cjs, which requires it: no ES module loader in a run.
     build({
       ...shared,
       entryPoints: { catalog: "cli/load-bundle.ts" },
-      outfile: `${outDir}/catalog.mjs`,
-      format: "esm",
+      outfile: `${outDir}/catalog.cjs`,
+      format: "cjs",
+      define: { "import.meta.url": "__catalogUrl" },
+      banner: { js: 'const __catalogUrl = require("node:url").pathToFileURL(__filename).href;' },
     }),
     // One self-contained CommonJS file per command (and one with all, for help): main.ts with that
     // command only. CommonJS because the loader runs it as a vm.Script, to cache its code.
@@ -164,8 +167,8 @@ export async function buildCli(
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { ms, bytes, files } = await buildCli();
-  const entry = statSync(`${CLI_DIST}/catalog.mjs`).size;
+  const entry = statSync(`${CLI_DIST}/catalog.cjs`).size;
   console.log(
-    `cli/dist/catalog.mjs: ${files} files, ${(bytes / 1024).toFixed(0)} KiB (entry ${(entry / 1024).toFixed(0)} KiB) in ${ms.toFixed(0)} ms`,
+    `cli/dist/catalog.cjs: ${files} files, ${(bytes / 1024).toFixed(0)} KiB (entry ${(entry / 1024).toFixed(0)} KiB) in ${ms.toFixed(0)} ms`,
   );
 }

@@ -16,7 +16,7 @@
 // holds exactly are kept (no NaN, infinities or -0; plain objects and lists); a file with anything
 // else is parsed on every run, as without a cache.
 //
-// Node's modules through process.getBuiltinModule (cli/bin.js says why).
+// Node's modules through process.getBuiltinModule (cli/bin.cjs says why).
 import yamlPackage from "yaml/package.json" with { type: "json" };
 
 const { readFileSync, renameSync, writeFileSync } = process.getBuiltinModule("node:fs");
@@ -167,7 +167,7 @@ let processCache: ParseCache | null | undefined;
 
 /**
  * The parse cache of this process: in Node's compile cache folder when the compile cache is on
- * (cli/bin.js and main.ts turn it on; `NODE_DISABLE_COMPILE_CACHE=1` turns both off), else none.
+ * (cli/bin.cjs and main.ts turn it on; `NODE_DISABLE_COMPILE_CACHE=1` turns both off), else none.
  */
 export function processParseCache(): ParseCache | null {
   if (processCache === undefined) {

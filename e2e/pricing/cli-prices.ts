@@ -1,4 +1,4 @@
-// `catalog quote --json` for the price cross-test. The real command (cli/bin.js, a process per
+// `catalog quote --json` for the price cross-test. The real command (cli/bin.cjs, a process per
 // quote) costs a Node start-up each, so it runs for a sample that covers every plan, coupon,
 // refusal and time of the set; every combination also goes through the command's own core
 // (quotePlan: option parsing, the pricing module, the API error codes) in this process, over the
@@ -35,7 +35,7 @@ function answerOf(report: QuoteReport, what: string): CliAnswer {
 
 /** `catalog quote … --json`, the real command, as the pricing team runs it. */
 export function quoteProcess(c: PriceCombination): Promise<CliAnswer> {
-  const args = ["cli/bin.js", "quote", ...argsOf(c), "--json"];
+  const args = ["cli/bin.cjs", "quote", ...argsOf(c), "--json"];
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { cwd: root, encoding: "utf8" }, (error, stdout, stderr) => {
       // A refusal exits 1 with its JSON on stdout; anything else unreadable is a failure.
