@@ -18,9 +18,9 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   fullyParallel: true,
-  // Two browsers at once (Playwright's default is half the cores: one here). Measured on the
-  // 2-core machine: the whole stage 12 minutes instead of 15.7 under the same kind of load, and
-  // every test passes; the tests already make their own accounts and act as visitors of their own.
+  // Two browsers at once (Playwright's default is half the cores: one here). On the 2-core machine
+  // the stage took 12 min with two instead of 15.7 with one (busy machine both times), every test
+  // passing; the tests make their own accounts and act as visitors of their own (decision 0024).
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
