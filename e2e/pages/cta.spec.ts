@@ -1,7 +1,7 @@
 // Every call to action of the static plans pages (/plans and each tab, /pricing), read from the
 // built HTML, so a new link or form is covered without touching this file. A new visitor follows
-// each one, signs up (or signs in to free@demo.test), and lands on the screen the link asked for
-// with its product, period and seats still chosen:
+// each one and, once signed up (a new account) or signed in (free@demo.test), lands on the screen
+// the link asked for with its product, period and seats still chosen:
 // - p=buy to #checkout: the checkout of that product (an order summary priced by the server);
 // - p=buy to #checkout_single_export: the single export of that quality;
 // - p=trial: the trial screen of that plan;
@@ -9,11 +9,36 @@
 //   product (these accounts have no verified school address: spec 2.5);
 // - #signup: the free account, or the plans after signing in;
 // - the seat calculator's form: the checkout with the seats typed in.
+//
+// How, and why it is not one full sign-up through the screens per link and way (it was: 73 tests,
+// the longest part of the browser stage). A link that asks for a purchase or a trial takes a
+// visitor to the plans page's sign-up tab, which keeps the product and carries the link itself as
+// `redirect` (decideRedirect, src/domain/account/redirects.ts); signing up or in there goes to
+// that `redirect` (returnAfterSignIn), where the app, now with an account, shows the screen. The
+// only part that differs from link to link is the link: what the screens do with it is the same
+// code for every link of a kind. So:
+// - through the screens, for each kind of link (checkout, checkout with seats from the
+//   calculator, single export, trial, invalid-email after a purchase link, invalid-email after a
+//   trial link) and each way (sign-up and sign-in), one link followed and the account got by
+//   typing into the sign-up and sign-in forms, as before; the #signup links, whose landing is the
+//   sign-up form's own result, all of them so;
+// - every other link (and form), in a test of its own, as strictly: followed by a new visitor,
+//   whose sign-up tab must carry exactly that link as `redirect` (and its p, product and tier);
+//   then in the same browser an account through the API (a new one, then free@demo.test), each
+//   going to that `redirect` and landing on the same screen with the same checks as above.
+// Every link is still followed by a visitor and landed on by both kinds of account; what is not
+// repeated per link is typing the form, which the kind's test proves takes the visitor to
+// `redirect`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
-import { actAsNewVisitor } from "../cart/account-helpers.ts";
+import {
+  actAsNewVisitor,
+  signInViaApi,
+  signUpViaApi,
+  uniqueEmail,
+} from "../cart/account-helpers.ts";
 import { pressPastRateLimit } from "../cart/purchase-helpers.ts";
 
 const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
@@ -176,11 +201,60 @@ async function expectLanding(page: Page, landing: Landing): Promise<void> {
   }
 }
 
+/** The kind of a link, for choosing one of each to follow through the screens. */
+function kindOf(href: string): string {
+  const landing = landingOf(href, "sign-up");
+  return landing.kind === "invalid-email" ? `invalid-email after p=${landing.p}` : landing.kind;
+}
+
+/** The #signup links stay on the sign-up form: their landing is what that form itself does. */
+const isSignUpLink = (href: string) => landingOf(href, "sign-up").kind === "free-account";
+
+const throughScreens = new Set<string>();
+{
+  const kinds = new Set<string>();
+  for (const { href } of links) {
+    const kind = kindOf(href);
+    if (isSignUpLink(href) || !kinds.has(kind)) throughScreens.add(href);
+    kinds.add(kind);
+  }
+}
+const [screenForm, ...otherForms] = forms;
+
+test("one link of each kind is followed through the screens", () => {
+  // A guard on the choice above: each kind that the rules of the header name is there.
+  expect([...new Set([...throughScreens].map(kindOf))].sort()).toEqual([
+    "checkout",
+    "free-account",
+    "invalid-email after p=buy",
+    "invalid-email after p=trial",
+    "single-export",
+    "trial",
+  ]);
+  expect(screenForm).toBeDefined();
+});
+
+/** Fills the seat calculator of a form with 45 and sends it; the sign-up tab keeps its fields. */
+async function sendSeatForm(page: Page, form: SeatForm): Promise<void> {
+  // The calculator is on its tier's tab (?tab= opens it).
+  await page.goto(`${form.page}?tab=${form.hidden.tier ?? "education"}`);
+  const seats = page.locator(`form[action="${form.action}"] input[name=seats]`);
+  await seats.fill("45");
+  await seats.press("Enter");
+  await expect(page).toHaveURL(/\/cart\/plans\?tab=signup/);
+  expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({
+    ...Object.fromEntries(
+      Object.entries(form.hidden).filter(([key]) => ["p", "product", "tier"].includes(key)),
+    ),
+    tab: "signup",
+  });
+}
+
 for (const how of ["sign-up", "sign-in"] as const) {
   test.describe(`through ${how}`, () => {
     // Sign-ups and sign-ins from one address are rate limited: a test may wait its turn.
     test.describe.configure({ timeout: 120_000 });
-    for (const { href, pages } of links) {
+    for (const { href, pages } of links.filter((link) => throughScreens.has(link.href))) {
       test(`${href} (on ${pages.join(", ")})`, async ({ page }) => {
         await page.goto(pages[0] ?? "/plans");
         await page.goto(href);
@@ -189,27 +263,58 @@ for (const how of ["sign-up", "sign-in"] as const) {
       });
     }
 
-    for (const form of forms) {
-      test(`the seat calculator on ${form.page} keeps the seats`, async ({ page }) => {
-        // The calculator is on its tier's tab (?tab= opens it).
-        await page.goto(`${form.page}?tab=${form.hidden.tier ?? "education"}`);
-        const seats = page.locator(`form[action="${form.action}"] input[name=seats]`);
-        await seats.fill("45");
-        await seats.press("Enter");
-        await expect(page).toHaveURL(/\/cart\/plans\?tab=signup/);
-        expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({
-          ...Object.fromEntries(
-            Object.entries(form.hidden).filter(([key]) => ["p", "product", "tier"].includes(key)),
-          ),
-          tab: "signup",
-        });
+    if (screenForm) {
+      test(`the seat calculator on ${screenForm.page} keeps the seats`, async ({ page }) => {
+        await sendSeatForm(page, screenForm);
         await getAnAccount(page, how);
         await expectLanding(page, {
           kind: "checkout",
-          product: form.hidden.product ?? "",
+          product: screenForm.hidden.product ?? "",
           seats: "45",
         });
       });
     }
   });
 }
+
+/**
+ * On the sign-up tab a link led a visitor to: its `redirect`, then a new account and then
+ * free@demo.test (through the API, in the same browser) each go there and land as `landing` says.
+ */
+async function landBothWays(page: Page, landing: (how: "sign-up" | "sign-in") => Landing) {
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign up");
+  const redirect = new URL(page.url()).searchParams.get("redirect") ?? "";
+  expect(redirect).toMatch(/^\/cart[?#]/);
+  await signUpViaApi(page, uniqueEmail("cta"), "secret-password");
+  await page.goto(redirect);
+  await expectLanding(page, landing("sign-up"));
+  await signInViaApi(page, "free@demo.test");
+  await page.goto(redirect);
+  await expectLanding(page, landing("sign-in"));
+}
+
+test.describe("through the sign-up tab's redirect", () => {
+  for (const { href, pages } of links.filter((link) => !throughScreens.has(link.href))) {
+    test(`${href} (on ${pages.join(", ")})`, async ({ page }) => {
+      await page.goto(href);
+      await expect(page).toHaveURL(/\/cart\/plans\?tab=signup/);
+      const link = new URL(href, "http://x").searchParams;
+      const params = new URL(page.url()).searchParams;
+      // The link itself, unchanged, is where signing up or in goes back to.
+      expect(params.get("redirect")).toBe(href);
+      for (const key of ["p", "product", "tier"]) expect(params.get(key)).toBe(link.get(key));
+      await landBothWays(page, (how) => landingOf(href, how));
+    });
+  }
+
+  for (const form of otherForms) {
+    test(`the seat calculator on ${form.page} keeps the seats`, async ({ page }) => {
+      await sendSeatForm(page, form);
+      await landBothWays(page, () => ({
+        kind: "checkout",
+        product: form.hidden.product ?? "",
+        seats: "45",
+      }));
+    });
+  }
+});

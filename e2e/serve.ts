@@ -1,0 +1,28 @@
+// The server the browser tests run against (playwright.config.ts's webServer): what `npm start`
+// serves (scripts/serve.ts: the built dist/ and the API server), with one difference that exists
+// only here: passwords are hashed with scrypt at cost 10 (N = 1024, as the unit tests' servers
+// use) instead of the production cost 15 (N = 32768, about 150 ms per hash on a loaded 2-core
+// machine). A full browser run signs up and in a few hundred times, and every one of those hashes
+// competed for the CPU with the browser. The hash is still real scrypt, stored and checked the
+// same way (a wrong password is still refused); the production cost stays DEFAULT_COST in
+// src/server/auth/passwords.ts, and scripts/serve.ts never passes a cost of its own.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createStaticHandler } from "../scripts/static-handler.ts";
+import { startServer } from "../src/server/main.ts";
+
+/** scrypt cost (log2 N) for the browser tests' server only. */
+const TEST_PASSWORD_COST = 10;
+
+const distDir = fileURLToPath(new URL("../dist/", import.meta.url));
+if (!existsSync(distDir)) {
+  console.error(`e2e serve: ${distDir} does not exist; run \`npx astro build\` first.`);
+  process.exit(1);
+}
+
+// No log or env passed: the server reads process.env (PORT, HOST, DATA_DIR, ...) and handles
+// SIGTERM and SIGINT as scripts/serve.ts's does, so Playwright stops it the same way.
+await startServer({
+  staticHandler: createStaticHandler(distDir),
+  passwordCost: TEST_PASSWORD_COST,
+});
