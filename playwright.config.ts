@@ -20,7 +20,7 @@ export default defineConfig({
   fullyParallel: true,
   // Two browsers at once (Playwright's default is half the cores: one here). On the 2-core machine
   // the stage took 12 min with two instead of 15.7 with one (busy machine both times), every test
-  // passing; the tests make their own accounts and act as visitors of their own (decision 0024).
+  // passing; the tests make their own accounts and act as visitors of their own (decision 0025).
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
