@@ -31,9 +31,13 @@ const READER_VERSION = 1;
 /** The first line of a cache file: what wrote it. A file that starts otherwise is not read. */
 const HEADER = `catalog yaml parse cache ${READER_VERSION} yaml@${yamlPackage.version}\n`;
 
-/** Oldest entries are dropped past these (they hold other folders' or older revisions' files). */
-const MAX_ENTRIES = 200;
-const MAX_TEXT_CHARS = 4 << 20;
+/**
+ * Oldest entries are dropped past these (they hold other folders' or older revisions' files).
+ * Room for a catalogue a hundred times the shipped one (~1,300 files, 4 M characters): reading a
+ * cache that size back costs a small part of parsing it.
+ */
+const MAX_ENTRIES = 5_000;
+const MAX_TEXT_CHARS = 16 << 20;
 
 export type ParseCache = {
   /**
