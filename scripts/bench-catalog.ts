@@ -14,6 +14,7 @@ import { getCompileCacheDir } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cacheFileFor } from "../cli/core/parse-cache.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = 7;
@@ -61,17 +62,17 @@ export function interleavedRuns(
 }
 
 /**
- * Where the CLI's runs keep their YAML parse cache (cli/core/parse-cache.ts): Node's compile
- * cache folder for this Node, which is the one the CLI's runs use, as they inherit this
- * environment.
+ * Where the CLI's runs keep the YAML parse cache of the catalogue folder `catalogDir`
+ * (cli/core/parse-cache.ts): in Node's compile cache folder for this Node, which is the one the
+ * CLI's runs use, as they inherit this environment.
  */
-function parseCacheFile(): string {
+function parseCacheFile(catalogDir: string): string {
   const { enableCompileCache } = process.getBuiltinModule("node:module");
   enableCompileCache();
   const dir = getCompileCacheDir();
   if (dir === undefined)
     throw new Error("Node's compile cache is off (NODE_DISABLE_COMPILE_CACHE)");
-  return join(dir, "catalog-yaml-parse.cache");
+  return cacheFileFor(dir, join(root, catalogDir));
 }
 
 /**
@@ -123,7 +124,7 @@ export async function benchCatalog(): Promise<Record<string, number>> {
   const bundle = await buildCli();
   const loadBefore = loadavg()[0] ?? Number.NaN;
   const validateArgs = ["cli/bin.cjs", "validate", "catalog"];
-  const cacheFile = parseCacheFile();
+  const cacheFile = parseCacheFile("catalog");
   const headline = interleavedRuns(
     {
       nodeStart: ["-e", "0"],

@@ -20,7 +20,7 @@ export type Loaded =
 export function validateRaw(
   raw: readonly RawFile[],
   dir: string,
-  cache: ParseCache | null = processParseCache(),
+  cache: ParseCache | null = processParseCache(dir),
 ): Loaded {
   const read = parseCatalog(raw, dir, cache ?? undefined);
   const result = validateCatalog(read.files, { root: displayDir(dir) });
@@ -32,7 +32,7 @@ export function validateRaw(
 export function loadCatalog(
   fs: CatalogFs,
   dir: string,
-  cache: ParseCache | null = processParseCache(),
+  cache: ParseCache | null = processParseCache(dir),
 ): Loaded {
   return validateRaw(readTexts(fs, dir), dir, cache);
 }

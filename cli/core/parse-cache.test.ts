@@ -9,7 +9,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { catalogTexts } from "../testing/catalog-fixture.ts";
 import { diskFs } from "./catalog-fs.ts";
 import { validateRaw } from "./load-catalog.ts";
-import { checksum, encodeEntries, entryOf, parseCacheIn, readEntries } from "./parse-cache.ts";
+import {
+  cacheFileFor,
+  checksum,
+  encodeEntries,
+  entryOf,
+  parseCacheIn as parseCacheOf,
+  readEntries,
+} from "./parse-cache.ts";
 import { parseCatalog } from "./read-catalog.ts";
 import { type RawFile, readTexts } from "./read-texts.ts";
 
@@ -25,7 +32,9 @@ function cacheDir(): string {
   return dir;
 }
 
-const cacheFile = (dir: string) => join(dir, "catalog-yaml-parse.cache");
+// Every reading below is of the folder "catalog"; the cache file is that folder's.
+const parseCacheIn = (dir: string) => parseCacheOf(dir, "catalog");
+const cacheFile = (dir: string) => cacheFileFor(dir, "catalog");
 
 /** The catalogue's files as a fixture hands them to the reader. */
 function raw(texts: Record<string, string>): RawFile[] {
@@ -52,18 +61,22 @@ const awkward: RawFile[] = [
 describe("the parse cache", () => {
   it("gives a later run the very values a fresh parse gives, for every shipped and awkward file", () => {
     const dir = cacheDir();
-    for (const files of [shipped, awkward]) {
-      const fresh = parseCatalog(files, "catalog");
-      parseCatalog(files, "catalog", parseCacheIn(dir));
-      const cached = parseCatalog(files, "catalog", parseCacheIn(dir));
+    for (const [folder, files] of [
+      ["shipped", shipped],
+      ["awkward", awkward],
+    ] as const) {
+      const fresh = parseCatalog(files, folder);
+      parseCatalog(files, folder, parseCacheOf(dir, folder));
+      const cached = parseCatalog(files, folder, parseCacheOf(dir, folder));
       expect(cached.issues).toEqual(fresh.issues);
       for (const [i, file] of cached.files.entries()) {
         expect(file.data).toStrictEqual(fresh.files[i]?.data);
       }
     }
     // What JSON cannot hold exactly is never kept: those files parse on every run.
-    const kept = new Set(readEntries(cacheFile(dir)).map(([text]) => text));
-    expect(awkward.map((file) => kept.has(file.text as string))).toEqual([
+    const kept = (folder: string) =>
+      new Set(readEntries(cacheFileFor(dir, folder)).map(([text]) => text));
+    expect(awkward.map((file) => kept("awkward").has(file.text as string))).toEqual([
       false,
       true,
       true,
@@ -71,8 +84,8 @@ describe("the parse cache", () => {
       true,
       false,
     ]);
-    for (const file of shipped) expect(kept.has(file.text as string)).toBe(true);
-    const numbers = parseCatalog(awkward, "catalog", parseCacheIn(dir)).files[0]?.data;
+    for (const file of shipped) expect(kept("shipped").has(file.text as string)).toBe(true);
+    const numbers = parseCatalog(awkward, "awkward", parseCacheOf(dir, "awkward")).files[0]?.data;
     expect(Object.is((numbers as { d: number }).d, -0)).toBe(true);
     expect(Number.isNaN((numbers as { c: number }).c)).toBe(true);
   });
@@ -221,6 +234,32 @@ describe("the parse cache", () => {
       0,
     );
     expect(sums.size).toBe(variants + 1);
+  });
+
+  it("keeps each catalogue folder's files apart, so a run reads only its own", () => {
+    const dir = cacheDir();
+    const small = [{ relativePath: "exports.yaml", text: "a: 1\n" }];
+    const large = Array.from({ length: 50 }, (_, i) => ({
+      relativePath: `plans/p${i}.yaml`,
+      text: `family: f${i}\nvariants: []\n`,
+    }));
+    parseCatalog(small, "catalog", parseCacheOf(dir, "catalog"));
+    parseCatalog(large, "other", parseCacheOf(dir, "elsewhere/other"));
+    expect(readEntries(cacheFileFor(dir, "catalog"))).toHaveLength(1);
+    expect(readEntries(cacheFileFor(dir, "elsewhere/other"))).toHaveLength(50);
+    // The same folder named another way is the same file.
+    expect(cacheFileFor(dir, "./catalog/")).toBe(cacheFileFor(dir, "catalog"));
+  });
+
+  it("keeps older texts of a folder only up to as much again as the run's own", () => {
+    const dir = cacheDir();
+    const version = (n: number) => [{ relativePath: "exports.yaml", text: `version: ${n}\n` }];
+    for (let n = 1; n <= 5; n++) parseCatalog(version(n), "catalog", parseCacheIn(dir));
+    // This run's text and the one before it (the same length): an edit can be undone cheaply.
+    expect(readEntries(cacheFile(dir)).map(([text]) => text)).toEqual([
+      "version: 5\n",
+      "version: 4\n",
+    ]);
   });
 
   it("leaves a run as it was when the cache cannot be written", () => {

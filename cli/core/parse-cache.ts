@@ -21,6 +21,7 @@ import yamlPackage from "yaml/package.json" with { type: "json" };
 
 const { readFileSync, renameSync, writeFileSync } = process.getBuiltinModule("node:fs");
 const { getCompileCacheDir } = process.getBuiltinModule("node:module");
+const { resolve } = process.getBuiltinModule("node:path");
 
 /**
  * Bumped whenever read-catalog.ts changes how it turns a text into a value (parse options, the
@@ -32,11 +33,12 @@ const READER_VERSION = 1;
 const HEADER = `catalog yaml parse cache ${READER_VERSION} yaml@${yamlPackage.version}\n`;
 
 /**
- * Oldest entries are dropped past these (they hold other folders' or older revisions' files).
- * Room for a catalogue a hundred times the shipped one (~1,300 files, 4 M characters): reading a
- * cache that size back costs a small part of parsing it.
+ * Each catalogue folder has a file of its own, holding this run's files and, beside them, older
+ * texts (the last version of an edited file, `catalog diff`'s base revision) up to as many
+ * characters again: a run reads only about twice its own catalogue, whatever other folders
+ * (tests, a catalogue 100 times the shipped one) have kept. Past 16 M characters nothing older
+ * is kept.
  */
-const MAX_ENTRIES = 5_000;
 const MAX_TEXT_CHARS = 16 << 20;
 
 export type ParseCache = {
@@ -122,9 +124,19 @@ export function entryOf(text: string, data: unknown): Entry {
   return [text, json, checksum(json)];
 }
 
-/** The parse cache in the folder `dir` (a file of its own there). */
-export function parseCacheIn(dir: string): ParseCache {
-  const path = `${dir}/catalog-yaml-parse.cache`;
+/** A short, stable name for a path (FNV-1a), as the bundle's code cache names its files. */
+function pathKey(path: string): string {
+  return checksum(path).toString(16).padStart(8, "0");
+}
+
+/** The cache file, in the folder `cacheDir`, of the catalogue folder `catalogDir`. */
+export function cacheFileFor(cacheDir: string, catalogDir: string): string {
+  return `${cacheDir}/catalog-yaml-${pathKey(resolve(catalogDir))}.cache`;
+}
+
+/** The parse cache of the catalogue folder `catalogDir`, kept in the folder `cacheDir`. */
+export function parseCacheIn(cacheDir: string, catalogDir: string): ParseCache {
+  const path = cacheFileFor(cacheDir, catalogDir);
   const stored = new Map(readEntries(path).map((entry) => [entry[0], entry]));
   const taken = new Map<string, Entry>();
   const fresh = new Map<string, Entry>();
@@ -145,18 +157,20 @@ export function parseCacheIn(dir: string): ParseCache {
     },
     save() {
       if (fresh.size === 0) return;
-      // This run's files first, then the older ones that still fit.
+      // This run's files first, then older ones, up to as many characters again.
       const entries: Entry[] = [...fresh.values(), ...taken.values()];
-      let chars = entries.reduce((sum, [text]) => sum + text.length, 0);
+      const ours = entries.reduce((sum, [text]) => sum + text.length, 0);
+      const budget = Math.min(2 * ours, MAX_TEXT_CHARS);
+      let chars = ours;
       for (const [text, entry] of stored) {
         if (taken.has(text) || fresh.has(text)) continue;
-        if (entries.length >= MAX_ENTRIES || chars + text.length > MAX_TEXT_CHARS) break;
+        if (chars + text.length > budget) break;
         entries.push(entry);
         chars += text.length;
       }
       const partial = `${path}.${process.pid}.tmp`;
       try {
-        writeFileSync(partial, encodeEntries(entries.slice(0, MAX_ENTRIES)), { mode: 0o600 });
+        writeFileSync(partial, encodeEntries(entries), { mode: 0o600 });
         // A rename, so that a run reading meanwhile sees the old file or the new one, never half.
         renameSync(partial, path);
       } catch {
@@ -166,17 +180,13 @@ export function parseCacheIn(dir: string): ParseCache {
   };
 }
 
-/** undefined: not looked for yet; null: none (the compile cache is off). */
-let processCache: ParseCache | null | undefined;
-
 /**
- * The parse cache of this process: in Node's compile cache folder when the compile cache is on
- * (cli/bin.cjs and main.ts turn it on; `NODE_DISABLE_COMPILE_CACHE=1` turns both off), else none.
+ * The parse cache of the catalogue folder `catalogDir`, for one reading of it: in Node's compile
+ * cache folder when the compile cache is on (cli/bin.cjs and main.ts turn it on;
+ * `NODE_DISABLE_COMPILE_CACHE=1` turns both off), else none. Each reading opens its own (`catalog
+ * diff` reads a folder twice: its base revision, then the working tree).
  */
-export function processParseCache(): ParseCache | null {
-  if (processCache === undefined) {
-    const dir = getCompileCacheDir();
-    processCache = dir === undefined ? null : parseCacheIn(dir);
-  }
-  return processCache;
+export function processParseCache(catalogDir: string): ParseCache | null {
+  const cacheDir = getCompileCacheDir();
+  return cacheDir === undefined ? null : parseCacheIn(cacheDir, catalogDir);
 }
