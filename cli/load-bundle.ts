@@ -12,6 +12,7 @@
 // none with NODE_DISABLE_COMPILE_CACHE), one file per bundle, stamped with the bundle's size and
 // modification time; V8 itself rejects a cache made by another V8 version or other flags.
 import { namedCommand } from "./command-names.ts";
+import { fnv1aHex } from "./core/fnv1a.ts";
 
 // Node's modules through process.getBuiltinModule, not `import`: importing node:fs as a module
 // builds its ES module facade, which reads every export, and its getters load all of node:stream
@@ -38,15 +39,6 @@ process
       "--invocation-count-for-turbofan=60000 --invocation-count-for-osr=20000",
   );
 
-/** A short, stable name for a path (FNV-1a), so the cache file names its bundle without crypto. */
-function pathKey(path: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) {
-    hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, "0");
-}
-
 /** Where this bundle's code cache is and what it must be stamped with; undefined: no cache. */
 function cacheFor(file: string): { path: string; stamp: Buffer } | undefined {
   const dir = getCompileCacheDir();
@@ -54,7 +46,7 @@ function cacheFor(file: string): { path: string; stamp: Buffer } | undefined {
   const { size, mtimeMs } = statSync(file);
   const name = file.replace(/^.*[/\\]/, "").replace(/\.cjs$/, "");
   return {
-    path: `${dir}/${name}-${pathKey(file)}.v8cache`,
+    path: `${dir}/${name}-${fnv1aHex(file)}.v8cache`,
     stamp: Buffer.from(`${size}:${mtimeMs}\n`),
   };
 }

@@ -22,7 +22,7 @@ export function validateRaw(
   dir: string,
   cache: ParseCache | null = processParseCache(dir),
 ): Loaded {
-  const read = parseCatalog(raw, dir, cache ?? undefined);
+  const read = parseCatalog(raw, dir, cache);
   const result = validateCatalog(read.files, { root: displayDir(dir) });
   if (read.issues.length === 0) return result;
   const issues = sortIssues([...read.issues, ...(result.ok ? [] : result.issues)]);

@@ -11,13 +11,14 @@
 // as empty; an entry whose value fails its checksum is not used. Both are replaced, atomically, by
 // the next run that parses something.
 //
-// Plain JSON with a JS checksum, not node:v8's serializer or zlib's crc32: loading either of those
-// modules costs ~5 ms, a sixth of Node's whole start-up, on every run. So only values that JSON
-// holds exactly are kept (no NaN, infinities or -0; plain objects and lists); a file with anything
-// else is parsed on every run, as without a cache.
+// Plain JSON with a JS checksum (fnv1a.ts), not node:v8's serializer or zlib's crc32: loading
+// either of those modules costs ~5 ms, a sixth of Node's whole start-up, on every run. So only
+// values that JSON holds exactly are kept (no NaN, infinities or -0; plain objects and lists); a
+// file with anything else is parsed on every run, as without a cache.
 //
 // Node's modules through process.getBuiltinModule (cli/bin.cjs says why).
 import yamlPackage from "yaml/package.json" with { type: "json" };
+import { fnv1a, fnv1aHex } from "./fnv1a.ts";
 
 const { readFileSync, renameSync, writeFileSync } = process.getBuiltinModule("node:fs");
 const { getCompileCacheDir } = process.getBuiltinModule("node:module");
@@ -55,16 +56,6 @@ export type ParseCache = {
 
 /** A stored entry: the text, its value as JSON, and that JSON's checksum. */
 type Entry = [text: string, json: string, checksum: number];
-
-/**
- * FNV-1a over the UTF-16 code units: any one changed character changes it (each step is a
- * bijection), which is what a damaged file looks like; it is not a defence against forgery.
- */
-export function checksum(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
 
 /**
  * True when JSON.parse(JSON.stringify(value)) gives back an equal value. A YAML alias comes back
@@ -121,17 +112,12 @@ export function encodeEntries(entries: readonly Entry[]): string {
 /** An entry for a value JSON holds exactly. */
 export function entryOf(text: string, data: unknown): Entry {
   const json = JSON.stringify(data);
-  return [text, json, checksum(json)];
-}
-
-/** A short, stable name for a path (FNV-1a), as the bundle's code cache names its files. */
-function pathKey(path: string): string {
-  return checksum(path).toString(16).padStart(8, "0");
+  return [text, json, fnv1a(json)];
 }
 
 /** The cache file, in the folder `cacheDir`, of the catalogue folder `catalogDir`. */
 export function cacheFileFor(cacheDir: string, catalogDir: string): string {
-  return `${cacheDir}/catalog-yaml-${pathKey(resolve(catalogDir))}.cache`;
+  return `${cacheDir}/catalog-yaml-${fnv1aHex(resolve(catalogDir))}.cache`;
 }
 
 /** The parse cache of the catalogue folder `catalogDir`, kept in the folder `cacheDir`. */
@@ -146,7 +132,7 @@ export function parseCacheIn(cacheDir: string, catalogDir: string): ParseCache {
       if (!entry || taken.has(text)) return undefined;
       const [, json, sum] = entry;
       // Damaged on disk: parse the file as if it had never been seen (and keep it anew).
-      if (checksum(json) !== sum) return undefined;
+      if (fnv1a(json) !== sum) return undefined;
       taken.set(text, entry);
       return { data: JSON.parse(json) };
     },

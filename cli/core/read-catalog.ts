@@ -99,7 +99,11 @@ function knownSource(path: string, kind: FileKind, text: string, data: unknown):
  * Parses the files read by readTexts; a file of no known kind is an issue. With a cache, a file
  * whose text an earlier run parsed takes that run's value, and every clean parse is kept.
  */
-export function parseCatalog(raw: readonly RawFile[], dir: string, cache?: ParseCache): ReadResult {
+export function parseCatalog(
+  raw: readonly RawFile[],
+  dir: string,
+  cache?: ParseCache | null,
+): ReadResult {
   const shown = displayDir(dir);
   const files: SourceFile[] = [];
   const issues: Issue[] = [];
@@ -135,6 +139,6 @@ export function parseCatalog(raw: readonly RawFile[], dir: string, cache?: Parse
 }
 
 /** Reads and parses every file of the catalogue folder `dir`. */
-export function readCatalog(fs: CatalogFs, dir: string, cache?: ParseCache): ReadResult {
+export function readCatalog(fs: CatalogFs, dir: string, cache?: ParseCache | null): ReadResult {
   return parseCatalog(readTexts(fs, dir), dir, cache);
 }
