@@ -25,16 +25,6 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
-  expect: {
-    toHaveScreenshot: {
-      // Baselines beside the spec, one per screenshot, with no platform or project suffix: they
-      // are made and compared on Debian's Chromium, here and in CI (e2e/README.md).
-      pathTemplate: "{testDir}/{testFileDir}/{testFileName}-screenshots/{arg}{ext}",
-      // A few pixels of anti-aliasing may differ between runs; one changed digit of a price is
-      // several dozen pixels, and a changed colour thousands.
-      maxDiffPixels: 20,
-    },
-  },
   use: {
     baseURL,
     // Recording a trace costs every test a third of its time on this 2-core machine (DOM
