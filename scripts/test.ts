@@ -45,8 +45,10 @@ const stages: Stage[] = [
   },
   {
     name: "build",
-    title: "site build (astro build)",
-    commands: [[bin("astro", "astro"), "build"]],
+    title: "site build (astro build), and the pages as of campaign edges for the browser tests",
+    // The "as of" builds (scripts/pages-as-of.ts) come after dist/, here rather than inside a
+    // Playwright worker, where each held the worker for tens of seconds (issue 17).
+    commands: [[bin("astro", "astro"), "build"], ["scripts/pages-as-of.ts"]],
   },
   {
     name: "browser",

@@ -1,27 +1,19 @@
 // Campaign windows on prerendered pages, with a set clock at both edges (docs/static-pages.md).
-// The site is built again "as of" a time before the campaign opens and a time inside it
-// (PAGES_NOW), served locally, and read with the browser's clock set by page.clock. The site
-// that `npm test` built today is the third case: built after the window closed.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+// The site built "as of" a time before the campaign opens and a time inside it (PAGES_NOW) is
+// served locally and read with the browser's clock set by page.clock. Those two builds are made
+// once before the browser tests start (scripts/pages-as-of.ts, in npm test's build stage), not in
+// a worker here. The site that `npm test` built today is the third case: built after the window
+// closed.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
+import { asOfDir, campaignUnderTest } from "../../scripts/pages-as-of.ts";
 import { createStaticHandler, sendNotFound } from "../../scripts/static-handler.ts";
 import { campaignDiscount, formatUsd, monthlyPrice } from "../../src/domain/pricing/index.ts";
 import { catalog, planByCode, visibleText } from "./fixtures.ts";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const day = 86_400_000;
-
 // A public campaign with a plans banner, and an annual plan it discounts.
-const campaign = catalog.campaigns.find(
-  (c) => !c.targeted && c.banners.some((b) => b.location === "plans"),
-);
-if (!campaign) throw new Error("The catalogue has no public campaign with a plans banner to test.");
+const campaign = campaignUnderTest(catalog);
 const code = campaign.products.find(
   (p) => planByCode(p).termDuration === 12 && planByCode(p).category === "personal",
 );
@@ -34,35 +26,19 @@ const regular = `${formatUsd(monthlyPrice(plan.price, 12))} /month billed ${form
 const deal = `${formatUsd(monthlyPrice(campaignPrice, 12))} /month billed ${formatUsd(campaignPrice)} for the first year`;
 const discount = `Save ${formatUsd(campaignDiscount(plan.price, campaignPrice) ?? 0)}`;
 
-type Site = { origin: string; server: Server; dir: string };
+type Site = { origin: string; server: Server };
 
-/** Builds the site as of `atMs` into a temporary folder and serves it. */
-async function buildAt(atMs: number): Promise<Site> {
-  const dir = mkdtempSync(join(tmpdir(), "pages-as-of-"));
-  const run = spawnSync(
-    process.execPath,
-    ["node_modules/astro/bin/astro.mjs", "build", "--outDir", dir],
-    {
-      cwd: root,
-      env: { ...process.env, PAGES_NOW: String(atMs), ASTRO_TELEMETRY_DISABLED: "1" },
-      encoding: "utf8",
-    },
-  );
-  if (run.status !== 0)
-    throw new Error(
-      `astro build as of ${new Date(atMs).toISOString()} failed:\n${run.stdout}${run.stderr}`,
-    );
+/** Serves the site built as of another time (scripts/pages-as-of.ts). */
+async function serveAsOf(name: "early" | "during", before: number): Promise<Site> {
+  const { dir, atMs } = asOfDir(name);
+  // What each test's name says about when the site was built.
+  expect(atMs, `${name} built before ${new Date(before).toISOString()}`).toBeLessThan(before);
   const handler = createStaticHandler(dir);
   const server = createServer((req, res) => {
     if (!handler(req, res)) sendNotFound(dir, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, dir };
-}
-
-function close(site: Site | undefined): void {
-  site?.server.close();
-  if (site) rmSync(site.dir, { recursive: true, force: true });
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
 async function visit(page: Page, url: string, atMs: number): Promise<string> {
@@ -77,18 +53,18 @@ async function visit(page: Page, url: string, atMs: number): Promise<string> {
 const bannerImage = (page: Page) => page.getByRole("img", { name: banner?.alt ?? "" });
 
 test.describe("campaign windows", () => {
-  test.describe.configure({ mode: "serial", timeout: 120_000 });
   let before: Site | undefined;
   let during: Site | undefined;
 
   test.beforeAll(async () => {
-    before = await buildAt(campaign.validFrom - 7 * day);
-    during = await buildAt(campaign.validFrom + day);
+    before = await serveAsOf("early", campaign.validFrom);
+    during = await serveAsOf("during", campaign.validTo);
+    expect(asOfDir("during").atMs).toBeGreaterThanOrEqual(campaign.validFrom);
   });
 
   test.afterAll(() => {
-    close(before);
-    close(during);
+    before?.server.close();
+    during?.server.close();
   });
 
   test("built before the window: the regular price until the first millisecond of the window", async ({

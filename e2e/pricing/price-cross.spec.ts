@@ -6,7 +6,6 @@
 // the command, the summary and the purchase (same code and message), nothing is charged, and the
 // seat calculator shows no price for it. Runs after the build (npm test's browser stage), on the
 // real catalogue, with an in-process server whose clock is set to each combination's time.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
+import { asOfDir } from "../../scripts/pages-as-of.ts";
 import { createStaticHandler, sendNotFound } from "../../scripts/static-handler.ts";
 import {
   type PriceCombination,
@@ -41,39 +41,21 @@ import {
 } from "./static-prices.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const DAY = 86_400_000;
 
-type Site = { origin: string; server: Server; dir: string; temporary: boolean };
+type Site = { origin: string; server: Server; dir: string };
 
-async function serve(dir: string, temporary: boolean): Promise<Site> {
+async function serve(dir: string): Promise<Site> {
   const handler = createStaticHandler(dir);
   const server = createServer((req, res) => {
     if (!handler(req, res)) sendNotFound(dir, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, server, dir, temporary };
-}
-
-/** The site built as of `atMs` (PAGES_NOW) into a temporary folder, served. */
-async function buildAt(atMs: number): Promise<Site> {
-  const dir = mkdtempSync(join(tmpdir(), "price-cross-"));
-  const run = spawnSync(
-    process.execPath,
-    ["node_modules/astro/bin/astro.mjs", "build", "--outDir", dir],
-    {
-      cwd: root,
-      env: { ...process.env, PAGES_NOW: String(atMs), ASTRO_TELEMETRY_DISABLED: "1" },
-      encoding: "utf8",
-    },
-  );
-  if (run.status !== 0) throw new Error(`astro build as of ${atMs} failed:\n${run.stderr}`);
-  return serve(dir, true);
+  return { origin, server, dir };
 }
 
 function close(site: Site | undefined): void {
   site?.server.close();
-  if (site?.temporary) rmSync(site.dir, { recursive: true, force: true });
 }
 
 /** When dist/ was built: the plans page's <meta name="catalog-built-at">. */
@@ -197,14 +179,17 @@ test("one price everywhere: static page = catalog quote = summary = charge = inv
 
   // The static pages: today's build (dist/, valid from its build time on) and one built before
   // the catalogue's first campaign edge, which carries every campaign (valid at every time).
+  // The early site is built before the browser tests start (scripts/pages-as-of.ts, npm test's
+  // build stage); it must predate every campaign edge to be read at every time.
   const firstEdge = Math.min(...catalog.campaigns.map((c) => c.validFrom));
-  const early = await buildAt(firstEdge - DAY);
-  phase("early build");
-  const dist = await serve(join(root, "dist"), false);
+  const earlyBuild = asOfDir("early");
+  expect(earlyBuild.atMs, "the early site predates every campaign edge").toBeLessThan(firstEdge);
+  const early = await serve(earlyBuild.dir);
+  const dist = await serve(join(root, "dist"));
   try {
     const sites = [
       {
-        name: `built ${new Date(firstEdge - DAY).toISOString().slice(0, 10)}`,
+        name: `built ${new Date(earlyBuild.atMs).toISOString().slice(0, 10)}`,
         site: early,
         from: 0,
       },
