@@ -5,7 +5,7 @@
 // other had nothing to share); `npm test` now builds them once in its build stage, right after
 // dist/, into dist-as-of/<name>/ (issue 17).
 //
-//   node scripts/pages-as-of.ts          builds every variant (after `npm run build`)
+//   npx node scripts/pages-as-of.ts      builds every variant (after `npm run build`)
 //
 // The specs check each variant is there, was built as of the right time, and is not older than
 // dist/ (a page changed and rebuilt since would otherwise be tested in its old form).
@@ -67,7 +67,7 @@ export function asOfDir(name: AsOf["name"]): { dir: string; atMs: number } {
   if (!variant) throw new Error(`No site variant ${name}`);
   const dir = join(AS_OF_ROOT, name);
   const page = join(dir, "plans/index.html");
-  const fix = "run `node scripts/pages-as-of.ts` (npm test does, after building dist/)";
+  const fix = "run `npx node scripts/pages-as-of.ts` (npm test does, after building dist/)";
   if (!existsSync(page)) throw new Error(`${dir} is missing: ${fix}`);
   if (builtAt(dir) !== variant.atMs)
     throw new Error(`${dir} was built as of another time than the catalogue's: ${fix}`);
