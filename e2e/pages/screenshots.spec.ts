@@ -153,7 +153,7 @@ test.describe("the visual check", () => {
     expect(await layoutProblems(page, firstScreen(width))).toContainEqual(
       expect.stringMatching(/<form\.calc> .* overlap/),
     );
-    await style.evaluate((el) => el.remove());
+    await style.evaluate((el) => (el as Element).remove());
     await page.addStyleTag({ content: "main .cards { grid-template-columns: 500px 500px; }" });
     expect(await layoutProblems(page, firstScreen(width))).toContainEqual(
       expect.stringMatching(/^the page scrolls sideways/),
