@@ -27,6 +27,8 @@ export const MIN_PIXELS = 8;
 export const WIDTH_SLACK = 2;
 /** How far rows may drift apart: 1 % of the height, at least 4 pixels. */
 export const driftFor = (height: number) => Math.max(4, Math.ceil(height * 0.01));
+/** Unmatched pixels in one row beyond which the alignment stops counting (see rowCost). */
+const CAP = 64;
 
 export type Comparison = {
   /** Unmatched pixels, the larger of the two directions. */
@@ -96,6 +98,10 @@ function unmatchedPixels(source: Image, target: Image, drift: number) {
   const rows = source.height;
   const rowBytes = (image: Image, y: number) =>
     image.data.subarray(y * image.width * 4, y * image.width * 4 + width * 4);
+  // Counting stops past CAP: such a row is misaligned at that offset whatever the exact count,
+  // and misaligned text shows it within a few pixels, so most offsets cost a few steps. The
+  // path's pixels are counted exactly afterwards; a capped count can only make the chosen path
+  // worse than the best one (a difference reported), never hide one.
   const rowCost = (y: number, targetRow: number): number => {
     if (targetRow < 0 || targetRow >= target.height) return width;
     // The same row in both (most rows, unless the browser changed): every pixel matches itself.
@@ -116,8 +122,10 @@ function unmatchedPixels(source: Image, target: Image, drift: number) {
         g > (high[q + 1] as number) ||
         b < (low[q + 2] as number) ||
         b > (high[q + 2] as number)
-      )
+      ) {
         count++;
+        if (count > CAP) return count;
+      }
     }
     return count;
   };
@@ -125,10 +133,15 @@ function unmatchedPixels(source: Image, target: Image, drift: number) {
   // d = k - drift. Changing the offset costs a pixel, so that identical images stay at d = 0.
   const best = new Float64Array(rows * offsets);
   const from = new Int8Array(rows * offsets);
+  let previous = drift; // the cheapest offset of the row before (d = 0 at the start)
   for (let y = 0; y < rows; y++) {
+    // A row identical to its counterpart at the offset that served the row before (most rows
+    // when little or nothing changed) is as good as a row can be: the other offsets count as
+    // beyond CAP instead of being counted (safe as above).
+    const same = rowCost(y, y - (previous - drift)) === 0 && y - (previous - drift) >= 0;
     for (let k = 0; k < offsets; k++) {
       const d = k - drift;
-      const cost = rowCost(y, y - d);
+      const cost = same ? (k === previous ? 0 : CAP + 1) : rowCost(y, y - d);
       if (y === 0) {
         best[k] = cost + Math.abs(d);
         continue;
@@ -147,6 +160,9 @@ function unmatchedPixels(source: Image, target: Image, drift: number) {
       best[y * offsets + k] = cost + lowest;
       from[y * offsets + k] = choice;
     }
+    for (let k = 0; k < offsets; k++)
+      if ((best[y * offsets + k] as number) < (best[y * offsets + previous] as number))
+        previous = k;
   }
   // Back along the cheapest path, marking the unmatched pixels of each row.
   const mask = new Uint8Array(source.width * source.height);
