@@ -111,8 +111,24 @@ test.describe("the visual check", () => {
     });
     const problems = await visualDifferences(page, key, testInfo, { mayWrite: false });
     expect(problems).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${teacher} reads ".*\\$88\\.00 /year.*" where it read ".*\\$89\\.00 /year`),
+      ),
       expect.stringMatching(new RegExp(`^${teacher}: \\d+ pixels differ`)),
     ]);
+  });
+
+  test("fails a changed digit in the small print", async ({ page }, testInfo) => {
+    await open(page, name, path, width);
+    // The Schools card's extra-seat price, in the smallest text of the card.
+    const note = page.locator("article.card .note").filter({ visible: true }).first();
+    await expect(note).toContainText("$4.99");
+    await note.evaluate((el) => {
+      el.textContent = (el.textContent ?? "").replace("$4.99", "$4.98");
+    });
+    // Too few pixels for the tolerant pixel comparison (decision 0026): the text catches it.
+    const problems = await visualDifferences(page, key, testInfo, { mayWrite: false });
+    expect(problems).toEqual([expect.stringMatching(/^section card-schools reads .*\$4\.98/)]);
   });
 
   test("fails a changed colour", async ({ page }, testInfo) => {

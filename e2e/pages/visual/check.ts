@@ -1,6 +1,6 @@
 // The visual check of one static page at one width against its committed baseline (decision
-// 0026): the page's sections in the same order and arrangement, each where it was sideways, and
-// each one's pixels as they were within the tolerances of compare.ts. The page's full height is
+// 0026): the page's sections in the same order and arrangement, each where it was sideways, each
+// one's text as it was, and each one's pixels as they were within the tolerances of compare.ts. The page's full height is
 // never compared: a line one pixel taller in a new Chromium moves everything below it.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -86,6 +86,16 @@ export async function visualDifferences(
   for (const want of expected.sections) {
     const got = sections.find((s) => s.name === want.name);
     if (!got) continue;
+    // The words and figures, which no rendering changes: a digit in the small print is too few
+    // pixels for the tolerant comparison below, never too few for this.
+    if (got.text !== want.text) {
+      let at = 0;
+      while (got.text[at] === want.text[at]) at++;
+      const around = (text: string) => text.slice(Math.max(0, at - 20), at + 20);
+      problems.push(
+        `section ${want.name} reads "…${around(got.text)}…" where it read "…${around(want.text)}…"`,
+      );
+    }
     // Sideways position is layout (columns, centring), not font metrics: two pixels of slack.
     if (Math.abs(got.x - want.x) > 2)
       problems.push(`section ${want.name} moved sideways from x=${want.x} to x=${got.x}`);

@@ -25,7 +25,11 @@ export const SECTION_SELECTORS = [
 ];
 
 export type Box = { x: number; y: number; width: number; height: number };
-export type Section = Box & { name: string };
+export type Section = Box & {
+  name: string;
+  /** What a person reads in it (innerText, spaces squashed): the same in any browser build. */
+  text: string;
+};
 
 /** The visible sections in document order, named by their kind and heading, in page pixels. */
 export async function readSections(page: Page): Promise<Section[]> {
@@ -62,6 +66,7 @@ export async function readSections(page: Page): Promise<Section[]> {
         const r = el.getBoundingClientRect();
         return {
           name,
+          text: el.innerText.replace(/\s+/g, " ").trim(),
           x: r.left + window.scrollX,
           y: r.top + window.scrollY,
           width: r.width,
