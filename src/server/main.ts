@@ -19,7 +19,7 @@ import type { Db } from "./db/db.ts";
 import { IdempotencyKeys } from "./db/idempotency.ts";
 import { migrate } from "./db/migrations.ts";
 import { Events } from "./db/outbox.ts";
-import { openPostgres } from "./db/postgres.ts";
+import { openPostgres, redactCredentials, redactDatabaseUrl } from "./db/postgres.ts";
 import { Secrets } from "./db/secrets.ts";
 import { Sessions } from "./db/sessions.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
@@ -111,16 +111,8 @@ function refuseToStart(error: StartupError, programMode: boolean): never {
   process.exit(1);
 }
 
-/** A database URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
+/** A database URL without its credentials, for messages (db/postgres.ts). */
+export const redactUrl = redactDatabaseUrl;
 
 /**
  * The database and the key of stored secrets: a database given by the caller (tests), PostgreSQL
@@ -144,7 +136,10 @@ async function openDatabase(
       await migrate(db, now);
     } catch (error) {
       await db.close();
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = redactCredentials(
+        error instanceof Error ? error.message : String(error),
+        config.database.url,
+      );
       throw new StartupError(
         `The PostgreSQL database of DATABASE_URL (${where}) could not be reached or brought up to date: ${reason}. Check that the server answers, that the URL names an existing database and a user that may create tables in it.`,
       );

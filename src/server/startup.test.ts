@@ -294,3 +294,61 @@ describe("run as a program", () => {
     expect(await run(CHILD, dir, { asOwner: true })).toEqual({ code: 0, stderr: "" });
   });
 });
+
+describe("secrets and files", () => {
+  it("makes the data folder the owner's only, and every file in it (database, log, secret)", async () => {
+    const dir = join(newFolder(), "data");
+    const running = await start(dir);
+    try {
+      const signUp = await new TestClient(running.url).call(api.signUp, {
+        body: { email: "mode@example.com", password: "secret-1", firstName: "M", lastName: "O" },
+      });
+      expect(signUp.ok).toBe(true);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      const names = readdirSync(dir).sort();
+      expect(names).toEqual(
+        [DATABASE_FILE, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-wal`, SECRET_FILE].sort(),
+      );
+      for (const name of names)
+        expect([name, statSync(join(dir, name)).mode & 0o777]).toEqual([name, 0o600]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("takes group and other permissions off the files of an older install", async () => {
+    const dir = await usedFolder();
+    chmodSync(join(dir, DATABASE_FILE), 0o644);
+    chmodSync(join(dir, SECRET_FILE), 0o644);
+    await (await start(dir)).close();
+    expect(statSync(join(dir, DATABASE_FILE)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, SECRET_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it("prints no credential of DATABASE_URL, in any form, when PostgreSQL cannot be reached", async () => {
+    const urls = [
+      "postgres://app:pw-userinfo-1@127.0.0.1:1/db",
+      "postgres://app@127.0.0.1:1/db?password=pw-query-2",
+      "postgresql://127.0.0.1:1/db?user=app&password=pw-query-3&sslpassword=pw-ssl-4",
+      "postgres://app:pw%40enc-5@127.0.0.1:1/db?sslmode=disable",
+    ];
+    for (const url of urls) {
+      const log = memoryLogger();
+      const error = await startServer({
+        port: 0,
+        host: "127.0.0.1",
+        env: { DATABASE_URL: url, SERVER_SECRET: SECRET, PAYMENTS: "sandbox", SEED: "false" },
+        log,
+        clock: testClock(TEST_NOW),
+        catalog: fixtureCatalog(),
+      }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(StartupError);
+      const printed = `${(error as Error).message}\n${log.lines.join("\n")}`;
+      expect(printed).toContain("127.0.0.1:1");
+      expect(printed).not.toMatch(/pw-|pw%40|pw@enc/);
+    }
+  });
+});
