@@ -8,6 +8,7 @@ import type { Endpoint, ErrorsOf, Method } from "../api/contract/common.ts";
 import { parseRoute } from "../domain/checkout/routes.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { type AppDeps, Ctx } from "./context.ts";
+import { ClientGone } from "./http/body.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
 import {
   type ErrorReply,
@@ -29,6 +30,7 @@ import {
   staticPageCsp,
 } from "./http/security.ts";
 import { isLoopbackHost } from "./local-run.ts";
+import { throttledWarning } from "./log.ts";
 
 /** A handler may decline a request it does not own (GET /login without action=logout). */
 export type Handled = Reply | { kind: "pass" };
@@ -101,6 +103,9 @@ export function createApp(deps: AppDeps): App {
     raw: (method, path, handler) => router.add(method, path, { handler, endpoint: null }),
   };
   const staticCsp = new Map<string, string>();
+  // One line per request whose client went away mid-body, at most 10 a minute: a slow-body
+  // flood used to log a stack trace each.
+  const clientGone = throttledWarning(deps.log, deps.clock);
   const proxies = new TrustedProxies(deps.config.trustedProxies);
   const base = baseHeaders(deps.config.publicBaseUrl);
   const commonHeaders: readonly string[] = [
@@ -325,6 +330,10 @@ export function createApp(deps: AppDeps): App {
           body: error.error.body,
           headers: error.headers ?? {},
         };
+      } else if (error instanceof ClientGone) {
+        clientGone(`${method} ${ctx.path} from ${ctx.ip}: ${error.message}`);
+        res.destroy();
+        return;
       } else {
         deps.log.error(`${method} ${ctx.path} failed`, error);
         reply = { kind: "json", status: 500, body: apiError("internal_error").body };
