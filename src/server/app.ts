@@ -29,7 +29,6 @@ import {
   ownOrigins,
   staticPageCsp,
 } from "./http/security.ts";
-import { isLoopbackHost } from "./local-run.ts";
 import { throttledWarning } from "./log.ts";
 
 /** A handler may decline a request it does not own (GET /login without action=logout). */
@@ -62,21 +61,6 @@ function isApiPath(path: string): boolean {
   return API_PREFIXES.some(
     (prefix) => path === prefix.replace(/\/$/, "") || path.startsWith(prefix),
   );
-}
-
-/**
- * The development conveniences under /dev/ (the mailbox, the PayPal stand-in) answer only in a
- * local run (local-run.ts), and only to requests addressed to a loopback host: a page of another
- * site that rebinds its DNS name to 127.0.0.1 sends its own name as Host, and is refused.
- */
-function devToolsAllowed(deps: AppDeps, req: IncomingMessage): boolean {
-  if (!deps.config.local) return false;
-  const host = req.headers.host ?? "";
-  try {
-    return isLoopbackHost(new URL(`http://${host}`).hostname);
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -293,7 +277,10 @@ export function createApp(deps: AppDeps): App {
       await serveStatic(ctx, res);
       return;
     }
-    if (ctx.path.startsWith("/dev/") && !devToolsAllowed(deps, ctx.req)) {
+    // The development conveniences under /dev/ (the mailbox, the PayPal stand-in, the clock)
+    // answer only a local request: a local run, asked from this machine, not through a proxy,
+    // and addressed to a loopback name (a page that rebinds its DNS name is refused).
+    if (ctx.path.startsWith("/dev/") && !ctx.isLocalRequest) {
       write(ctx, res, { kind: "json", status: 404, body: apiError("not_found").body });
       return;
     }

@@ -18,6 +18,7 @@ import { type Client, clientKey } from "./http/client-address.ts";
 import { parseCookies } from "./http/cookies.ts";
 import type { RateLimiter, RateRuleName } from "./http/rate-limit.ts";
 import { type Headers, HttpError } from "./http/reply.ts";
+import { isLocalRequest } from "./local-run.ts";
 import type { Logger } from "./log.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
@@ -69,6 +70,11 @@ export class Ctx {
   /** The client reached us over https (directly, or as a trusted proxy reports). */
   readonly secure: boolean;
   readonly cookies: Record<string, string>;
+  /**
+   * The request may use a local run's conveniences (/dev/, the sandbox card form, demo sign-ins):
+   * a local run, asked directly from this machine, not through a proxy (local-run.ts).
+   */
+  readonly isLocalRequest: boolean;
   /** Headers added to whatever answer the handler gives (Set-Cookie, ...). */
   readonly responseHeaders: Headers = {};
   private bodyValue: Promise<unknown> | null = null;
@@ -87,6 +93,7 @@ export class Ctx {
       Boolean((req.socket as TLSSocket).encrypted) ||
       client.forwardedProto === "https";
     this.cookies = parseCookies(req.headers.cookie);
+    this.isLocalRequest = isLocalRequest(app.config.local, req);
   }
 
   get method(): string {
