@@ -7,7 +7,8 @@ import type { z } from "zod";
 import type { Endpoint, ErrorsOf, Method } from "../api/contract/common.ts";
 import { parseRoute } from "../domain/checkout/routes.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
-import { type AppDeps, Ctx } from "./context.ts";
+import { PasswordWorkBusy } from "./auth/passwords.ts";
+import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
 import { ClientGone } from "./http/body.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
 import {
@@ -316,6 +317,15 @@ export function createApp(deps: AppDeps): App {
           status: error.error.status,
           body: error.error.body,
           headers: error.headers ?? {},
+        };
+      } else if (error instanceof PasswordWorkBusy) {
+        // Shed load (auth/passwords.ts): 429 with Retry-After, as a rate limit answers.
+        const shed = tooManyAttempts(error.retryAfterSeconds);
+        reply = {
+          kind: "json",
+          status: shed.error.status,
+          body: shed.error.body,
+          headers: shed.headers ?? {},
         };
       } else if (error instanceof ClientGone) {
         clientGone(`${method} ${ctx.path} from ${ctx.ip}: ${error.message}`);

@@ -9,7 +9,14 @@ import { fileURLToPath } from "node:url";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { type App, createApp } from "./app.ts";
 import { type HumanVerifier, sandboxHumanVerifier } from "./auth/human-check.ts";
-import { DEFAULT_COST, type PasswordHasher, scryptHasher } from "./auth/passwords.ts";
+import {
+  boundedHasher,
+  DEFAULT_COST,
+  defaultPasswordWorkLimits,
+  type PasswordHasher,
+  type PasswordWorkLimits,
+  scryptHasher,
+} from "./auth/passwords.ts";
 import { loadCatalog } from "./catalog.ts";
 import { type Clock, DAY_MS, isSettableClock, runningClock, systemClock } from "./clock.ts";
 import { type Config, getConfig } from "./config.ts";
@@ -64,6 +71,8 @@ export type StartOptions = {
   passwordCost?: number;
   /** Replaces the scrypt hasher built from passwordCost (tests count its work). */
   passwords?: PasswordHasher;
+  /** Bounds on concurrent and waiting password work (auth/passwords.ts; default: by cores). */
+  passwordWork?: Partial<PasswordWorkLimits>;
   /** The reset page's human check; a real provider's verifier replaces the sandbox's. */
   humanCheck?: HumanVerifier;
   validateResponses?: boolean;
@@ -207,7 +216,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...(options.idempotencyLeaseMs !== undefined ? { leaseMs: options.idempotencyLeaseMs } : {}),
     }),
     secret,
-    passwords: options.passwords ?? scryptHasher(passwordCost),
+    // Every hash of every request goes through one bounded queue; the excess answers 429.
+    passwords: boundedHasher(options.passwords ?? scryptHasher(passwordCost), {
+      ...defaultPasswordWorkLimits(),
+      ...options.passwordWork,
+    }),
     humanCheck: options.humanCheck ?? sandboxHumanVerifier,
     validateResponses: options.validateResponses ?? false,
     background: new Set(),
@@ -226,6 +239,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
             ...(renewalOptions?.id ? { id: renewalOptions.id } : {}),
           },
         );
+
+  // One hash before anything listens: the dummy hash of unknown addresses is ready, and the
+  // bound on password work knows how long a hash takes here before the first flood.
+  // (A hasher passed in by a test is left alone: tests count its work.)
+  if (!options.passwords) await deps.passwords.verifyDummy("warm-up");
 
   const seeded =
     config.seed && config.payments === "sandbox"

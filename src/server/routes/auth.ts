@@ -65,9 +65,16 @@ export function authRoutes(routes: Routes): void {
     const permit = admitSignIn(ctx.app.limiter, email, ctx.ip);
     if (!permit.ok) throw tooManyAttempts(permit.retryAfterSeconds);
     const user = await Users.byEmail(ctx.app.db, email);
-    const ok = user
-      ? await ctx.app.passwords.verify(body.password, user.passwordHash)
-      : await ctx.app.passwords.verifyDummy(body.password);
+    let ok: boolean;
+    try {
+      ok = user
+        ? await ctx.app.passwords.verify(body.password, user.passwordHash)
+        : await ctx.app.passwords.verifyDummy(body.password);
+    } catch (error) {
+      // Shed before the password was checked (auth/passwords.ts): not a failure to count.
+      permit.settle(true);
+      throw error;
+    }
     // The demo accounts' password is published: they sign in for a local request only.
     const allowed = ok && (ctx.isLocalRequest || !isDemoAccount(email));
     permit.settle(Boolean(user && allowed));
