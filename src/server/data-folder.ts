@@ -158,6 +158,10 @@ function databaseProblem(state: DatabaseState, place: Place, hasSecret: boolean)
       return `${file} is damaged (SQLite: ${state.detail}): it was truncated or partly overwritten. ${restore}`;
     case "unreadable":
       return `${file} cannot be read (${state.detail}). Check its owner and permissions.`;
+    case "log-missing":
+      return `${file} was in use by a server that did not stop cleanly, or was copied while one ran, and its write-ahead log ${dbPath}-wal, which holds its latest committed transactions, is missing: starting would lose them silently. Put the log back beside it (a copy must take ${DATABASE_FILE}, ${DATABASE_FILE}-wal and ${SECRET_FILE} together, with the server stopped), or restore a backup made with \`npm run backup -- <folder>\`. To start on what the database file alone holds, losing the log's transactions knowingly, create an empty ${DATABASE_FILE}-wal.`;
+    case "log-damaged":
+      return `The write-ahead log ${dbPath}-wal of the database in DATA_DIR (${dir}) is damaged: ${state.detail}. Starting would lose committed transactions silently. Restore DATA_DIR from a backup made with \`npm run backup -- <folder>\`. To start on what the database file and the log's intact part hold, losing the rest knowingly, move ${DATABASE_FILE}-wal out of the folder and create an empty one.`;
     case "ok":
       return hasSecret || state.users === 0
         ? null
@@ -264,6 +268,9 @@ async function openWritable(place: Place, now: number): Promise<SqliteDb> {
       `The database ${dbPath} in DATA_DIR (${dir}) could not be brought up to date: ${reason(error)}`,
     );
   }
+  // From here until close the database file says its log holds its latest transactions, so
+  // that a copy of the file without the log is refused rather than started on (inspect.ts).
+  db.markOpen();
   return db;
 }
 
