@@ -142,9 +142,15 @@ export class Ctx {
     return user;
   }
 
-  /** Refuses the request with 429 and Retry-After when the bucket is empty. */
-  rateLimit(rule: RateRuleName, key: string): void {
-    const decision = this.app.limiter.take(rule, key);
+  /**
+   * Refuses the request with 429 and Retry-After when the bucket is empty: `await
+   * ctx.limit(rule, key)`. The buckets may be in the shared database (several servers), hence
+   * async. (It replaced the synchronous `rateLimit`, renamed so that a call without await cannot
+   * compile unnoticed.) A call that checks passwords the way sign-in does takes
+   * `await admitSignIn(ctx.app.limiter, account, ctx.ip)` too (auth/sign-in-limits.ts).
+   */
+  async limit(rule: RateRuleName, key: string): Promise<void> {
+    const decision = await this.app.limiter.take(rule, key);
     if (!decision.ok) throw tooManyAttempts(decision.retryAfterSeconds);
   }
 

@@ -29,7 +29,7 @@ import { Events } from "./db/outbox.ts";
 import { openPostgres, redactCredentials, redactDatabaseUrl } from "./db/postgres.ts";
 import { Secrets } from "./db/secrets.ts";
 import { Sessions } from "./db/sessions.ts";
-import { RateLimiter } from "./http/rate-limit.ts";
+import { DatabaseRateStore, MemoryRateStore, RateLimiter } from "./http/rate-limit.ts";
 import { consoleLogger, type Logger } from "./log.ts";
 import { Mailer, type MailTransport } from "./mail/mailer.ts";
 import { createSmtpTransport } from "./mail/smtp-transport.ts";
@@ -211,7 +211,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     catalog,
     payments,
     mailer,
-    limiter: new RateLimiter(clock, options.rateLimitScale ?? 1),
+    // Servers on one PostgreSQL database share their buckets; one SQLite server keeps its own.
+    limiter: new RateLimiter(
+      clock,
+      options.rateLimitScale ?? 1,
+      db.dialect === "postgres" ? new DatabaseRateStore(db) : new MemoryRateStore(),
+    ),
     idempotency: new IdempotencyService(db, clock, randomUUID(), {
       ...(options.idempotencyLeaseMs !== undefined ? { leaseMs: options.idempotencyLeaseMs } : {}),
     }),
@@ -280,6 +285,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         db.transaction((tx) => Secrets.deleteExpired(tx, now - DAY_MS)),
         db.transaction((tx) => IdempotencyKeys.deleteOlderThan(tx, now - DAY_MS)),
         db.transaction((tx) => Events.deleteOlderThan(tx, now - 30 * DAY_MS)),
+        // Every window is 15 minutes at most: an hour-old bucket is full again.
+        deps.limiter.store.sweep(now - 60 * 60 * 1000),
       ]).catch((error: unknown) => log.error("cleanup failed", error));
     },
     60 * 60 * 1000,

@@ -135,7 +135,7 @@ describe("bounded password work", () => {
       expect(third.status).toBe(429);
       expect(third.headers.get("retry-after")).toBe("2");
       expect(third.body).toMatchObject({ error_code: "rate_limited" });
-      expect(typeof third.body.message).toBe("string");
+      expect(typeof (third.body as { message?: unknown }).message).toBe("string");
 
       // From here every hash is let through as it starts.
       const pump = setInterval(releaseAll, 2);

@@ -55,28 +55,30 @@ describe("Router", () => {
 });
 
 describe("RateLimiter", () => {
-  it("refills over its window", () => {
+  it("refills over its window", async () => {
     const clock = testClock(0);
     const limiter = new RateLimiter(clock);
-    for (let i = 0; i < 5; i++) expect(limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
-    expect(limiter.take("forgotPerIp", "a")).toEqual({ ok: false, retryAfterSeconds: 12 });
-    expect(limiter.take("forgotPerIp", "b")).toEqual({ ok: true });
+    for (let i = 0; i < 5; i++)
+      expect(await limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
+    expect(await limiter.take("forgotPerIp", "a")).toEqual({ ok: false, retryAfterSeconds: 12 });
+    expect(await limiter.take("forgotPerIp", "b")).toEqual({ ok: true });
     clock.advance(12_000);
-    expect(limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
+    expect(await limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
   });
 
-  it("tells a full bucket, and takes back a token given back", () => {
+  it("tells a full bucket, and takes back a token given back", async () => {
     const clock = testClock(0);
     const limiter = new RateLimiter(clock);
-    expect(limiter.isFull("forgotPerIp", "a")).toBe(true);
-    limiter.take("forgotPerIp", "a");
-    expect(limiter.isFull("forgotPerIp", "a")).toBe(false);
-    expect(limiter.secondsUntilFull("forgotPerIp", "a")).toBe(12);
-    limiter.give("forgotPerIp", "a");
-    expect(limiter.isFull("forgotPerIp", "a")).toBe(true);
-    limiter.give("forgotPerIp", "a");
-    for (let i = 0; i < 5; i++) expect(limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
-    expect(limiter.take("forgotPerIp", "a").ok).toBe(false);
+    expect(await limiter.isFull("forgotPerIp", "a")).toBe(true);
+    await limiter.take("forgotPerIp", "a");
+    expect(await limiter.isFull("forgotPerIp", "a")).toBe(false);
+    expect(await limiter.secondsUntilFull("forgotPerIp", "a")).toBe(12);
+    await limiter.give("forgotPerIp", "a");
+    expect(await limiter.isFull("forgotPerIp", "a")).toBe(true);
+    await limiter.give("forgotPerIp", "a");
+    for (let i = 0; i < 5; i++)
+      expect(await limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
+    expect((await limiter.take("forgotPerIp", "a")).ok).toBe(false);
   });
 });
 
