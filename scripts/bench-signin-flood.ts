@@ -1,12 +1,14 @@
 // A sign-in flood for `npm run bench` (benchSigninFlood() returns the figures; run alone with
 // `node scripts/bench-signin-flood.ts` it prints them). Issue 18 item 18: 600 sign-ins from 600
 // addresses, each within its own limits, once took 161 s of scrypt and kept a real user's sign-in
-// waiting 160 s. The server (in this process, real scrypt cost, SQLite in a temporary folder,
-// TRUSTED_PROXIES=loopback so each request names its own address) bounds password work and sheds
+// waiting 160 s. The server (a child process, so that the flood's client does not share its event
+// loop; real scrypt cost, SQLite in a temporary folder, TRUSTED_PROXIES=loopback so each request
+// names its own address) bounds password work and sheds
 // the excess with 429 + Retry-After. Figures: how the flood was answered, and how long a real
 // user's sign-in took during it (retrying after Retry-After, as the checkout does). Goal: under 2 s.
 //
 // Load is bounded in count (600 + the user's attempts) and time (60 s), on 127.0.0.1 only.
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
@@ -61,8 +63,8 @@ function post(
   });
 }
 
-export async function benchSigninFlood(): Promise<Figures> {
-  const dir = mkdtempSync(join(tmpdir(), "bench-signin-flood-"));
+/** The server, in this script run as a child: prints "READY <port> <shed>" lines. */
+async function serveAsChild(dir: string): Promise<void> {
   const running = await startServer({
     port: 0,
     host: "127.0.0.1",
@@ -71,6 +73,48 @@ export async function benchSigninFlood(): Promise<Figures> {
     log: { info: () => {}, warn: () => {}, error: () => {} },
     renewals: false,
   });
+  const deps = running.deps as unknown as { passwords: { shed: number } };
+  process.stdout.write(`READY ${running.port}\n`);
+  process.stdin.on("data", () => process.stdout.write(`SHED ${deps.passwords.shed}\n`));
+  process.stdin.on("end", () => {
+    running.close().then(() => process.exit(0));
+  });
+}
+
+function startChild(
+  dir: string,
+): Promise<{ child: ChildProcess; port: number; shed(): Promise<number> }> {
+  const child = spawn(process.execPath, [self, "--serve", dir], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let out = "";
+  const waiters: ((line: string) => void)[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+    let nl = out.indexOf("\n");
+    while (nl >= 0) {
+      const line = out.slice(0, nl);
+      out = out.slice(nl + 1);
+      waiters.shift()?.(line);
+      nl = out.indexOf("\n");
+    }
+  });
+  const next = () => new Promise<string>((r) => waiters.push(r));
+  return next().then((line) => ({
+    child,
+    port: Number(line.split(" ")[1]),
+    shed: async () => {
+      const answer = next();
+      child.stdin?.write("?\n");
+      return Number((await answer).split(" ")[1]);
+    },
+  }));
+}
+
+export async function benchSigninFlood(): Promise<Figures> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-signin-flood-"));
+  const server = await startChild(dir);
+  const running = { port: server.port };
   const agent = new Agent({ keepAlive: true, maxSockets: FLOOD + 10 });
   try {
     const user = { email: "real-user@example.com", password: "the-real-password-1" };
@@ -124,7 +168,6 @@ export async function benchSigninFlood(): Promise<Figures> {
     }
     const userMs = performance.now() - userStart;
     await Promise.all(flood);
-    const deps = running.deps as unknown as { passwords: { shed: number } };
     return {
       "machine load average (1 min)": loadavg()[0] ?? 0,
       "real user's sign-in, no flood (ms)": Math.round(quietMs),
@@ -133,7 +176,7 @@ export async function benchSigninFlood(): Promise<Figures> {
       "flood answered 429 (shed)": statuses.get(429) ?? 0,
       "flood other answers or errors": FLOOD - (statuses.get(401) ?? 0) - (statuses.get(429) ?? 0),
       "flood all answered after (ms)": Math.round(lastAnswerMs),
-      "password work shed (count)": deps.passwords.shed,
+      "password work shed (count)": await server.shed(),
       "real user's sign-in status": userStatus,
       "real user's attempts": attempts,
       "real user's sign-in took (ms)": Math.round(userMs),
@@ -142,12 +185,18 @@ export async function benchSigninFlood(): Promise<Figures> {
     };
   } finally {
     agent.destroy();
-    await running.close();
+    const exited = new Promise((r) => server.child.once("exit", r));
+    server.child.stdin?.end();
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+const self = fileURLToPath(import.meta.url);
+
+if (process.argv[2] === "--serve" && process.argv[3]) {
+  await serveAsChild(process.argv[3]);
+} else if (process.argv[1] && resolve(process.argv[1]) === self) {
   for (const [name, value] of Object.entries(await benchSigninFlood())) {
     console.log(`${name.padEnd(46)} ${value}`);
   }
