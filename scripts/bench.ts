@@ -13,6 +13,10 @@ const parts: { name: string; run: () => Promise<Figures> }[] = [
     run: async () => (await import("./bench-server.ts")).benchServer(),
   },
   {
+    name: "sign-in flood",
+    run: async () => (await import("./bench-signin-flood.ts")).benchSigninFlood(),
+  },
+  {
     name: "checkout app (/cart JavaScript before the payment step, gzip -9)",
     run: async () => {
       const { CART_JS_BUDGET_BYTES, cartPageScripts } = await import("./cart-bundle.ts");

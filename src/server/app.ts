@@ -7,7 +7,9 @@ import type { z } from "zod";
 import type { Endpoint, ErrorsOf, Method } from "../api/contract/common.ts";
 import { parseRoute } from "../domain/checkout/routes.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
-import { type AppDeps, Ctx } from "./context.ts";
+import { PasswordWorkBusy } from "./auth/passwords.ts";
+import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
+import { ClientGone } from "./http/body.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
 import {
   type ErrorReply,
@@ -28,7 +30,7 @@ import {
   ownOrigins,
   staticPageCsp,
 } from "./http/security.ts";
-import { isLoopbackHost } from "./local-run.ts";
+import { throttledWarning } from "./log.ts";
 
 /** A handler may decline a request it does not own (GET /login without action=logout). */
 export type Handled = Reply | { kind: "pass" };
@@ -63,21 +65,6 @@ function isApiPath(path: string): boolean {
 }
 
 /**
- * The development conveniences under /dev/ (the mailbox, the PayPal stand-in) answer only in a
- * local run (local-run.ts), and only to requests addressed to a loopback host: a page of another
- * site that rebinds its DNS name to 127.0.0.1 sends its own name as Host, and is refused.
- */
-function devToolsAllowed(deps: AppDeps, req: IncomingMessage): boolean {
-  if (!deps.config.local) return false;
-  const host = req.headers.host ?? "";
-  try {
-    return isLoopbackHost(new URL(`http://${host}`).hostname);
-  } catch {
-    return false;
-  }
-}
-
-/**
  * Pages of the wider site (spec 2.3) that this product serves itself: the rules of spec 2.5 and
  * the static pages send visitors to sign in or sign up there, and the checkout's own screens do
  * that job. The query (the redirect back, the chosen product) goes along.
@@ -101,6 +88,9 @@ export function createApp(deps: AppDeps): App {
     raw: (method, path, handler) => router.add(method, path, { handler, endpoint: null }),
   };
   const staticCsp = new Map<string, string>();
+  // One line per request whose client went away mid-body, at most 10 a minute: a slow-body
+  // flood used to log a stack trace each.
+  const clientGone = throttledWarning(deps.log, deps.clock);
   const proxies = new TrustedProxies(deps.config.trustedProxies);
   const base = baseHeaders(deps.config.publicBaseUrl);
   const commonHeaders: readonly string[] = [
@@ -288,7 +278,10 @@ export function createApp(deps: AppDeps): App {
       await serveStatic(ctx, res);
       return;
     }
-    if (ctx.path.startsWith("/dev/") && !devToolsAllowed(deps, ctx.req)) {
+    // The development conveniences under /dev/ (the mailbox, the PayPal stand-in, the clock)
+    // answer only a local request: a local run, asked from this machine, not through a proxy,
+    // and addressed to a loopback name (a page that rebinds its DNS name is refused).
+    if (ctx.path.startsWith("/dev/") && !ctx.isLocalRequest) {
       write(ctx, res, { kind: "json", status: 404, body: apiError("not_found").body });
       return;
     }
@@ -325,6 +318,19 @@ export function createApp(deps: AppDeps): App {
           body: error.error.body,
           headers: error.headers ?? {},
         };
+      } else if (error instanceof PasswordWorkBusy) {
+        // Shed load (auth/passwords.ts): 429 with Retry-After, as a rate limit answers.
+        const shed = tooManyAttempts(error.retryAfterSeconds);
+        reply = {
+          kind: "json",
+          status: shed.error.status,
+          body: shed.error.body,
+          headers: shed.headers ?? {},
+        };
+      } else if (error instanceof ClientGone) {
+        clientGone(`${method} ${ctx.path} from ${ctx.ip}: ${error.message}`);
+        res.destroy();
+        return;
       } else {
         deps.log.error(`${method} ${ctx.path} failed`, error);
         reply = { kind: "json", status: 500, body: apiError("internal_error").body };

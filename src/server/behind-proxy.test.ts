@@ -3,8 +3,11 @@
 // with TRUSTED_PROXIES=loopback that address is a proxy and X-Forwarded-For names the visitor.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../api/contract/index.ts";
-import { DEMO_PASSWORD } from "./seed.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";
+
+// Demo accounts never sign in through a proxy (local-run.ts): these tests use an account of their own.
+const ACCOUNT = "proxied-user@example.com";
+const PASSWORD = "proxied-secret-1";
 
 let proxied: TestServer;
 let direct: TestServer;
@@ -12,6 +15,12 @@ beforeAll(async () => {
   proxied = await startTestServer({ rateLimitScale: 1, env: { TRUSTED_PROXIES: "loopback" } });
   // Proxies are configured, but 127.0.0.1 (the tests) is not one of them.
   direct = await startTestServer({ rateLimitScale: 1, env: { TRUSTED_PROXIES: "10.0.0.0/8" } });
+  for (const server of [proxied, direct]) {
+    const up = await server.client().call(api.signUp, {
+      body: { email: ACCOUNT, password: PASSWORD, firstName: "Pat", lastName: "Proxied" },
+    });
+    expect(up.ok).toBe(true);
+  }
 });
 afterAll(async () => {
   await proxied.close();
@@ -51,7 +60,7 @@ describe("client address", () => {
 describe("X-Forwarded-Proto", () => {
   const signIn = (server: TestServer) =>
     server.client().call(api.signIn, {
-      body: { email: "free@demo.test", password: DEMO_PASSWORD },
+      body: { email: ACCOUNT, password: PASSWORD },
       headers: { "x-forwarded-proto": "https", "x-forwarded-for": "198.51.100.20" },
     });
 
@@ -73,7 +82,7 @@ describe("X-Forwarded-Proto", () => {
 describe("sign-in limits", () => {
   const ATTACKER = "203.0.113.66";
   const OWNER = "198.51.100.77";
-  const account = "monthly@demo.test";
+  const account = ACCOUNT;
   const signIn = (from: string, password: string) =>
     proxied.client().call(api.signIn, {
       body: { email: account, password },
@@ -86,17 +95,17 @@ describe("sign-in limits", () => {
     expect(attacker).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
 
     // The owner, from another address, is not locked out.
-    const owner = await signIn(OWNER, DEMO_PASSWORD);
+    const owner = await signIn(OWNER, PASSWORD);
     expect(owner).toMatchObject({ ok: true, status: 200 });
 
     // The attacker stays held back even with the right password: it must not learn it is right.
-    const right = await signIn(ATTACKER, DEMO_PASSWORD);
+    const right = await signIn(ATTACKER, PASSWORD);
     expect(right.status).toBe(429);
     expect(right.body).toMatchObject({ error_code: "rate_limited" });
     const wait = Number(right.headers.get("retry-after"));
     expect(wait).toBeGreaterThanOrEqual(1);
     proxied.clock.advance(wait * 1000);
-    expect((await signIn(ATTACKER, DEMO_PASSWORD)).status).toBe(200);
+    expect((await signIn(ATTACKER, PASSWORD)).status).toBe(200);
     proxied.clock.advance(15 * 60_000);
   });
 
@@ -108,9 +117,9 @@ describe("sign-in limits", () => {
     // Now every attacking address has been failing on an account under attack: it waits, right
     // password or not, though one failure alone would not hold it back.
     expect((await signIn("192.0.2.1", "another-guess")).status).toBe(429);
-    expect((await signIn("192.0.2.2", DEMO_PASSWORD)).status).toBe(429);
+    expect((await signIn("192.0.2.2", PASSWORD)).status).toBe(429);
     // The owner has not: the password is checked, and the right one signs in.
-    expect(await signIn(OWNER, DEMO_PASSWORD)).toMatchObject({ ok: true, status: 200 });
+    expect(await signIn(OWNER, PASSWORD)).toMatchObject({ ok: true, status: 200 });
     expect((await signIn(OWNER, "wrong-password")).status).toBe(401);
     proxied.clock.advance(15 * 60_000);
   });

@@ -18,6 +18,7 @@ import { type Client, clientKey } from "./http/client-address.ts";
 import { parseCookies } from "./http/cookies.ts";
 import type { RateLimiter, RateRuleName } from "./http/rate-limit.ts";
 import { type Headers, HttpError } from "./http/reply.ts";
+import { isLocalRequest } from "./local-run.ts";
 import type { Logger } from "./log.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
@@ -69,6 +70,11 @@ export class Ctx {
   /** The client reached us over https (directly, or as a trusted proxy reports). */
   readonly secure: boolean;
   readonly cookies: Record<string, string>;
+  /**
+   * The request may use a local run's conveniences (/dev/, the sandbox card form, demo sign-ins):
+   * a local run, asked directly from this machine, not through a proxy (local-run.ts).
+   */
+  readonly isLocalRequest: boolean;
   /** Headers added to whatever answer the handler gives (Set-Cookie, ...). */
   readonly responseHeaders: Headers = {};
   private bodyValue: Promise<unknown> | null = null;
@@ -87,6 +93,7 @@ export class Ctx {
       Boolean((req.socket as TLSSocket).encrypted) ||
       client.forwardedProto === "https";
     this.cookies = parseCookies(req.headers.cookie);
+    this.isLocalRequest = isLocalRequest(app.config.local, req);
   }
 
   get method(): string {
@@ -135,9 +142,15 @@ export class Ctx {
     return user;
   }
 
-  /** Refuses the request with 429 and Retry-After when the bucket is empty. */
-  rateLimit(rule: RateRuleName, key: string): void {
-    const decision = this.app.limiter.take(rule, key);
+  /**
+   * Refuses the request with 429 and Retry-After when the bucket is empty: `await
+   * ctx.limit(rule, key)`. The buckets may be in the shared database (several servers), hence
+   * async. (It replaced the synchronous `rateLimit`, renamed so that a call without await cannot
+   * compile unnoticed.) A call that checks passwords the way sign-in does takes
+   * `await admitSignIn(ctx.app.limiter, account, ctx.ip)` too (auth/sign-in-limits.ts).
+   */
+  async limit(rule: RateRuleName, key: string): Promise<void> {
+    const decision = await this.app.limiter.take(rule, key);
     if (!decision.ok) throw tooManyAttempts(decision.retryAfterSeconds);
   }
 

@@ -15,6 +15,7 @@
 import { randomBytes } from "node:crypto";
 import {
   accessSync,
+  chmodSync,
   closeSync,
   constants,
   fsyncSync,
@@ -23,6 +24,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
@@ -35,6 +37,33 @@ export const DATABASE_FILE = "checkout.sqlite";
 export const SECRET_FILE = "server-secret";
 /** HMAC-SHA-256 keys shorter than its 32-byte output weaken it. */
 export const MIN_SECRET_BYTES = 32;
+
+/** The data folder and every file in it (database, log, secret, backups): the server's user only. */
+export const FOLDER_MODE = 0o700;
+export const FILE_MODE = 0o600;
+
+/**
+ * Creates an empty file readable by the owner only, for SQLite to fill: SQLite gives its -wal and
+ * -shm files the mode of the database file, so they are the owner's only too.
+ */
+export function createPrivateFile(path: string): void {
+  closeSync(openSync(path, "wx", FILE_MODE));
+}
+
+/**
+ * Takes group and other permissions off files that exist (made by older versions), keeping the
+ * owner's as they are (a read-only database stays read-only, and is refused as such).
+ */
+function tightenModes(paths: string[]): void {
+  for (const path of paths) {
+    try {
+      const mode = statSync(path).mode & 0o777;
+      if ((mode & 0o077) !== 0) chmodSync(path, mode & 0o700);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+}
 
 export type DataFolder = { dir: string; db: SqliteDb; secret: Buffer; created: boolean };
 
@@ -53,7 +82,8 @@ function sqliteCode(error: unknown): number {
 function ensureWritableFolder(place: Place): void {
   const { dir, dbPath } = place;
   try {
-    mkdirSync(dir, { recursive: true });
+    // Owner only: the database holds password hashes and personal data.
+    mkdirSync(dir, { recursive: true, mode: FOLDER_MODE });
   } catch (error) {
     throw new StartupError(
       `DATA_DIR (${dir}) cannot be created (${reason(error)}). Create the folder, writable by the server's user, or set DATA_DIR to one that is.`,
@@ -128,6 +158,10 @@ function databaseProblem(state: DatabaseState, place: Place, hasSecret: boolean)
       return `${file} is damaged (SQLite: ${state.detail}): it was truncated or partly overwritten. ${restore}`;
     case "unreadable":
       return `${file} cannot be read (${state.detail}). Check its owner and permissions.`;
+    case "log-missing":
+      return `${file} was in use by a server that did not stop cleanly, or was copied while one ran, and its write-ahead log ${dbPath}-wal, which holds its latest committed transactions, is missing: starting would lose them silently. Put the log back beside it (a copy must take ${DATABASE_FILE}, ${DATABASE_FILE}-wal and ${SECRET_FILE} together, with the server stopped), or restore a backup made with \`npm run backup -- <folder>\`. To start on what the database file alone holds, losing the log's transactions knowingly, create an empty ${DATABASE_FILE}-wal.`;
+    case "log-damaged":
+      return `The write-ahead log ${dbPath}-wal of the database in DATA_DIR (${dir}) is damaged: ${state.detail}. Starting would lose committed transactions silently. Restore DATA_DIR from a backup made with \`npm run backup -- <folder>\`. To start on what the database file and the log's intact part hold, losing the rest knowingly, move ${DATABASE_FILE}-wal out of the folder and create an empty one.`;
     case "ok":
       return hasSecret || state.users === 0
         ? null
@@ -154,6 +188,7 @@ async function createDatabase(place: Place, now: number): Promise<void> {
   for (const leftover of [temp, `${temp}-journal`, `${temp}-wal`, `${temp}-shm`]) {
     rmSync(leftover, { force: true });
   }
+  createPrivateFile(temp);
   // Rollback-journal mode until it is in place, so that closing leaves one file to rename.
   const db = new SqliteDb(temp, { wal: false });
   try {
@@ -168,7 +203,7 @@ async function createDatabase(place: Place, now: number): Promise<void> {
 function createSecret(place: Place): Buffer {
   const secret = randomBytes(MIN_SECRET_BYTES);
   const temp = `${place.secretPath}.new`;
-  const fd = openSync(temp, "w", 0o600);
+  const fd = openSync(temp, "w", FILE_MODE);
   try {
     writeSync(fd, secret.toString("base64url"));
     fsyncSync(fd);
@@ -198,6 +233,7 @@ async function openWritable(place: Place, now: number): Promise<SqliteDb> {
       }
     }
   }
+  tightenModes([dbPath, `${dbPath}-wal`, `${dbPath}-shm`]);
   let db: SqliteDb;
   try {
     db = new SqliteDb(dbPath);
@@ -232,6 +268,9 @@ async function openWritable(place: Place, now: number): Promise<SqliteDb> {
       `The database ${dbPath} in DATA_DIR (${dir}) could not be brought up to date: ${reason(error)}`,
     );
   }
+  // From here until close the database file says its log holds its latest transactions, so
+  // that a copy of the file without the log is refused rather than started on (inspect.ts).
+  db.markOpen();
   return db;
 }
 
@@ -251,5 +290,6 @@ export async function openDataFolder(dataDir: string, now: number): Promise<Data
   const created = state.kind === "missing";
   if (created) await createDatabase(place, now);
   const db = await openWritable(place, now);
+  tightenModes([place.secretPath]);
   return { dir, db, secret: secret ?? createSecret(place), created };
 }

@@ -6,6 +6,8 @@
 // address must name a PUBLIC_BASE_URL, and a non-loopback one turns them off (config.ts refuses
 // asking for them).
 
+import type { IncomingMessage } from "node:http";
+
 /** True for localhost, *.localhost, 127.0.0.0/8 and ::1 (with or without brackets). */
 export function isLoopbackHost(host: string): boolean {
   const h = host.toLowerCase().replace(/^\[|\]$/g, "");
@@ -22,4 +24,46 @@ export function isLoopbackUrl(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Headers that only a proxy (or a client pretending to be behind one) sends. */
+function proxyHeader(name: string): boolean {
+  return (
+    name === "forwarded" ||
+    name === "via" ||
+    name === "x-real-ip" ||
+    name.startsWith("x-forwarded-")
+  );
+}
+
+/**
+ * Whether this request may use a local run's conveniences (/dev/, the sandbox card form, the
+ * demo accounts): the run is local (config.local) and the request came straight from this
+ * machine to the address the server bound, not through a proxy. A reverse proxy on the same host
+ * (nginx with HOST 127.0.0.1 and no PUBLIC_BASE_URL) otherwise passed them to anyone on the
+ * internet. Refused:
+ * - any Forwarded, X-Forwarded-*, X-Real-IP or Via header;
+ * - a Host that is not a loopback name with the port the request arrived on: a proxy names its
+ *   upstream (`proxy_pass http://app/` sends "app"), a rebinding page its own name, and a
+ *   loopback Host without the port is a proxy's upstream on port 80;
+ * - HTTP/1.0: nginx's default to its upstreams (proxy_http_version), which no browser sends;
+ * - a peer that is not a loopback address.
+ * Every local-only path asks this (Ctx.isLocalRequest), through no other test.
+ */
+export function isLocalRequest(local: boolean, req: IncomingMessage): boolean {
+  if (!local) return false;
+  if (req.httpVersion === "1.0") return false;
+  if (!isLoopbackHost(req.socket.remoteAddress ?? "")) return false;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (proxyHeader((req.rawHeaders[i] ?? "").toLowerCase())) return false;
+  }
+  const host = req.headers.host ?? "";
+  let parsed: URL;
+  try {
+    parsed = new URL(`http://${host}`);
+  } catch {
+    return false;
+  }
+  if (parsed.host !== host.toLowerCase() || !isLoopbackHost(parsed.hostname)) return false;
+  return parsed.port !== "" && Number(parsed.port) === req.socket.localPort;
 }

@@ -9,7 +9,14 @@ import { fileURLToPath } from "node:url";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { type App, createApp } from "./app.ts";
 import { type HumanVerifier, sandboxHumanVerifier } from "./auth/human-check.ts";
-import { DEFAULT_COST, type PasswordHasher, scryptHasher } from "./auth/passwords.ts";
+import {
+  boundedHasher,
+  DEFAULT_COST,
+  defaultPasswordWorkLimits,
+  type PasswordHasher,
+  type PasswordWorkLimits,
+  scryptHasher,
+} from "./auth/passwords.ts";
 import { loadCatalog } from "./catalog.ts";
 import { type Clock, DAY_MS, isSettableClock, runningClock, systemClock } from "./clock.ts";
 import { type Config, getConfig } from "./config.ts";
@@ -19,10 +26,10 @@ import type { Db } from "./db/db.ts";
 import { IdempotencyKeys } from "./db/idempotency.ts";
 import { migrate } from "./db/migrations.ts";
 import { Events } from "./db/outbox.ts";
-import { openPostgres } from "./db/postgres.ts";
+import { openPostgres, redactCredentials, redactDatabaseUrl } from "./db/postgres.ts";
 import { Secrets } from "./db/secrets.ts";
 import { Sessions } from "./db/sessions.ts";
-import { RateLimiter } from "./http/rate-limit.ts";
+import { DatabaseRateStore, MemoryRateStore, RateLimiter } from "./http/rate-limit.ts";
 import { consoleLogger, type Logger } from "./log.ts";
 import { Mailer, type MailTransport } from "./mail/mailer.ts";
 import { createSmtpTransport } from "./mail/smtp-transport.ts";
@@ -64,6 +71,8 @@ export type StartOptions = {
   passwordCost?: number;
   /** Replaces the scrypt hasher built from passwordCost (tests count its work). */
   passwords?: PasswordHasher;
+  /** Bounds on concurrent and waiting password work (auth/passwords.ts; default: by cores). */
+  passwordWork?: Partial<PasswordWorkLimits>;
   /** The reset page's human check; a real provider's verifier replaces the sandbox's. */
   humanCheck?: HumanVerifier;
   validateResponses?: boolean;
@@ -111,16 +120,8 @@ function refuseToStart(error: StartupError, programMode: boolean): never {
   process.exit(1);
 }
 
-/** A database URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
+/** A database URL without its credentials, for messages (db/postgres.ts). */
+export const redactUrl = redactDatabaseUrl;
 
 /**
  * The database and the key of stored secrets: a database given by the caller (tests), PostgreSQL
@@ -144,7 +145,10 @@ async function openDatabase(
       await migrate(db, now);
     } catch (error) {
       await db.close();
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = redactCredentials(
+        error instanceof Error ? error.message : String(error),
+        config.database.url,
+      );
       throw new StartupError(
         `The PostgreSQL database of DATABASE_URL (${where}) could not be reached or brought up to date: ${reason}. Check that the server answers, that the URL names an existing database and a user that may create tables in it.`,
       );
@@ -207,12 +211,21 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     catalog,
     payments,
     mailer,
-    limiter: new RateLimiter(clock, options.rateLimitScale ?? 1),
+    // Servers on one PostgreSQL database share their buckets; one SQLite server keeps its own.
+    limiter: new RateLimiter(
+      clock,
+      options.rateLimitScale ?? 1,
+      db.dialect === "postgres" ? new DatabaseRateStore(db) : new MemoryRateStore(),
+    ),
     idempotency: new IdempotencyService(db, clock, randomUUID(), {
       ...(options.idempotencyLeaseMs !== undefined ? { leaseMs: options.idempotencyLeaseMs } : {}),
     }),
     secret,
-    passwords: options.passwords ?? scryptHasher(passwordCost),
+    // Every hash of every request goes through one bounded queue; the excess answers 429.
+    passwords: boundedHasher(options.passwords ?? scryptHasher(passwordCost), {
+      ...defaultPasswordWorkLimits(),
+      ...options.passwordWork,
+    }),
     humanCheck: options.humanCheck ?? sandboxHumanVerifier,
     validateResponses: options.validateResponses ?? false,
     background: new Set(),
@@ -231,6 +244,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
             ...(renewalOptions?.id ? { id: renewalOptions.id } : {}),
           },
         );
+
+  // One hash before anything listens: the dummy hash of unknown addresses is ready, and the
+  // bound on password work knows how long a hash takes here before the first flood.
+  // (A hasher passed in by a test is left alone: tests count its work.)
+  if (!options.passwords) await deps.passwords.verifyDummy("warm-up");
 
   const seeded =
     config.seed && config.payments === "sandbox"
@@ -267,6 +285,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         db.transaction((tx) => Secrets.deleteExpired(tx, now - DAY_MS)),
         db.transaction((tx) => IdempotencyKeys.deleteOlderThan(tx, now - DAY_MS)),
         db.transaction((tx) => Events.deleteOlderThan(tx, now - 30 * DAY_MS)),
+        // Every window is 15 minutes at most: an hour-old bucket is full again.
+        deps.limiter.store.sweep(now - 60 * 60 * 1000),
       ]).catch((error: unknown) => log.error("cleanup failed", error));
     },
     60 * 60 * 1000,

@@ -33,6 +33,13 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { email: "blocked@mailinator.com", role: "blocked e-mail domain" },
 ];
 
+const DEMO_EMAILS = new Set(DEMO_ACCOUNTS.map((account) => account.email));
+
+/** One of the demo accounts, whose password is published (they sign in for local requests only). */
+export function isDemoAccount(email: string): boolean {
+  return DEMO_EMAILS.has(email.trim().toLowerCase());
+}
+
 export const DEMO_TEAM = { name: "demo-team", coupon: "demoteam", invite: "demo-invite" };
 
 function pick(catalog: Catalog, ...codes: string[]): PlanEntry | null {

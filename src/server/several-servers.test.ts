@@ -188,3 +188,61 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
     ).toBe(1);
   });
 });
+
+// Issue 18 item 20: rate limits are one budget across servers, not one per server (buckets in the
+// shared database, http/rate-limit.ts DatabaseRateStore, decision 0028). Two more servers, with
+// the real limits, on a schema of their own; one client alternates between them.
+describe.skipIf(!url)("rate limits across two servers", { timeout: 60_000 }, () => {
+  const children: ChildProcess[] = [];
+  let schema: TestSchema;
+  let a: ChildServer;
+  let b: ChildServer;
+
+  beforeAll(async () => {
+    schema = await createTestSchema(url ?? "");
+    const env = {
+      DATABASE_URL: schema.url,
+      DATABASE_POOL_SIZE: "3",
+      SERVER_SECRET: randomBytes(32).toString("base64url"),
+      PAYMENTS: "sandbox",
+      SEED: "false",
+      RATE_LIMIT_SCALE: "1",
+    };
+    a = await startChildServer(env, children);
+    b = await startChildServer(env, children);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a, b].filter(Boolean).map(stopChildServer));
+    killAll(children);
+    await schema?.drop();
+  });
+
+  const either = (i: number) => new TestClient((i % 2 === 0 ? a : b).url);
+
+  it("allows one client 5 reset requests a minute in all, not 5 per server", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const answer = await either(i).call(api.forgotPassword, {
+        body: { email: `nobody${i}@example.com` },
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429, 429]);
+  });
+
+  it("counts one client's failed sign-ins on an account on both servers together", async () => {
+    const up = await either(0).call(api.signUp, {
+      body: { email: "limited@example.com", password: "secret-123", firstName: "L", lastName: "S" },
+    });
+    expect(up.ok).toBe(true);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const answer = await either(i).call(api.signIn, {
+        body: { email: "limited@example.com", password: `guess-${i}` },
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+  });
+});

@@ -294,3 +294,173 @@ describe("run as a program", () => {
     expect(await run(CHILD, dir, { asOwner: true })).toEqual({ code: 0, stderr: "" });
   });
 });
+
+describe("secrets and files", () => {
+  it("makes the data folder the owner's only, and every file in it (database, log, secret)", async () => {
+    const dir = join(newFolder(), "data");
+    const running = await start(dir);
+    try {
+      const signUp = await new TestClient(running.url).call(api.signUp, {
+        body: { email: "mode@example.com", password: "secret-1", firstName: "M", lastName: "O" },
+      });
+      expect(signUp.ok).toBe(true);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      const names = readdirSync(dir).sort();
+      expect(names).toEqual(
+        [DATABASE_FILE, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-wal`, SECRET_FILE].sort(),
+      );
+      for (const name of names)
+        expect([name, statSync(join(dir, name)).mode & 0o777]).toEqual([name, 0o600]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("takes group and other permissions off the files of an older install", async () => {
+    const dir = await usedFolder();
+    chmodSync(join(dir, DATABASE_FILE), 0o644);
+    chmodSync(join(dir, SECRET_FILE), 0o644);
+    await (await start(dir)).close();
+    expect(statSync(join(dir, DATABASE_FILE)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, SECRET_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it("prints no credential of DATABASE_URL, in any form, when PostgreSQL cannot be reached", async () => {
+    const urls = [
+      "postgres://app:pw-userinfo-1@127.0.0.1:1/db",
+      "postgres://app@127.0.0.1:1/db?password=pw-query-2",
+      "postgresql://127.0.0.1:1/db?user=app&password=pw-query-3&sslpassword=pw-ssl-4",
+      "postgres://app:pw%40enc-5@127.0.0.1:1/db?sslmode=disable",
+    ];
+    for (const url of urls) {
+      const log = memoryLogger();
+      const error = await startServer({
+        port: 0,
+        host: "127.0.0.1",
+        env: { DATABASE_URL: url, SERVER_SECRET: SECRET, PAYMENTS: "sandbox", SEED: "false" },
+        log,
+        clock: testClock(TEST_NOW),
+        catalog: fixtureCatalog(),
+      }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(StartupError);
+      const printed = `${(error as Error).message}\n${log.lines.join("\n")}`;
+      expect(printed).toContain("127.0.0.1:1");
+      expect(printed).not.toMatch(/pw-|pw%40|pw@enc/);
+    }
+  });
+});
+
+describe("the write-ahead log (issue 18 item 16)", () => {
+  const WAL = `${DATABASE_FILE}-wal`;
+
+  /**
+   * A folder as a kill -9 leaves it: the files of a running server with 1 + 6 accounts, the
+   * ones signed up since it started only in its write-ahead log.
+   */
+  async function crashedFolder(): Promise<string> {
+    const dir = await usedFolder();
+    const running = await start(dir);
+    try {
+      for (let i = 0; i < 6; i++) {
+        const up = await new TestClient(running.url).call(api.signUp, {
+          body: {
+            email: `crash${i}@example.com`,
+            password: "secret-1",
+            firstName: "C",
+            lastName: "K",
+          },
+        });
+        expect(up.ok).toBe(true);
+      }
+      const copy = newFolder();
+      for (const name of [DATABASE_FILE, WAL, SECRET_FILE]) {
+        writeFileSync(join(copy, name), readFileSync(join(dir, name)));
+      }
+      expect(statSync(join(copy, WAL)).size).toBeGreaterThan(0);
+      return copy;
+    } finally {
+      await running.close();
+    }
+  }
+
+  async function accounts(dir: string): Promise<number> {
+    const running = await start(dir);
+    try {
+      const row = await running.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM users");
+      return row?.n ?? -1;
+    } finally {
+      await running.close();
+    }
+  }
+
+  it("starts on a crashed folder with every acknowledged account (no false alarm)", async () => {
+    expect(await accounts(await crashedFolder())).toBe(7);
+  });
+
+  it("refuses a log cut short, at any length that is not whole frames", async () => {
+    const dir = await crashedFolder();
+    const path = join(dir, WAL);
+    const whole = readFileSync(path);
+    for (const length of [Math.floor(whole.length / 2), whole.length - 1, 40]) {
+      writeFileSync(path, whole.subarray(0, length));
+      const message = await expectRefusal(dir, WAL, /write-ahead log .* is damaged: .*cut short/);
+      expect(message).toMatch(/npm run backup/);
+    }
+  });
+
+  it("refuses a log with a flipped byte in its header or in a frame", async () => {
+    const dir = await crashedFolder();
+    const path = join(dir, WAL);
+    const whole = readFileSync(path);
+    const header = Buffer.from(whole);
+    header[17] = (header[17] ?? 0) ^ 0xff; // a salt byte
+    writeFileSync(path, header);
+    await expectRefusal(dir, WAL, /header fails its checksum/);
+    const frame = Buffer.from(whole);
+    const at = 32 + 24 + 100;
+    frame[at] = (frame[at] ?? 0) ^ 0x01;
+    writeFileSync(path, frame);
+    await expectRefusal(dir, WAL, /frame 1 fails its checksum/);
+  });
+
+  it("refuses the database file without the log it needs (a copy of checkout.sqlite alone)", async () => {
+    const dir = await crashedFolder();
+    unlinkSync(join(dir, WAL));
+    await expectRefusal(dir, DATABASE_FILE, /write-ahead log .*-wal.* is missing/);
+    // Accepting the loss on purpose: an empty log starts on what the file alone holds.
+    writeFileSync(join(dir, WAL), "");
+    expect(await accounts(dir)).toBe(1);
+  });
+
+  it("backs up a running server's folder with every account, restorable as DATA_DIR", async () => {
+    const dir = await usedFolder();
+    const running = await start(dir);
+    const target = join(newFolder(), "backup");
+    try {
+      for (let i = 0; i < 4; i++) {
+        const up = await new TestClient(running.url).call(api.signUp, {
+          body: {
+            email: `kept${i}@example.com`,
+            password: "secret-1",
+            firstName: "K",
+            lastName: "B",
+          },
+        });
+        expect(up.ok).toBe(true);
+      }
+      const { backupDataFolder } = await import("../../scripts/backup.ts");
+      expect(backupDataFolder(dir, target)).toMatchObject({ accounts: 5 });
+    } finally {
+      await running.close();
+    }
+    expect(readdirSync(target).sort()).toEqual([DATABASE_FILE, SECRET_FILE]);
+    expect(statSync(target).mode & 0o777).toBe(0o700);
+    for (const name of [DATABASE_FILE, SECRET_FILE]) {
+      expect(statSync(join(target, name)).mode & 0o777).toBe(0o600);
+    }
+    expect(await accounts(target)).toBe(5);
+  });
+});

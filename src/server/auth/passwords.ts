@@ -1,6 +1,7 @@
 // Password hashing with scrypt (node:crypto; no native add-on). Stored as
 // scrypt$<log2 N>$<r>$<p>$<salt>$<hash>, so the cost can be raised later and old hashes still verify.
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
+import { availableParallelism } from "node:os";
 
 const KEY_LENGTH = 32;
 export const DEFAULT_COST = 15; // N = 32768, r = 8: about 32 MiB and a few tens of ms per hash
@@ -63,4 +64,98 @@ export async function verifyAgainstDummy(password: string, cost = DEFAULT_COST):
   dummy ??= hashPassword("dummy password that never matches", cost);
   await verifyPassword(password, await dummy);
   return false;
+}
+
+/**
+ * More password work is waiting than the server can do soon: the request is shed (429 with
+ * Retry-After, app.ts) instead of queueing behind a flood. 600 sign-ins from 600 addresses, each
+ * within its own limits, once queued 160 s of scrypt in front of a real user's sign-in.
+ */
+export class PasswordWorkBusy extends Error {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super("Too much password work is waiting; try again shortly.");
+    this.name = "PasswordWorkBusy";
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export type PasswordWorkLimits = {
+  /** Hashes computed at once (scrypt runs on libuv's pool of 4 threads). */
+  concurrency: number;
+  /** Hashes waiting for a turn; one more is shed. */
+  maxQueue: number;
+  /**
+   * A request that would wait longer than this for its turn (the queue ahead of it times the
+   * recent time of a hash) is shed too: on a loaded machine a hash takes ten times longer, and
+   * the queue shortens accordingly.
+   */
+  maxWaitMs: number;
+  /** What the shed request is told to wait. */
+  retryAfterSeconds: number;
+};
+
+/**
+ * Bounded by default to the cores (at most 4, libuv's threads) and 4 waiting per core: a hash
+ * takes tens of milliseconds, so a request admitted waits well under a second however large the
+ * flood, and a legitimate sign-in that is shed succeeds on its retry a second later.
+ */
+export function defaultPasswordWorkLimits(cores = availableParallelism()): PasswordWorkLimits {
+  const concurrency = Math.max(1, Math.min(4, cores));
+  return { concurrency, maxQueue: 4 * concurrency, maxWaitMs: 1_000, retryAfterSeconds: 1 };
+}
+
+/** A hasher whose work goes through one semaphore with a bounded queue (the server's only one). */
+export function boundedHasher(
+  inner: PasswordHasher,
+  limits: PasswordWorkLimits = defaultPasswordWorkLimits(),
+  now: () => number = () => performance.now(),
+): PasswordHasher & { readonly active: number; readonly queued: number; readonly shed: number } {
+  let active = 0;
+  let shed = 0;
+  /** Recent time of one hash (moving average), 0 until one finished. */
+  let hashMs = 0;
+  const waiting: (() => void)[] = [];
+  const acquire = (): Promise<void> => {
+    if (active < limits.concurrency) {
+      active += 1;
+      return Promise.resolve();
+    }
+    const expectedWaitMs = ((waiting.length + 1) * hashMs) / limits.concurrency;
+    if (waiting.length >= limits.maxQueue || expectedWaitMs > limits.maxWaitMs) {
+      shed += 1;
+      return Promise.reject(new PasswordWorkBusy(limits.retryAfterSeconds));
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else active -= 1;
+  };
+  const run = async <T>(work: () => Promise<T>): Promise<T> => {
+    await acquire();
+    const started = now();
+    try {
+      return await work();
+    } finally {
+      const took = now() - started;
+      hashMs = hashMs === 0 ? took : 0.8 * hashMs + 0.2 * took;
+      release();
+    }
+  };
+  return {
+    hash: (password) => run(() => inner.hash(password)),
+    verify: (password, stored) => run(() => inner.verify(password, stored)),
+    verifyDummy: (password) => run(() => inner.verifyDummy(password)),
+    get active() {
+      return active;
+    },
+    get queued() {
+      return waiting.length;
+    },
+    get shed() {
+      return shed;
+    },
+  };
 }

@@ -14,34 +14,38 @@ export type SignInPermit =
   | {
       ok: true;
       /** Reports whether the password was right; only a failure stays counted. */
-      settle(succeeded: boolean): void;
+      settle(succeeded: boolean): Promise<void>;
     }
   | { ok: false; retryAfterSeconds: number };
 
 /** Whether this client may have a password for this account checked now. */
-export function admitSignIn(limiter: RateLimiter, account: string, client: string): SignInPermit {
+export async function admitSignIn(
+  limiter: RateLimiter,
+  account: string,
+  client: string,
+): Promise<SignInPermit> {
   // The client first: it never holds "|", so no two pairs share a key.
   const pair = `${client}|${account}`;
-  const clean = limiter.isFull("signInFailuresPerAccountClient", pair);
-  const own = limiter.take("signInFailuresPerAccountClient", pair);
+  const clean = await limiter.isFull("signInFailuresPerAccountClient", pair);
+  const own = await limiter.take("signInFailuresPerAccountClient", pair);
   if (!own.ok) return own;
-  const shared = limiter.take("signInFailuresPerAccount", account);
+  const shared = await limiter.take("signInFailuresPerAccount", account);
   if (!shared.ok && !clean) {
-    limiter.give("signInFailuresPerAccountClient", pair);
+    await limiter.give("signInFailuresPerAccountClient", pair);
     return {
       ok: false,
       retryAfterSeconds: Math.min(
         shared.retryAfterSeconds,
-        limiter.secondsUntilFull("signInFailuresPerAccountClient", pair),
+        await limiter.secondsUntilFull("signInFailuresPerAccountClient", pair),
       ),
     };
   }
   return {
     ok: true,
-    settle(succeeded) {
+    async settle(succeeded) {
       if (!succeeded) return;
-      limiter.give("signInFailuresPerAccountClient", pair);
-      if (shared.ok) limiter.give("signInFailuresPerAccount", account);
+      await limiter.give("signInFailuresPerAccountClient", pair);
+      if (shared.ok) await limiter.give("signInFailuresPerAccount", account);
     },
   };
 }

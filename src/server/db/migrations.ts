@@ -317,6 +317,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE subscriptions ADD COLUMN price_basis TEXT;
     `,
   },
+  {
+    // 40-49 are infrastructure's (issue 18); the lead renumbers on merge.
+    version: 40,
+    name: "rate-limit buckets shared by every server on one database (decision 0028)",
+    sql: `
+      CREATE TABLE rate_limits (
+        id TEXT PRIMARY KEY,
+        tokens REAL NOT NULL,
+        updated_at INTEGER NOT NULL,
+        took INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX rate_limits_updated_at ON rate_limits (updated_at);
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

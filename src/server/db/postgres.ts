@@ -291,6 +291,50 @@ export function toNumber(text: string): number {
   return value;
 }
 
+/** Query parameters of a connection URL that carry a credential (libpq's and node-postgres's). */
+const SECRET_PARAM = /pass|secret|token|key|cert|auth/i;
+
+/**
+ * A database URL fit to print: the password of its user part and every query parameter that
+ * carries a credential (`password`, `sslpassword`, `sslkey`, ...) become `***`. Whatever is
+ * logged or put into a message about DATABASE_URL goes through this one function. A value that
+ * is not a URL is not printed at all: it could be a libpq `key=value` string with a password.
+ */
+export function redactDatabaseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "(not a URL)";
+  }
+  if (parsed.password) parsed.password = "***";
+  for (const name of [...new Set(parsed.searchParams.keys())]) {
+    if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, "***");
+  }
+  // `?options=-c password=...` is not a libpq credential, but anything after "password" in any
+  // value is hidden all the same.
+  for (const [name, value] of [...parsed.searchParams]) {
+    if (/pass/i.test(value)) parsed.searchParams.set(name, "***");
+  }
+  return parsed.toString();
+}
+
+/** A message (a driver's error) with every credential of the URL taken out. */
+export function redactCredentials(message: string, url: string): string {
+  let out = message;
+  try {
+    const parsed = new URL(url);
+    const secrets = [
+      decodeURIComponent(parsed.password),
+      ...[...parsed.searchParams].filter(([n]) => SECRET_PARAM.test(n)).map(([, v]) => v),
+    ].filter((s) => s.length >= 3);
+    for (const secret of secrets) out = out.split(secret).join("***");
+  } catch {
+    // Not a URL: nothing known to take out.
+  }
+  return out.split(url).join(redactDatabaseUrl(url));
+}
+
 export type PostgresConnection = {
   /** postgres:// or postgresql:// URL, as libpq takes it (`?options=-c search_path=...` works). */
   url: string;

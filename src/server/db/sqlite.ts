@@ -207,10 +207,33 @@ export class SqliteDb implements Db {
     }
   }
 
+  private markedOpen = false;
+
+  /**
+   * Marks the database file as open (user_version 1) and checkpoints, so the file itself says
+   * that its write-ahead log holds its latest transactions until close() clears the mark:
+   * start-up then refuses the file without its log (a kill -9's folder copied without the -wal,
+   * a backup that copied the file alone) instead of starting on it with those transactions
+   * silently gone (data-folder.ts, inspect.ts).
+   */
+  markOpen(): void {
+    this.raw.exec("PRAGMA user_version = 1");
+    this.raw.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    this.markedOpen = true;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new Error("The database is closed."));
+    if (this.markedOpen && !this.raw.isTransaction) {
+      try {
+        // Closing checkpoints the log into the file and deletes it: the file is whole again.
+        this.raw.exec("PRAGMA user_version = 0");
+      } catch {
+        // The mark stays: the next start finds the log beside the file and reads it.
+      }
+    }
     this.raw.close();
   }
 }

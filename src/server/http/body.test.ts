@@ -1,5 +1,7 @@
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../api/contract/common.ts";
+import { startTestServer } from "../testing/harness.ts";
 import { nestsDeeperThan, parseBody } from "./body.ts";
 import { HttpError } from "./reply.ts";
 
@@ -42,5 +44,41 @@ describe("JSON nesting depth", () => {
     expect(nestsDeeperThan(text, 3)).toBe(false);
     expect(nestsDeeperThan(text, 2)).toBe(true);
     expect(parseBody(Buffer.from(text), "application/json")).toEqual(JSON.parse(text));
+  });
+});
+
+describe("a client that goes away mid-body", () => {
+  it("costs one line of log at most, rate-limited, and no stack trace", {
+    timeout: 60_000,
+  }, async () => {
+    const server = await startTestServer({ seed: false });
+    try {
+      const { port } = server.running;
+      const abort = () =>
+        new Promise<void>((done) => {
+          const socket = connect(port, "127.0.0.1", () => {
+            socket.write(
+              "POST /api/4/analytics/instrumentation HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+                "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n" +
+                '{"events":[',
+            );
+            setTimeout(() => socket.destroy(), 30);
+          });
+          socket.on("close", () => done());
+          socket.on("error", () => {});
+        });
+      for (let round = 0; round < 5; round++) await Promise.all(Array.from({ length: 10 }, abort));
+      await new Promise((done) => setTimeout(done, 100));
+      const lines = server.log.lines.filter((line) => /went away|aborted|ECONNRESET/.test(line));
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.length).toBeLessThanOrEqual(10);
+      for (const line of lines) {
+        expect(line).toMatch(/^warn POST \/api\/4\/analytics\/instrumentation from .*went away/);
+        expect(line).not.toContain("\n");
+      }
+      expect(server.log.lines.filter((line) => line.startsWith("error"))).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });

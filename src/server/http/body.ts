@@ -16,6 +16,17 @@ export function describeIssues(error: z.ZodError): string {
     .join("; ");
 }
 
+/**
+ * The client went away (closed or reset its connection, or the server's request timeout cut it)
+ * before its body arrived: nobody is left to answer, and it is not the server's fault.
+ */
+export class ClientGone extends Error {
+  constructor(detail: string) {
+    super(`the client went away before its request body arrived (${detail})`);
+    this.name = "ClientGone";
+  }
+}
+
 /** Reads the raw body, refusing more than `limit` bytes (413) without buffering the excess. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
@@ -44,10 +55,15 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       done = true;
       resolve(Buffer.concat(chunks));
     });
-    req.on("error", (error) => {
+    req.on("error", (error: NodeJS.ErrnoException) => {
       if (done) return;
       done = true;
-      reject(error);
+      reject(new ClientGone(error.code ?? error.message));
+    });
+    req.on("close", () => {
+      if (done) return;
+      done = true;
+      reject(new ClientGone("connection closed"));
     });
   });
 }

@@ -1,6 +1,10 @@
-// Token-bucket rate limits, in memory per server process (a multi-instance deployment would keep
-// the buckets in a shared store; the interface stays the same). Time comes from the clock.
+// Token-bucket rate limits. One server (SQLite) keeps its buckets in memory; servers on one
+// PostgreSQL database (DATABASE_URL) keep them in its rate_limits table, so that N servers allow
+// one budget, not N (docs/decisions/0028-shared-rate-limits.md). Every change of a bucket is one
+// atomic statement (refill, then take or give), so concurrent requests on any server count
+// exactly. Time comes from the clock.
 import type { Clock } from "../clock.ts";
+import type { Db } from "../db/db.ts";
 
 export type RateRule = { limit: number; windowMs: number };
 
@@ -33,71 +37,156 @@ export const RATE_RULES = {
 
 export type RateRuleName = keyof typeof RATE_RULES;
 
-type Bucket = { tokens: number; updatedAt: number };
-
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly clock: Clock;
-  private readonly scale: number;
+/** A bucket after one change: its tokens, and whether a take found a whole token. */
+type BucketState = { tokens: number; took: boolean };
 
-  /** `scale` multiplies every limit (tests raise it; 1 in production). */
-  constructor(clock: Clock, scale = 1) {
-    this.clock = clock;
-    this.scale = scale;
+/**
+ * Where buckets live. `change` refills the bucket up to `now` and then applies `op`: "take" one
+ * token when there is a whole one, "give" one back (up to the limit; a bucket never taken from
+ * is left alone), or "peek". One call is atomic.
+ */
+export interface RateStore {
+  change(
+    id: string,
+    op: "take" | "give" | "peek",
+    rule: { limit: number; windowMs: number },
+    now: number,
+  ): Promise<BucketState>;
+  /** Forgets buckets untouched since `before` (all full again). */
+  sweep(before: number): Promise<void>;
+}
+
+/** One process's buckets. */
+export class MemoryRateStore implements RateStore {
+  private readonly buckets = new Map<string, { tokens: number; updatedAt: number }>();
+
+  async change(
+    id: string,
+    op: "take" | "give" | "peek",
+    rule: { limit: number; windowMs: number },
+    now: number,
+  ): Promise<BucketState> {
+    const { limit, windowMs } = rule;
+    const stored = this.buckets.get(id);
+    const bucket = stored ?? { tokens: limit, updatedAt: now };
+    const refill = ((now - bucket.updatedAt) / windowMs) * limit;
+    bucket.tokens = Math.min(limit, bucket.tokens + Math.max(0, refill));
+    bucket.updatedAt = Math.max(bucket.updatedAt, now);
+    let took = false;
+    if (op === "take") {
+      took = bucket.tokens >= 1;
+      if (took) bucket.tokens -= 1;
+      this.buckets.set(id, bucket);
+      if (this.buckets.size > 50_000) await this.sweep(now - 60 * 60_000);
+    } else if (op === "give" && stored) {
+      bucket.tokens = Math.min(limit, bucket.tokens + 1);
+    }
+    return { tokens: bucket.tokens, took };
   }
 
-  take(rule: RateRuleName, key: string): RateDecision {
-    const { id, bucket, limit, windowMs, now } = this.refilled(rule, key);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      this.buckets.set(id, bucket);
-      if (this.buckets.size > 50_000) this.sweep(now);
-      return { ok: true };
+  async sweep(before: number): Promise<void> {
+    for (const [id, bucket] of this.buckets) if (bucket.updatedAt < before) this.buckets.delete(id);
+  }
+}
+
+/**
+ * Buckets in the shared database's rate_limits table (migration 40): one upsert per change, whose
+ * row lock serialises concurrent changes of one bucket on every server. PostgreSQL only: one
+ * SQLite database has one server, whose memory is as good and costs no write per request.
+ */
+export class DatabaseRateStore implements RateStore {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  async change(
+    id: string,
+    op: "take" | "give" | "peek",
+    rule: { limit: number; windowMs: number },
+    now: number,
+  ): Promise<BucketState> {
+    const { limit, windowMs } = rule;
+    // The bucket refilled up to now (PostgreSQL: LEAST and GREATEST).
+    const refilled =
+      "LEAST(?::double precision, rate_limits.tokens + GREATEST(0, ?::bigint - rate_limits.updated_at) * ?::double precision / ?::double precision)";
+    const refillParams = [limit, now, limit, windowMs];
+    if (op === "take") {
+      const row = await this.db.get<{ tokens: number; took: unknown }>(
+        `INSERT INTO rate_limits (id, tokens, updated_at, took) VALUES (?, ?, ?, 1)
+         ON CONFLICT (id) DO UPDATE SET
+           tokens = CASE WHEN ${refilled} >= 1 THEN ${refilled} - 1 ELSE ${refilled} END,
+           took = CASE WHEN ${refilled} >= 1 THEN 1 ELSE 0 END,
+           updated_at = GREATEST(rate_limits.updated_at, EXCLUDED.updated_at)
+         RETURNING tokens, took`,
+        [id, limit - 1, now, ...refillParams, ...refillParams, ...refillParams, ...refillParams],
+      );
+      return { tokens: Number(row?.tokens ?? 0), took: Number(row?.took) === 1 };
     }
-    this.buckets.set(id, bucket);
-    return { ok: false, retryAfterSeconds: seconds(((1 - bucket.tokens) / limit) * windowMs) };
+    if (op === "give") {
+      const row = await this.db.get<{ tokens: number }>(
+        `UPDATE rate_limits SET tokens = LEAST(?::double precision, ${refilled} + 1),
+           updated_at = GREATEST(rate_limits.updated_at, ?::bigint)
+         WHERE id = ? RETURNING tokens`,
+        [limit, ...refillParams, now, id],
+      );
+      return { tokens: Number(row?.tokens ?? limit), took: false };
+    }
+    const row = await this.db.get<{ tokens: number }>(
+      `SELECT ${refilled} AS tokens FROM rate_limits WHERE id = ?`,
+      [...refillParams, id],
+    );
+    return { tokens: row === undefined ? limit : Number(row.tokens), took: false };
+  }
+
+  async sweep(before: number): Promise<void> {
+    await this.db.run("DELETE FROM rate_limits WHERE updated_at < ?", [before]);
+  }
+}
+
+export class RateLimiter {
+  private readonly clock: Clock;
+  private readonly scale: number;
+  readonly store: RateStore;
+
+  /** `scale` multiplies every limit (tests raise it; 1 in production). */
+  constructor(clock: Clock, scale = 1, store: RateStore = new MemoryRateStore()) {
+    this.clock = clock;
+    this.scale = scale;
+    this.store = store;
+  }
+
+  private rule(rule: RateRuleName) {
+    const { limit, windowMs } = RATE_RULES[rule];
+    return { limit: limit * this.scale, windowMs };
+  }
+
+  async take(rule: RateRuleName, key: string): Promise<RateDecision> {
+    const r = this.rule(rule);
+    const state = await this.store.change(`${rule}:${key}`, "take", r, this.clock.now());
+    if (state.took) return { ok: true };
+    return { ok: false, retryAfterSeconds: seconds(((1 - state.tokens) / r.limit) * r.windowMs) };
   }
 
   /** Gives back a token that take() counted for something that turned out not to count. */
-  give(rule: RateRuleName, key: string): void {
-    const { id, bucket, limit } = this.refilled(rule, key);
-    if (!this.buckets.has(id)) return;
-    bucket.tokens = Math.min(limit, bucket.tokens + 1);
+  async give(rule: RateRuleName, key: string): Promise<void> {
+    await this.store.change(`${rule}:${key}`, "give", this.rule(rule), this.clock.now());
   }
 
   /** True when nothing taken from the bucket is still counted (all refilled, or never used). */
-  isFull(rule: RateRuleName, key: string): boolean {
-    const { bucket, limit } = this.refilled(rule, key);
-    return bucket.tokens >= limit;
+  async isFull(rule: RateRuleName, key: string): Promise<boolean> {
+    const r = this.rule(rule);
+    const state = await this.store.change(`${rule}:${key}`, "peek", r, this.clock.now());
+    return state.tokens >= r.limit;
   }
 
   /** Seconds until the bucket is full again. */
-  secondsUntilFull(rule: RateRuleName, key: string): number {
-    const { bucket, limit, windowMs } = this.refilled(rule, key);
-    return seconds(((limit - bucket.tokens) / limit) * windowMs);
-  }
-
-  /** The bucket refilled up to now (a new, full one is not stored until something is taken). */
-  private refilled(rule: RateRuleName, key: string) {
-    const { limit: baseLimit, windowMs } = RATE_RULES[rule];
-    const limit = baseLimit * this.scale;
-    const now = this.clock.now();
-    const id = `${rule}:${key}`;
-    const bucket = this.buckets.get(id) ?? { tokens: limit, updatedAt: now };
-    const refill = ((now - bucket.updatedAt) / windowMs) * limit;
-    bucket.tokens = Math.min(limit, bucket.tokens + Math.max(0, refill));
-    bucket.updatedAt = now;
-    return { id, bucket, limit, windowMs, now };
-  }
-
-  /** Forgets buckets that have refilled completely. */
-  private sweep(now: number): void {
-    for (const [id, bucket] of this.buckets) {
-      const rule = RATE_RULES[id.slice(0, id.indexOf(":")) as RateRuleName];
-      if (!rule || now - bucket.updatedAt > rule.windowMs) this.buckets.delete(id);
-    }
+  async secondsUntilFull(rule: RateRuleName, key: string): Promise<number> {
+    const r = this.rule(rule);
+    const state = await this.store.change(`${rule}:${key}`, "peek", r, this.clock.now());
+    return seconds(((r.limit - state.tokens) / r.limit) * r.windowMs);
   }
 }
 

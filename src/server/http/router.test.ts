@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api } from "../../api/contract/index.ts";
 import { testClock } from "../clock.ts";
-import { RateLimiter } from "./rate-limit.ts";
+import { DatabaseRateStore, RateLimiter } from "./rate-limit.ts";
 import { Router } from "./router.ts";
 import { inlineScriptHashes, isPaymentPage, staticPageCsp } from "./security.ts";
 
@@ -55,28 +55,30 @@ describe("Router", () => {
 });
 
 describe("RateLimiter", () => {
-  it("refills over its window", () => {
+  it("refills over its window", async () => {
     const clock = testClock(0);
     const limiter = new RateLimiter(clock);
-    for (let i = 0; i < 5; i++) expect(limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
-    expect(limiter.take("forgotPerIp", "a")).toEqual({ ok: false, retryAfterSeconds: 12 });
-    expect(limiter.take("forgotPerIp", "b")).toEqual({ ok: true });
+    for (let i = 0; i < 5; i++)
+      expect(await limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
+    expect(await limiter.take("forgotPerIp", "a")).toEqual({ ok: false, retryAfterSeconds: 12 });
+    expect(await limiter.take("forgotPerIp", "b")).toEqual({ ok: true });
     clock.advance(12_000);
-    expect(limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
+    expect(await limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
   });
 
-  it("tells a full bucket, and takes back a token given back", () => {
+  it("tells a full bucket, and takes back a token given back", async () => {
     const clock = testClock(0);
     const limiter = new RateLimiter(clock);
-    expect(limiter.isFull("forgotPerIp", "a")).toBe(true);
-    limiter.take("forgotPerIp", "a");
-    expect(limiter.isFull("forgotPerIp", "a")).toBe(false);
-    expect(limiter.secondsUntilFull("forgotPerIp", "a")).toBe(12);
-    limiter.give("forgotPerIp", "a");
-    expect(limiter.isFull("forgotPerIp", "a")).toBe(true);
-    limiter.give("forgotPerIp", "a");
-    for (let i = 0; i < 5; i++) expect(limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
-    expect(limiter.take("forgotPerIp", "a").ok).toBe(false);
+    expect(await limiter.isFull("forgotPerIp", "a")).toBe(true);
+    await limiter.take("forgotPerIp", "a");
+    expect(await limiter.isFull("forgotPerIp", "a")).toBe(false);
+    expect(await limiter.secondsUntilFull("forgotPerIp", "a")).toBe(12);
+    await limiter.give("forgotPerIp", "a");
+    expect(await limiter.isFull("forgotPerIp", "a")).toBe(true);
+    await limiter.give("forgotPerIp", "a");
+    for (let i = 0; i < 5; i++)
+      expect(await limiter.take("forgotPerIp", "a")).toEqual({ ok: true });
+    expect((await limiter.take("forgotPerIp", "a")).ok).toBe(false);
   });
 });
 
@@ -101,4 +103,39 @@ describe("content security policy", () => {
     expect(isPaymentPage("/cart/checkout_summary")).toBe(true);
     expect(isPaymentPage("/cartoons")).toBe(false);
   });
+});
+
+describe("RateLimiter on the shared database (decision 0028)", () => {
+  it("counts, refills, gives back and tells full as the memory store does", async () => {
+    const { openPglite } = await import("../testing/pglite.ts");
+    const { migrate } = await import("../db/migrations.ts");
+    const db = await openPglite();
+    try {
+      await migrate(db, 0);
+      const clock = testClock(0);
+      const shared = new RateLimiter(clock, 1, new DatabaseRateStore(db));
+      // A second server on the same database: one budget between them.
+      const other = new RateLimiter(clock, 1, new DatabaseRateStore(db));
+      expect(await shared.isFull("forgotPerIp", "a")).toBe(true);
+      for (let i = 0; i < 5; i++) {
+        expect(await (i % 2 ? other : shared).take("forgotPerIp", "a")).toEqual({ ok: true });
+      }
+      expect(await other.take("forgotPerIp", "a")).toEqual({ ok: false, retryAfterSeconds: 12 });
+      expect(await shared.take("forgotPerIp", "b")).toEqual({ ok: true });
+      expect(await shared.secondsUntilFull("forgotPerIp", "a")).toBe(60);
+      await other.give("forgotPerIp", "a");
+      expect(await shared.take("forgotPerIp", "a")).toEqual({ ok: true });
+      clock.advance(12_000);
+      expect(await other.take("forgotPerIp", "a")).toEqual({ ok: true });
+      clock.advance(60_000);
+      expect(await shared.isFull("forgotPerIp", "a")).toBe(true);
+      // Parallel takes never pass the limit.
+      const parallel = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 ? other : shared).take("forgotPerIp", "c")),
+      );
+      expect(parallel.filter((d) => d.ok)).toHaveLength(5);
+    } finally {
+      await db.close();
+    }
+  }, 30_000);
 });

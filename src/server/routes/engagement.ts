@@ -32,7 +32,7 @@ async function findCoupon(
 export function engagementRoutes(routes: Routes): void {
   routes.api(api.verifyCoupon, async (ctx) => {
     await ctx.body(api.verifyCoupon.body);
-    ctx.rateLimit("couponPerIp", ctx.ip);
+    await ctx.limit("couponPerIp", ctx.ip);
     await ctx.requireUser();
     const code = (ctx.params.code ?? "").trim();
     const match = await findCoupon(ctx, code);
@@ -62,7 +62,7 @@ export function engagementRoutes(routes: Routes): void {
 
   routes.api(api.applyCoupon, async (ctx) => {
     await ctx.body(api.applyCoupon.body);
-    ctx.rateLimit("couponPerIp", ctx.ip);
+    await ctx.limit("couponPerIp", ctx.ip);
     const account = await accountOf(ctx);
     const code = (ctx.params.code ?? "").trim();
     const match = await findCoupon(ctx, code);
@@ -90,7 +90,7 @@ export function engagementRoutes(routes: Routes): void {
   });
 
   routes.api(api.inviteInfo, async (ctx) => {
-    ctx.rateLimit("invitePerIp", ctx.ip);
+    await ctx.limit("invitePerIp", ctx.ip);
     const invite = await Invites.byCode(ctx.app.db, ctx.params.code ?? "");
     const instance = invite ? await Instances.byId(ctx.app.db, invite.instanceId) : null;
     if (!invite || !instance) return fail("invite_not_found");
@@ -110,7 +110,7 @@ export function engagementRoutes(routes: Routes): void {
   });
 
   routes.api(api.acceptInvite, async (ctx) => {
-    ctx.rateLimit("invitePerIp", ctx.ip);
+    await ctx.limit("invitePerIp", ctx.ip);
     const { cancelSubscription } = ctx.query(api.acceptInvite.query);
     await ctx.body(api.acceptInvite.body);
     const account = await accountOf(ctx);
@@ -145,7 +145,7 @@ export function engagementRoutes(routes: Routes): void {
 
   routes.api(api.instrumentation, async (ctx) => {
     const user = await ctx.user();
-    limitTelemetry(ctx, user);
+    await limitTelemetry(ctx, user);
     const body = await ctx.body(api.instrumentation.body);
     await recordTelemetry(
       ctx.app.db,
@@ -162,7 +162,7 @@ export function engagementRoutes(routes: Routes): void {
 
   routes.api(api.hubspotEvent, async (ctx) => {
     const user = await ctx.user();
-    limitTelemetry(ctx, user);
+    await limitTelemetry(ctx, user);
     const query = ctx.query(api.hubspotEvent.query);
     const body = await ctx.body(api.hubspotEvent.body);
     await recordTelemetry(
@@ -180,7 +180,7 @@ export function engagementRoutes(routes: Routes): void {
 
   routes.api(api.trackJs, async (ctx) => {
     const user = await ctx.user();
-    limitTelemetry(ctx, user);
+    await limitTelemetry(ctx, user);
     const body = await ctx.body(api.trackJs.body);
     const message = typeof body.message === "string" ? body.message : "error report";
     await recordTelemetry(

@@ -193,7 +193,8 @@ function scheduleDowngrade(
 
 export function paymentRoutes(routes: Routes): void {
   routes.api(api.sandboxToken, async (ctx) => {
-    if (ctx.app.config.payments !== "sandbox") return fail("not_found");
+    // Test cards are a local request's only (local-run.ts), never a proxied one's.
+    if (ctx.app.config.payments !== "sandbox" || !ctx.isLocalRequest) return fail("not_found");
     const body = await ctx.body(api.sandboxToken.body);
     const card = classifyCard(body.number);
     if (!card) return fail("invalid_card", "the card number is not valid");

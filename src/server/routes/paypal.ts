@@ -44,7 +44,8 @@ export function paypalRoutes(routes: Routes): void {
   routes.api(
     api.paypalSubscription,
     idempotent(api.paypalSubscription, async (ctx, user, body) => {
-      if (ctx.app.config.payments !== "sandbox")
+      // The sandbox's approval stand-in is under /dev/: a local request's only (local-run.ts).
+      if (ctx.app.config.payments !== "sandbox" || !ctx.isLocalRequest)
         return errorOutcome(apiError("paypal_unavailable"));
       // Checked before anything is priced or written: only a page of this site is stored.
       const returnUrl = safeRedirectPath(body.href, ctx.app.config.publicBaseUrl);

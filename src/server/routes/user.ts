@@ -193,7 +193,7 @@ export function userRoutes(routes: Routes): void {
   routes.api(api.generateEmailCode, async (ctx) => {
     await ctx.body(api.generateEmailCode.body);
     const user = await ctx.requireUser();
-    ctx.rateLimit("emailCodeGeneratePerUser", String(user.id));
+    await ctx.limit("emailCodeGeneratePerUser", String(user.id));
     await ctx.app.db.transaction((tx) => sendEmailCode(tx, ctx.app, user, ctx.now()));
     ctx.app.mailer.kick();
     return json({ success: true });
@@ -201,7 +201,7 @@ export function userRoutes(routes: Routes): void {
 
   routes.api(api.verifyEmailCode, async (ctx) => {
     const user = await ctx.requireUser();
-    ctx.rateLimit("emailCodeVerifyPerUser", String(user.id));
+    await ctx.limit("emailCodeVerifyPerUser", String(user.id));
     const { code } = await ctx.body(api.verifyEmailCode.body);
     const now = ctx.now();
     const hash = codeHash(ctx.app.secret, user.id, code);

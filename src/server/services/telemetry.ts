@@ -39,9 +39,9 @@ export type TelemetryEvent = {
 };
 
 /** Spends one unit of the client's and the account's telemetry budgets, else 429. */
-export function limitTelemetry(ctx: Ctx, user: User | null): void {
-  ctx.rateLimit("telemetryPerIp", ctx.ip);
-  if (user) ctx.rateLimit("telemetryPerAccount", String(user.id));
+export async function limitTelemetry(ctx: Ctx, user: User | null): Promise<void> {
+  await ctx.limit("telemetryPerIp", ctx.ip);
+  if (user) await ctx.limit("telemetryPerAccount", String(user.id));
 }
 
 /** The bytes an event takes once stored: its name and its payload as JSON. */

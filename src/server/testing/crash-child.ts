@@ -10,7 +10,8 @@ const running = await startServer({
   host: "127.0.0.1",
   catalog: fixtureCatalog(),
   passwordCost: 10,
-  rateLimitScale: 1000,
+  // RATE_LIMIT_SCALE (tests only): the real limits (1) for the test of limits across servers.
+  rateLimitScale: Number(process.env.RATE_LIMIT_SCALE) || 1000,
   quiet: true,
   ...(lease > 0 ? { idempotencyLeaseMs: lease } : {}),
   log: {
