@@ -112,6 +112,10 @@ export const pricingErrors = {
     code: "ADD_ON_NOT_FOR_PLAN",
     message: `${planLabel} already includes ${addOnName}.`,
   }),
+  addOnNotSold: (addOnName: string, planLabel: string): PricingError => ({
+    code: "ADD_ON_NOT_FOR_PLAN",
+    message: `${addOnName} is not sold with ${planLabel}.`,
+  }),
   addOnNeedsPlan: (addOnName: string): PricingError => ({
     code: "ADD_ON_NOT_FOR_PLAN",
     message: `${addOnName} can only be bought with a plan.`,

@@ -187,6 +187,21 @@ describe("orderSummary: add-ons", () => {
       ]
     `);
   });
+
+  it("refuses essentials on plans that have no essentials version, before any charge (issue 18, item 4)", () => {
+    for (const targetProduct of ["wv_bizoct17_12m", "wv_bizindiv_12m", "wv_k12_12m", "wv_flex2"]) {
+      expect(failure({ targetProduct, addOns: ["wv_essentials_12m"] }).code).toBe(
+        "ADD_ON_NOT_FOR_PLAN",
+      );
+    }
+    expect(failure({ targetProduct: "wv_bizoct17_12m", addOns: ["wv_essentials_12m"] })).toEqual({
+      code: "ADD_ON_NOT_FOR_PLAN",
+      message: "Essentials is not sold with Business (billed annually).",
+    });
+    expect(failure({ targetProduct: "wv_bizoct17_1m", addOns: ["wv_essentials_1m"] }).code).toBe(
+      "ADD_ON_NOT_FOR_PLAN",
+    );
+  });
 });
 
 describe("orderSummary: proration", () => {
