@@ -57,6 +57,7 @@ describe("orderSummary: a new subscription", () => {
       taxRates: [{ type: "COMBINED", taxAmount: 0, ratePercent: 0 }],
       salesTax: 0,
       lines: [{ kind: "plan", label: "Power (billed annually)", amount: 5988 }],
+      addition: null,
     });
   });
 
@@ -361,12 +362,15 @@ describe("orderSummary: properties", () => {
         for (const result of [fewer, extra]) {
           if (!result.ok) continue;
           const { newSubscription: n, subTotal, salesTax, total, lines } = result.summary;
+          // An addition to the running period charges its pro-rata lines, not a first term.
           const fromFields =
-            n.firstTermBasePrice -
-            n.firstTermDiscount -
-            n.prorateDiscount +
-            n.firstTermExtraSeatsPrice +
-            n.nonRecurringAddOnsPrice;
+            result.summary.addition !== null
+              ? sumLines(lines)
+              : n.firstTermBasePrice -
+                n.firstTermDiscount -
+                n.prorateDiscount +
+                n.firstTermExtraSeatsPrice +
+                n.nonRecurringAddOnsPrice;
           const parts = [
             ...Object.values(n),
             subTotal,
@@ -383,6 +387,9 @@ describe("orderSummary: properties", () => {
             return false;
         }
         if (!fewer.ok || !extra.ok) return true;
+        // Buying the running plan again is no addition, and adding to it costs only the rest of
+        // the period: compare like with like.
+        if ((fewer.summary.addition === null) !== (extra.summary.addition === null)) return true;
         compared += 1;
         return extra.summary.total >= fewer.summary.total;
       }),

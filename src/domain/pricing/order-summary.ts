@@ -3,6 +3,7 @@
 // All figures are integer cents; subTotal is the sum of `lines`, total = subTotal + salesTax.
 import type { Catalog } from "../catalog/catalog-schema.ts";
 import { type AddOns, priceAddOns } from "./add-ons.ts";
+import { additionTo } from "./additions.ts";
 import { type PricingError, PricingRequestError, pricingErrors } from "./errors.ts";
 import { discountLabel, extraSeatsLabel, type PriceLine, sumLines } from "./lines.ts";
 import { formatCount, mulDivRoundHalfUp } from "./money.ts";
@@ -65,6 +66,12 @@ export type OrderSummary = {
   salesTax: number;
   /** The lines of subTotal: plan, essentials, extra seats, discount, credit, add-ons. */
   lines: PriceLine[];
+  /**
+   * Set when the order adds seats or essentials to the running period (additions.ts): the lines
+   * charge them pro rata for its rest, and the subscription keeps its renewal date `periodEnd`.
+   * newSubscription then says what renews on that date.
+   */
+  addition: { periodEnd: number; ratio: number } | null;
 };
 
 export type OrderSummaryResult =
@@ -178,6 +185,48 @@ export function safeOrderSummary(
   const firstTermExtraSeatsPrice = priced?.extraSeatsAmount ?? 0;
   const newFirstTerm = firstTermBasePrice - discount + firstTermExtraSeatsPrice;
 
+  // Seats or essentials added to the running period: the rest of the period, pro rata.
+  const addition =
+    current && priced !== null
+      ? additionTo(catalog, current, {
+          priced,
+          addsEssentials: essentials,
+          atMs,
+          priceSetId,
+        })
+      : null;
+  if (addition !== null && priced !== null && current) {
+    const lines = [...addition.lines, ...nonRecurring];
+    const subTotal = sumLines(lines);
+    const ratePercent = request.tax ? taxRatePercent(catalog, request.tax) : 0;
+    const salesTax = taxAmount(subTotal, ratePercent);
+    return {
+      ok: true,
+      summary: {
+        total: subTotal + salesTax,
+        subTotal,
+        newSubscription: {
+          firstTermDiscount: 0,
+          firstTermBasePrice,
+          prorateDiscount: 0,
+          recurringBasePrice: firstTermBasePrice,
+          firstTermExtraSeatsPrice,
+          extraSeatsRecurringPrice: firstTermExtraSeatsPrice,
+          nonRecurringAddOnsPrice: sumLines(nonRecurring),
+        },
+        proration: {
+          prorateAmount: 0,
+          currentExtraSeatsPrice: currentExtraSeatsPrice(catalog, current, priceSetId),
+          prorateRatio: addition.ratio,
+        },
+        taxRates: [{ type: "COMBINED", taxAmount: salesTax, ratePercent }],
+        salesTax,
+        lines,
+        addition: { periodEnd: addition.periodEnd, ratio: addition.ratio },
+      },
+    };
+  }
+
   // Credit for the unused part of the period already paid: only when the subscription changes.
   let prorateAmount = 0;
   let prorateRatio = 0;
@@ -222,6 +271,7 @@ export function safeOrderSummary(
       taxRates: [{ type: "COMBINED", taxAmount: salesTax, ratePercent }],
       salesTax,
       lines,
+      addition: null,
     },
   };
 }

@@ -77,7 +77,12 @@ export function buildOrder(
     chargeRef: payment.chargeRef,
     invoiceId: randomId("in"),
     periodStart: now,
-    periodEnd: plan ? addMonthsClamped(now, months) : now,
+    // An addition covers the rest of the running period; anything else starts a new one.
+    periodEnd: summary.addition
+      ? summary.addition.periodEnd
+      : plan
+        ? addMonthsClamped(now, months)
+        : now,
     termMonths: plan ? plan.termDuration : 0,
     coupon: quote.coupon,
     idempotencyKey: payment.idempotencyKey,
@@ -165,6 +170,41 @@ export async function applyOrder(
     return;
   }
   const plan = catalog.plans.find((p) => p.code === order.productCode);
+  if (summary.addition !== null) {
+    // Seats or essentials added to the running period (issue 18, item 9): the period, its anchor
+    // and its campaign stay; what renews on its date is the product and seats now held.
+    await Subscriptions.update(tx, user.id, {
+      productCode: order.productCode,
+      orderId: order.id,
+      seats: order.seats,
+      paidCents: sub.paidCents + summary.subTotal - summary.newSubscription.nonRecurringAddOnsPrice,
+      // A purchase replaces whatever downgrade was waiting for the period end.
+      pendingProductCode: null,
+      pendingSeats: null,
+      pendingAt: null,
+      exportCredits:
+        sub.exportCredits +
+        order.addOns.filter((a) => !catalog.essentials.addOns.some((e) => e.code === a)).length,
+      priceBasis:
+        order.productCode === sub.productCode && sub.priceBasis
+          ? sub.priceBasis
+          : currentPriceBasis(catalog, order.productCode, {
+              priceGroup: user.priceTestingGroupValue,
+              atMs: order.createdAt,
+            }),
+      updatedAt: order.createdAt,
+    });
+    if (plan?.multiUser) {
+      await ensureInstance(tx, user, account.isOwner ? account.instance : null, {
+        productCode: order.productCode,
+        seats: order.seats,
+        name: user.properties.desiredInstanceName ?? null,
+        pricingStructure: plan.seatStructure,
+        now: order.createdAt,
+      });
+    }
+    return;
+  }
   await Subscriptions.update(tx, user.id, {
     productCode: order.productCode,
     orderState: "automatic",
