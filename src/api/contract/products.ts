@@ -207,6 +207,13 @@ export const OrderSummaryResponse = z.object({
    * rata until `periodEnd`, when the subscription renews as before; null otherwise.
    */
   addition: z.object({ periodEnd: Timestamp, ratio: z.number().min(0).max(1) }).nullable(),
+  /**
+   * The coupon priced with (typed, or applied to the account), whether it was applied, and if not
+   * why: it is for other products, or its first-term discount was used (issue 18, items 5, 10).
+   */
+  coupon: z
+    .object({ code: z.string(), applied: z.boolean(), note: z.string().nullable() })
+    .nullable(),
   /** When `total` is charged: null for now, else the end of the paid period (a downgrade). */
   startsAt: Timestamp.nullable(),
 });

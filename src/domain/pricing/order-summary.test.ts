@@ -58,6 +58,7 @@ describe("orderSummary: a new subscription", () => {
       salesTax: 0,
       lines: [{ kind: "plan", label: "Power (billed annually)", amount: 5988 }],
       addition: null,
+      coupon: null,
     });
   });
 

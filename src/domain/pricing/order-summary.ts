@@ -7,7 +7,7 @@ import { additionTo } from "./additions.ts";
 import { type PricingError, PricingRequestError, pricingErrors } from "./errors.ts";
 import { discountLabel, extraSeatsLabel, type PriceLine, sumLines } from "./lines.ts";
 import { formatCount, mulDivRoundHalfUp } from "./money.ts";
-import { type PlanPricing, pricePlan } from "./plan-pricing.ts";
+import { type CouponStatus, type PlanPricing, pricePlan } from "./plan-pricing.ts";
 import { planPrice, resolvePriceSet } from "./price-sets.ts";
 import { planLabel, resolvePlan } from "./resolve-plan.ts";
 import { extraSeatCount, seatStructureFor } from "./seats.ts";
@@ -36,6 +36,8 @@ export type OrderSummaryRequest = {
   seatStructure?: string | undefined;
   current?: CurrentSubscription | null | undefined;
   tax?: TaxLocation | null | undefined;
+  /** Coupons the account has redeemed: their first-term discounts apply once (issue 18, item 5). */
+  redeemedCoupons?: readonly string[] | undefined;
 };
 
 export type OrderSummary = {
@@ -72,6 +74,8 @@ export type OrderSummary = {
    * newSubscription then says what renews on that date.
    */
   addition: { periodEnd: number; ratio: number } | null;
+  /** The coupon typed, whether it was applied, and if not why (plan-pricing.ts); null for none. */
+  coupon: CouponStatus;
 };
 
 export type OrderSummaryResult =
@@ -166,6 +170,7 @@ export function safeOrderSummary(
       coupon: request.coupon,
       priceSetId,
       seatStructure: request.seatStructure,
+      redeemedCoupons: request.redeemedCoupons,
     });
     if (!result.ok) return result;
     priced = result.value;
@@ -223,6 +228,14 @@ export function safeOrderSummary(
         salesTax,
         lines,
         addition: { periodEnd: addition.periodEnd, ratio: addition.ratio },
+        coupon:
+          priced.coupon === null
+            ? null
+            : {
+                code: priced.coupon.code,
+                applied: false,
+                note: pricingErrors.couponNotForAddition(priced.coupon.code).message,
+              },
       },
     };
   }
@@ -272,6 +285,7 @@ export function safeOrderSummary(
       salesTax,
       lines,
       addition: null,
+      coupon: priced?.coupon ?? null,
     },
   };
 }

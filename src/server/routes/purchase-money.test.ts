@@ -129,3 +129,92 @@ describe("mid-period additions (item 9)", () => {
     });
   });
 });
+
+async function newBuyer(email: string): Promise<TestClient> {
+  const client = server.client();
+  const signUp = await client.call(api.signUp, {
+    body: { email, password: "secret-1", firstName: "Pat", lastName: "Buyer" },
+  });
+  if (!signUp.ok) throw new Error(signUp.body.message);
+  const token = await client.call(api.sandboxToken, {
+    body: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123", postalCode: "1" },
+  });
+  if (!token.ok) throw new Error(token.body.message);
+  const card = await client.call(api.paymentToken, {
+    body: { token: token.body.id },
+    idempotencyKey: newKey(),
+  });
+  if (!card.ok) throw new Error(card.body.message);
+  return client;
+}
+
+describe("first-term coupons (item 5)", () => {
+  it("takes a first-term discount once per account and coupon, recorded with the order", async () => {
+    const client = await newBuyer("coupon-once@example.com");
+    const first = await summaryOf(client, {
+      targetProduct: "wv_unloct17_12m",
+      coupon: "vipcoupon",
+    });
+    expect(first.total).toBe(4794);
+    expect(first.coupon).toEqual({ code: "vipcoupon", applied: true, note: null });
+    const bought = await client.call(api.upgrade, {
+      body: { product: { code: "wv_unloct17_12m" }, coupon: "vipcoupon", expectedTotal: 4794 },
+      idempotencyKey: newKey(),
+    });
+    if (!bought.ok) throw new Error(bought.body.message);
+    const rows = await server.running.deps.db.all<{ coupon: string; order_id: string }>(
+      "SELECT coupon, order_id FROM coupon_redemptions WHERE order_id = ?",
+      [bought.body.orderId],
+    );
+    expect(rows).toEqual([{ coupon: "vipcoupon", order_id: bought.body.orderId }]);
+
+    // A year on, cancelled and buying again with the same coupon: no second first-year discount.
+    expect((await client.call(api.cancelSubscription)).ok).toBe(true);
+    const again = await summaryOf(client, {
+      targetProduct: "wv_unloct17_12m",
+      coupon: "vipcoupon",
+    });
+    expect(again.newSubscription.firstTermDiscount).toBe(0);
+    expect(again.coupon).toEqual({
+      code: "vipcoupon",
+      applied: false,
+      note: "Coupon 'vipcoupon' was already used on this account: its first-term discount applies once.",
+    });
+    // Another account still gets it.
+    const other = await newBuyer("coupon-other@example.com");
+    expect(
+      (await summaryOf(other, { targetProduct: "wv_unloct17_12m", coupon: "vipcoupon" })).total,
+    ).toBe(4794);
+  });
+});
+
+describe("a coupon for other products (item 10)", () => {
+  it("is not applied to them, the summary says so, and it can be removed", async () => {
+    const client = await newBuyer("coupon-elsewhere@example.com");
+    const applied = await client.call(api.applyCoupon, { params: { code: "vipcoupon" }, body: {} });
+    expect(applied.ok).toBe(true);
+    const annual = await summaryOf(client, { targetProduct: "wv_unloct17_12m" });
+    expect(annual.total).toBe(4794);
+    for (const [targetProduct, total] of [
+      ["wv_unloct17_1m", 1599],
+      ["wv_flex2", 2999],
+    ] as const) {
+      const summary = await summaryOf(client, { targetProduct });
+      expect(summary.total).toBe(total);
+      expect(summary.coupon).toMatchObject({ code: "vipcoupon", applied: false });
+      expect(summary.coupon?.note).toMatch(
+        /^Coupon 'vipcoupon' does not apply to .+, so it is not applied\.$/,
+      );
+      const bought = await client.call(api.upgrade, {
+        body: { product: { code: targetProduct }, expectedTotal: total },
+        idempotencyKey: newKey(),
+      });
+      // Flex after monthly is another plan; either way no coupon refusal blocks it.
+      expect(bought.ok ? null : bought.body.error_code).not.toBe("coupon_not_applicable");
+      break;
+    }
+    const removed = await client.call(api.removeCoupon);
+    expect(removed.ok).toBe(true);
+    expect((await summaryOf(client, { targetProduct: "wv_unloct17_12m" })).coupon).toBeNull();
+  });
+});

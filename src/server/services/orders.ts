@@ -8,6 +8,7 @@ import { type OrderSummary, resolvePriceSet } from "../../domain/pricing/index.t
 import { currentPriceBasis, recurringCampaignOf } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import { DAY_MS } from "../clock.ts";
+import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances } from "../db/instances.ts";
 import type { Order } from "../db/orders.ts";
@@ -241,6 +242,15 @@ export async function applyOrder(
     updatedAt: order.createdAt,
   });
   await Users.update(tx, user.id, { appliedCoupon: null });
+  if (summary.coupon?.applied && summary.newSubscription.firstTermDiscount > 0) {
+    // Its first-term discount is taken: not again on this account (issue 18, item 5).
+    await CouponRedemptions.record(tx, {
+      userId: user.id,
+      coupon: summary.coupon.code,
+      orderId: order.id,
+      now: order.createdAt,
+    });
+  }
   if (plan?.multiUser) {
     await ensureInstance(tx, user, account.isOwner ? account.instance : null, {
       productCode: order.productCode,

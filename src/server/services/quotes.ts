@@ -110,6 +110,7 @@ export function quoteFor(
       priceGroup: account.user.priceTestingGroupValue ?? undefined,
       current: withCurrent,
       tax: { country: countryCode, state: stateCode },
+      redeemedCoupons: account.redeemedCoupons,
     });
   let result = summarise(current);
   if (!result.ok) return { ok: false, error: pricingError(result.error) };
