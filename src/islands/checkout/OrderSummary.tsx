@@ -54,6 +54,11 @@ export function OrderSummary({
           {formatUsd(summary.total)} every {term}.
         </p>
       )}
+      {summary.coupon?.note && (
+        <p className="note" data-testid="coupon-note">
+          {summary.coupon.note}
+        </p>
+      )}
       {summary.addition !== null && (
         <p className="note" data-testid="addition-renewal">
           Charged today for the rest of your billing period. Your subscription renews as before on{" "}

@@ -71,7 +71,11 @@ export function buildOrder(
     subTotal: summary.subTotal,
     salesTax: summary.salesTax,
     total: summary.total,
-    listPrice: summary.subTotal + summary.proration.prorateAmount,
+    // An addition's price is what the subscription renews at; anything else's, before credit.
+    listPrice: summary.addition
+      ? summary.newSubscription.recurringBasePrice +
+        summary.newSubscription.extraSeatsRecurringPrice
+      : summary.subTotal + summary.proration.prorateAmount,
     prorateAmount: summary.proration.prorateAmount,
     currency: "USD",
     processor: payment.processor,
