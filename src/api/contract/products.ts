@@ -206,7 +206,9 @@ export const OrderSummaryResponse = z.object({
    * An addition (issue 18, item 9): seats or essentials added to the running period, charged pro
    * rata until `periodEnd`, when the subscription renews as before; null otherwise.
    */
-  addition: z.object({ periodEnd: Timestamp, ratio: z.number().min(0).max(1) }).nullable(),
+  addition: z
+    .object({ periodEnd: Timestamp, ratio: z.number().min(0).max(1), termValueAdded: Cents })
+    .nullable(),
   /**
    * The coupon priced with (typed, or applied to the account), whether it was applied, and if not
    * why: it is for other products, or its first-term discount was used (issue 18, items 5, 10).

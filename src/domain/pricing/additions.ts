@@ -24,6 +24,11 @@ export type Addition = {
   periodEnd: number;
   /** Unused fraction of the current period, 0 to 1. */
   ratio: number;
+  /**
+   * What the addition adds to a full term's value (before the pro rata): the running period is
+   * then worth what was paid plus this, for the credit of a later change.
+   */
+  termValueAdded: number;
   lines: PriceLine[];
 };
 
@@ -100,5 +105,10 @@ export function additionTo(
       amount: rest(essentialsPrice),
     });
   }
-  return { periodEnd: running.periodEnd, ratio: unused / span, lines };
+  return {
+    periodEnd: running.periodEnd,
+    ratio: unused / span,
+    termValueAdded: (addedSeats > 0 ? seatsDelta : 0) + essentialsPrice,
+    lines,
+  };
 }

@@ -86,7 +86,7 @@ describe("orderSummary: additions to the running period", () => {
     ],
   ] as const)("%s", (_what, current, request, total, lines) => {
     const result = orderSummary(catalog, { atMs, current, ...request });
-    expect(result.addition).toEqual({
+    expect(result.addition).toMatchObject({
       periodEnd: current.periodEnd,
       ratio: (current.periodEnd - atMs) / (current.periodEnd - current.periodStart),
     });
@@ -98,6 +98,22 @@ describe("orderSummary: additions to the running period", () => {
     expect(result.total).toBeLessThan(
       result.newSubscription.recurringBasePrice + result.newSubscription.extraSeatsRecurringPrice,
     );
+  });
+
+  it("says what a full term gains, for the credit of a later change", () => {
+    const seats = orderSummary(catalog, {
+      atMs,
+      current: business,
+      targetProduct: "wv_bizoct17_12m",
+      seats: 7,
+    });
+    expect(seats.addition?.termValueAdded).toBe(2 * 23988);
+    const essentials = orderSummary(catalog, {
+      atMs,
+      current: { ...business, planCode: "wv_single_1m", seats: 1, paidCents: 999 },
+      targetProduct: "wv_single_plus_1m",
+    });
+    expect(essentials.addition?.termValueAdded).toBe(1999);
   });
 
   it("renews at the full price of what the subscription has after the addition", () => {

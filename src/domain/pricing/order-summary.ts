@@ -73,7 +73,7 @@ export type OrderSummary = {
    * charge them pro rata for its rest, and the subscription keeps its renewal date `periodEnd`.
    * newSubscription then says what renews on that date.
    */
-  addition: { periodEnd: number; ratio: number } | null;
+  addition: { periodEnd: number; ratio: number; termValueAdded: number } | null;
   /** The coupon typed, whether it was applied, and if not why (plan-pricing.ts); null for none. */
   coupon: CouponStatus;
 };
@@ -227,7 +227,11 @@ export function safeOrderSummary(
         taxRates: [{ type: "COMBINED", taxAmount: salesTax, ratePercent }],
         salesTax,
         lines,
-        addition: { periodEnd: addition.periodEnd, ratio: addition.ratio },
+        addition: {
+          periodEnd: addition.periodEnd,
+          ratio: addition.ratio,
+          termValueAdded: addition.termValueAdded,
+        },
         coupon:
           priced.coupon === null
             ? null

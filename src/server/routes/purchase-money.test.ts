@@ -74,6 +74,7 @@ describe("mid-period additions (item 9)", () => {
     expect(summary.addition).toEqual({
       periodEnd: orderEnd,
       ratio: (orderEnd - now) / (orderEnd - orderStart),
+      termValueAdded: 2 * 23988,
     });
     const before = await chargedAmounts();
     const bought = await owner.call(api.upgrade, {
@@ -91,6 +92,8 @@ describe("mid-period additions (item 9)", () => {
       orderEnd,
       periodAnchor: sub.periodAnchor,
       periodIndex: sub.periodIndex,
+      // A later change credits the unused part of a period now worth 7 seats.
+      paidCents: sub.paidCents + 2 * 23988,
     });
     const licence = await owner.call(api.enterpriseLicense);
     expect(licence.ok && licence.body).toMatchObject({ maxSeats: 7 });

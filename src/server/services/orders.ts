@@ -182,7 +182,9 @@ export async function applyOrder(
       productCode: order.productCode,
       orderId: order.id,
       seats: order.seats,
-      paidCents: sub.paidCents + summary.subTotal - summary.newSubscription.nonRecurringAddOnsPrice,
+      // The period is now worth a full term of what it holds: a later change credits its unused
+      // part (unusedCredit), which the pro-rata charge paid for from now on.
+      paidCents: sub.paidCents + summary.addition.termValueAdded,
       // A purchase replaces whatever downgrade was waiting for the period end.
       pendingProductCode: null,
       pendingSeats: null,
