@@ -314,6 +314,7 @@ test("one price everywhere: static page = catalog quote = summary = charge = inv
 test("mid-period additions: summary = pricing module = charge = invoice, renewal date kept", async () => {
   test.setTimeout(120_000);
   const { proved, problems } = await proveMidPeriodAdditions(loadCatalog(), distBuiltAt());
+  console.log(`price cross-test, mid-period leg: ${proved} additions proved`);
   expect(problems).toEqual([]);
   expect(proved).toBeGreaterThan(0);
 });
