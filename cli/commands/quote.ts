@@ -125,6 +125,7 @@ export async function formatQuote(q: Quote, io: Io): Promise<string> {
       `${c.name} (coupon ${c.coupon}): ${formatPrice(c.discount)} off, ${formatPrice(c.price)}${per} (${formatPrice(c.monthlyEquivalent)}/month)`,
     ]);
   }
+  if (q.coupon?.note) rows.push(["coupon", q.coupon.note]);
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const amounts = [...q.lines.map((line) => formatPrice(line.amount)), formatPrice(q.total)];
   const amountWidth = Math.max(...amounts.map((a) => a.length));

@@ -3,7 +3,7 @@
 // confirming posts clicked_confirm_single_export and the settled payment
 // checkout_completed_success (spec 4's event names).
 import { expect, type Page, test } from "@playwright/test";
-import { subscribeViaApi } from "./account-helpers.ts";
+import { subscribeViaApi, tabTo } from "./account-helpers.ts";
 import { fillCard, shownTotal, signIn, signUpNewAccount } from "./purchase-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
@@ -107,4 +107,43 @@ test("inside the hub, a single export posts the spec's events", async ({ page })
       "checkout_completed_success",
     ]),
   );
+});
+
+// Issue 18, item 10: a coupon for other products does not lock the account out of them, and the
+// person can remove it, by keyboard too.
+test("a coupon for annual plans is not applied to monthly ones and can be removed", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signUpNewAccount(page);
+  await page.goto("/cart?p=buy&product=wv_unloct17_12m#checkout");
+  await expect(heading(page)).toHaveText("Checkout");
+  await page.getByLabel("Coupon code").fill("referafriend");
+  await page.getByRole("button", { name: "Check coupon" }).click();
+  await page.getByRole("button", { name: "Apply coupon" }).click();
+  const summary = page.getByRole("table", { name: "Order summary" });
+  await expect(summary).toContainText("discount");
+  await expect(page.getByText("Coupon referafriend is applied.")).toBeVisible();
+
+  for (const product of ["wv_unloct17_1m", "wv_flex2"]) {
+    await page.goto(`/cart?p=buy&product=${product}#checkout`);
+    await expect(heading(page)).toHaveText("Checkout");
+    await expect(page.getByTestId("coupon-note")).toHaveText(
+      /^Coupon 'referafriend' does not apply to .+, so it is not applied\.$/,
+    );
+    await expect(summary).not.toContainText("discount");
+    await expect(page.getByText("This coupon does not apply to this account")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Pay \$/ })).toBeVisible();
+  }
+  // Across a reload too, and then removed with the keyboard alone.
+  await page.reload();
+  await expect(page.getByTestId("coupon-note")).toBeVisible();
+  const remove = page.getByRole("button", { name: "Remove coupon" });
+  await tabTo(page, remove);
+  await page.keyboard.press("Enter");
+  await expect(remove).toHaveCount(0);
+  await expect(page.getByTestId("coupon-note")).toHaveCount(0);
+  await expect(page.getByLabel("Coupon code")).toBeFocused();
+  await page.goto("/cart?p=buy&product=wv_unloct17_12m#checkout");
+  await expect(summary).not.toContainText("discount");
 });

@@ -31,9 +31,14 @@ test("a new team's owner adds two seats with the saved card", async ({ page }) =
   await expect(heading(page)).toHaveText("Checkout");
   await expect(page).toHaveURL(/seats=5/);
   await expect(page.getByLabel("Seats")).toHaveValue("5");
+  // Added mid-period: the rest of the billing period, pro rata, renewing on the same date
+  // (issue 18, item 9).
   const summary = page.getByRole("table", { name: "Order summary" });
-  await expect(summary).toContainText("2 extra seats");
-  await expect(summary).toContainText("Credit for the unused part of your current plan");
+  await expect(summary).toContainText("2 added seats for the rest of your billing period");
+  await expect(summary).not.toContainText("Credit for the unused part of your current plan");
+  await expect(page.getByTestId("addition-renewal")).toContainText(
+    "Your subscription renews as before on",
+  );
   await page.reload();
   await expect(page.getByLabel("Seats")).toHaveValue("5");
   const total = await shownTotal(page);
@@ -41,7 +46,7 @@ test("a new team's owner adds two seats with the saved card", async ({ page }) =
   await expect(page.getByLabel("The card on your account")).toBeChecked();
   await page.getByRole("button", { name: `Pay ${total}` }).click();
   await expect(heading(page)).toHaveText("Payment complete");
-  // Charged: the prorated amount shown; the receipt also names the new yearly price (5 seats).
+  // Charged: the pro-rata amount shown; the receipt also names the new yearly price (5 seats).
   await expect(page.getByTestId("paid")).toHaveText(total);
   await expect(page.getByTestId("price")).toHaveText("$923.64");
 
@@ -75,4 +80,41 @@ test("an account without a team is offered the Business plan, seats kept", async
   await page.getByLabel("Seats").fill("4");
   await expect(page).toHaveURL(/seats=4/);
   await expect(page.getByRole("table", { name: "Order summary" })).toContainText("1 extra seat");
+});
+
+// Issue 18, item 11: the summary and the charge follow the seat count on screen.
+test("seats below the Business minimum take the price off and say at least 3", async ({ page }) => {
+  await signUpNewAccount(page);
+  await page.goto("/cart?p=buy&product=wv_bizoct17_12m#checkout");
+  await expect(heading(page)).toHaveText("Checkout");
+  const seats = page.getByLabel("Seats", { exact: true });
+  const summary = page.getByRole("table", { name: "Order summary" });
+  await seats.fill("4");
+  await expect(summary).toContainText("1 extra seat");
+  await seats.fill("2");
+  await expect(page.getByRole("alert").filter({ hasText: "at least 3" })).toBeVisible();
+  await expect(seats).toHaveAttribute("aria-invalid", "true");
+  await expect(summary).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Pay/ })).toBeDisabled();
+  await expect(page.getByRole("button", { name: /^Pay \$/ })).toHaveCount(0);
+  await seats.fill("5");
+  await expect(page.getByRole("alert").filter({ hasText: "at least 3" })).toHaveCount(0);
+  await expect(summary).toContainText("2 extra seats");
+  await expect(page).toHaveURL(/seats=5/);
+});
+
+test("a Schools order above the top band, then below the minimum, says at least 30", async ({
+  page,
+}) => {
+  await signUpNewAccount(page);
+  await page.goto("/cart?p=buy&product=wv_k12_12m#checkout");
+  await expect(heading(page)).toHaveText("Checkout");
+  const seats = page.getByLabel("Seats", { exact: true });
+  await seats.fill("50001");
+  await expect(page.getByRole("link", { name: "Ask for a quote for 50001 seats" })).toBeVisible();
+  await seats.fill("29");
+  await expect(page.getByRole("alert").filter({ hasText: "at least 30" })).toBeVisible();
+  await expect(page.getByRole("link", { name: /Ask for a quote/ })).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Order summary" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Pay \$/ })).toHaveCount(0);
 });

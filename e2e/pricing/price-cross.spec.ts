@@ -23,6 +23,7 @@ import { loadCatalog } from "../../src/server/catalog.ts";
 import { testClock } from "../../src/server/clock.ts";
 import { startTestServer } from "../../src/server/testing/harness.ts";
 import { type CliAnswer, processSample, quoteCore, quoteProcess } from "./cli-prices.ts";
+import { proveMidPeriodAdditions } from "./mid-period-prices.ts";
 import {
   inPool,
   ledgerCounts,
@@ -291,4 +292,14 @@ test("one price everywhere: static page = catalog quote = summary = charge = inv
   );
   expect(failures).toEqual([]);
   expect(proved).toBe(rows.length);
+});
+
+// Issue 18, item 9: seats and essentials added mid-period are charged what the summary showed, and
+// the subscription keeps its renewal date (e2e/pricing/mid-period-prices.ts).
+test("mid-period additions: summary = pricing module = charge = invoice, renewal date kept", async () => {
+  test.setTimeout(120_000);
+  const { proved, problems } = await proveMidPeriodAdditions(loadCatalog(), distBuiltAt());
+  console.log(`price cross-test, mid-period leg: ${proved} additions proved`);
+  expect(problems).toEqual([]);
+  expect(proved).toBeGreaterThan(0);
 });

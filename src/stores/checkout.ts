@@ -5,7 +5,7 @@
 // turns a second tab's purchase into 409 account_busy or already_subscribed, never a second
 // charge. The total sent is the total shown (expectedTotal); on 409 price_changed the new summary
 // is loaded and the person is asked again.
-import { computed, map } from "nanostores";
+import { atom, computed, map } from "nanostores";
 import type { ApiFailure } from "../api/client.ts";
 import { minimumSeats, planFor } from "../domain/checkout/purchase.ts";
 import { hrefFor } from "../domain/checkout/routes.ts";
@@ -18,8 +18,10 @@ import {
   $payment,
   applyCoupon,
   loadOrderSummary,
+  patchPayment,
   pay,
   payWithPaypal,
+  removeCoupon,
   savePaymentToken,
   verifyCoupon,
 } from "./payment.ts";
@@ -66,6 +68,13 @@ export const $seats = computed([$checkoutPlan, $location], (plan, location) => {
   return Number.isSafeInteger(seats) && seats > min ? seats : min;
 });
 
+/**
+ * Why the seat count in the field cannot be priced (not a whole number, or below the plan's
+ * minimum), or null. While it is set no summary is shown and nothing can be paid, so the summary
+ * and the charge always follow the count on screen (issue 18, item 11).
+ */
+export const $seatsProblem = atom<string | null>(null);
+
 function summaryInput() {
   const plan = $checkoutPlan.get();
   const product = plan?.code ?? $query.get().productCode;
@@ -77,7 +86,13 @@ function summaryInput() {
 /** Loads the order summary for the current choices (the server prices it). */
 export async function refreshSummary(): Promise<void> {
   const input = summaryInput();
-  if (input) await loadOrderSummary.run(input);
+  if (!input) return;
+  if (input.seats !== undefined && $seatsProblem.get() !== null) {
+    loadOrderSummary.reset();
+    patchPayment({ orderSummary: null, orderSummaryError: null });
+    return;
+  }
+  await loadOrderSummary.run(input);
 }
 
 /** Opens the checkout for the product in the URL: its plan, then its summary. */
@@ -116,9 +131,37 @@ export function choosePlan(choice: { mode?: RequestMode; essentials?: boolean })
 
 export function chooseSeats(seats: number): void {
   if (!Number.isSafeInteger(seats) || seats < 1) return;
+  $seatsProblem.set(null);
   patch({ priceChanged: false });
   setParam("seats", String(seats));
   void refreshSummary();
+}
+
+/**
+ * What the person typed in the seats field: a whole number at or above the plan's minimum is
+ * chosen (and priced); anything else takes the summary off the screen and says what to enter.
+ */
+export function enterSeats(text: string): void {
+  const plan = $checkoutPlan.get();
+  const min = plan && minimumSeats(plan);
+  if (!min) return;
+  const value = Number(text);
+  if (text.trim() !== "" && Number.isSafeInteger(value) && value >= min) {
+    chooseSeats(value);
+    return;
+  }
+  $seatsProblem.set(`Enter a whole number of seats: at least ${min}.`);
+  patch({ priceChanged: false });
+  void refreshSummary();
+}
+
+/** Takes the applied coupon off the account, then prices again without it. */
+export async function dropCoupon(): Promise<void> {
+  const result = await removeCoupon.run();
+  if (!result.ok) return;
+  verifyCoupon.reset();
+  applyCoupon.reset();
+  await refreshSummary();
 }
 
 /** Coupon: verify first (what it is), then apply it to the account, then price again. */

@@ -26,6 +26,7 @@ export const OPERATION_NAMES = [
   "cancelTrial",
   "verifyCoupon",
   "applyCoupon",
+  "removeCoupon",
   "leaveInstance",
   "paymentToken",
   "payment",

@@ -196,6 +196,9 @@ export const verifyCoupon = operation(
   },
 );
 
+/** Takes the applied coupon off the account (issue 18, item 10). */
+export const removeCoupon = operation("removeCoupon", () => api().call(endpoints.removeCoupon));
+
 export const applyCoupon = operation(
   "applyCoupon",
   (code: string) => api().call(endpoints.applyCoupon, { params: { code }, body: {} }),

@@ -17,6 +17,8 @@ export const VerifyCouponResponse = z.object({
     })
     .nullable(),
 });
+export const RemoveCouponResponse = z.object({ success: z.literal(true) });
+
 export const ApplyCouponResponse = z.object({
   success: z.literal(true),
   /** campaign_applied or joined_instance. */

@@ -332,6 +332,13 @@ export const api = {
       "coupon_not_applicable",
     ],
   }),
+  /** Not in spec section 7 (issue 18, item 10): takes the applied coupon off the account. */
+  removeCoupon: endpoint({
+    method: "DELETE",
+    path: "/api/5/coupon",
+    response: engagement.RemoveCouponResponse,
+    errors: ["not_authenticated"],
+  }),
   inviteInfo: endpoint({
     method: "GET",
     path: "/api/5/invites/:code",

@@ -197,10 +197,25 @@ export const OrderSummaryResponse = z.object({
   seats: z.number().int(),
   currency: z.literal("USD"),
   /**
-   * What buying it does to a running subscription: new, upgrade (now, with credit) or downgrade
-   * (at the end of the paid period, nothing charged now; domain/account/plan-change.ts).
+   * What buying it does to a running subscription: new, upgrade (now, with credit), downgrade
+   * (at the end of the paid period, nothing charged now; domain/account/plan-change.ts) or
+   * addition (seats or essentials for the rest of the running period).
    */
-  change: z.enum(["new", "upgrade", "downgrade"]),
+  change: z.enum(["new", "upgrade", "downgrade", "addition"]),
+  /**
+   * An addition (issue 18, item 9): seats or essentials added to the running period, charged pro
+   * rata until `periodEnd`, when the subscription renews as before; null otherwise.
+   */
+  addition: z
+    .object({ periodEnd: Timestamp, ratio: z.number().min(0).max(1), termValueAdded: Cents })
+    .nullable(),
+  /**
+   * The coupon priced with (typed, or applied to the account), whether it was applied, and if not
+   * why: it is for other products, or its first-term discount was used (issue 18, items 5, 10).
+   */
+  coupon: z
+    .object({ code: z.string(), applied: z.boolean(), note: z.string().nullable() })
+    .nullable(),
   /** When `total` is charged: null for now, else the end of the paid period (a downgrade). */
   startsAt: Timestamp.nullable(),
 });

@@ -44,6 +44,7 @@ const ROUTES = {
   cancelSubscription: { method: "DELETE", path: "/api/3/payment" },
   verifyCoupon: { method: "POST", path: "/api/3/instances/verifycoupon/:code" },
   applyCoupon: { method: "POST", path: "/api/3/instances/applycoupon/:code" },
+  removeCoupon: { method: "DELETE", path: "/api/5/coupon" },
   inviteInfo: { method: "GET", path: "/api/5/invites/:code" },
   acceptInvite: { method: "POST", path: "/api/5/invites/:code" },
   instrumentation: { method: "POST", path: "/api/4/analytics/instrumentation" },

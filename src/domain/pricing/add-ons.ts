@@ -1,5 +1,6 @@
 // Add-ons of an order: single exports and export upgrades are one-off purchases; the essentials
-// add-on renews with the plan, so it must bill on the plan's term and can be added once.
+// add-on renews with the plan, so it must bill on the plan's term, can be added once, and only to a
+// plan that has an essentials version (the plan bought becomes that version).
 import type { Catalog, PlanEntry } from "../catalog/catalog-schema.ts";
 import { pricingErrors, type Result } from "./errors.ts";
 import type { PriceLine } from "./lines.ts";
@@ -39,6 +40,14 @@ export function priceAddOns(
     if (plan === null) return { ok: false, error: pricingErrors.addOnNeedsPlan(addOn.name) };
     if (plan.essentials)
       return { ok: false, error: pricingErrors.addOnAlreadyIncluded(addOn.name, planLabel(plan)) };
+    // Only a plan with an essentials version can take the add-on: the purchase becomes that
+    // version. Any other plan would charge for essentials and change nothing (issue 18, item 4).
+    const withEssentials = plan.essentialsUpgrade
+      ? catalog.plans.find((p) => p.code === plan.essentialsUpgrade)
+      : undefined;
+    if (withEssentials === undefined) {
+      return { ok: false, error: pricingErrors.addOnNotSold(addOn.name, planLabel(plan)) };
+    }
     if (!plan.recurring || plan.termDuration !== addOn.termDuration) {
       return { ok: false, error: pricingErrors.addOnTermMismatch(addOnLabel, planLabel(plan)) };
     }

@@ -5,7 +5,23 @@
 import type { CampaignEntry, Catalog } from "../catalog/catalog-schema.ts";
 import { type PricingError, pricingErrors } from "./errors.ts";
 
-export type CampaignContext = { atMs: number; coupon?: string | null | undefined };
+export type CampaignContext = {
+  atMs: number;
+  coupon?: string | null | undefined;
+  /**
+   * Coupons this account has redeemed (issue 18, item 5): a campaign with one of them that
+   * discounts the first term only is not applied again. Recurring campaigns are unaffected.
+   */
+  redeemed?: readonly string[] | undefined;
+};
+
+/** Whether a campaign's first-term discount was already taken with one of these coupons. */
+export function alreadyRedeemed(
+  campaign: Pick<CampaignEntry, "coupon" | "recurring">,
+  redeemed: readonly string[] | undefined,
+): boolean {
+  return !campaign.recurring && (redeemed ?? []).some((r) => couponMatches(campaign, r));
+}
 
 /** A campaign that applies to one plan, with that plan's campaign price. */
 export type AppliedCampaign = CampaignEntry & {
@@ -53,12 +69,13 @@ function priceIn(campaign: CampaignEntry, planCode: string): number | undefined 
 export function campaignFor(
   catalog: Pick<Catalog, "campaigns">,
   planCode: string,
-  { atMs, coupon }: CampaignContext,
+  { atMs, coupon, redeemed }: CampaignContext,
 ): AppliedCampaign | null {
   let best: AppliedCampaign | null = null;
   for (const campaign of catalog.campaigns) {
     const price = priceIn(campaign, planCode);
     if (price === undefined || !isCampaignActive(campaign, atMs)) continue;
+    if (alreadyRedeemed(campaign, redeemed)) continue;
     const couponMatched = couponMatches(campaign, coupon);
     if (campaign.targeted && !couponMatched) continue;
     const better =

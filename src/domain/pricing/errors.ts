@@ -100,6 +100,18 @@ export const pricingErrors = {
     code: "COUPON_NOT_FOR_PLAN",
     message: `Coupon '${coupon}' does not apply to ${planLabel}.`,
   }),
+  couponNotApplied: (coupon: string, planLabel: string): PricingError => ({
+    code: "COUPON_NOT_FOR_PLAN",
+    message: `Coupon '${coupon}' does not apply to ${planLabel}, so it is not applied.`,
+  }),
+  couponAlreadyRedeemed: (coupon: string): PricingError => ({
+    code: "COUPON_NOT_FOR_PLAN",
+    message: `Coupon '${coupon}' was already used on this account: its first-term discount applies once.`,
+  }),
+  couponNotForAddition: (coupon: string): PricingError => ({
+    code: "COUPON_NOT_FOR_PLAN",
+    message: `Coupon '${coupon}' does not apply to seats or add-ons added to your current period.`,
+  }),
   unknownAddOn: (code: string): PricingError => ({
     code: "UNKNOWN_ADD_ON",
     message: `Unknown add-on '${code}'.`,
@@ -111,6 +123,10 @@ export const pricingErrors = {
   addOnAlreadyIncluded: (addOnName: string, planLabel: string): PricingError => ({
     code: "ADD_ON_NOT_FOR_PLAN",
     message: `${planLabel} already includes ${addOnName}.`,
+  }),
+  addOnNotSold: (addOnName: string, planLabel: string): PricingError => ({
+    code: "ADD_ON_NOT_FOR_PLAN",
+    message: `${addOnName} is not sold with ${planLabel}.`,
   }),
   addOnNeedsPlan: (addOnName: string): PricingError => ({
     code: "ADD_ON_NOT_FOR_PLAN",

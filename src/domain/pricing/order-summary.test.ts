@@ -57,6 +57,8 @@ describe("orderSummary: a new subscription", () => {
       taxRates: [{ type: "COMBINED", taxAmount: 0, ratePercent: 0 }],
       salesTax: 0,
       lines: [{ kind: "plan", label: "Power (billed annually)", amount: 5988 }],
+      addition: null,
+      coupon: null,
     });
   });
 
@@ -186,6 +188,21 @@ describe("orderSummary: add-ons", () => {
         },
       ]
     `);
+  });
+
+  it("refuses essentials on plans that have no essentials version, before any charge (issue 18, item 4)", () => {
+    for (const targetProduct of ["wv_bizoct17_12m", "wv_bizindiv_12m", "wv_k12_12m", "wv_flex2"]) {
+      expect(failure({ targetProduct, addOns: ["wv_essentials_12m"] }).code).toBe(
+        "ADD_ON_NOT_FOR_PLAN",
+      );
+    }
+    expect(failure({ targetProduct: "wv_bizoct17_12m", addOns: ["wv_essentials_12m"] })).toEqual({
+      code: "ADD_ON_NOT_FOR_PLAN",
+      message: "Essentials is not sold with Business (billed annually).",
+    });
+    expect(failure({ targetProduct: "wv_bizoct17_1m", addOns: ["wv_essentials_1m"] }).code).toBe(
+      "ADD_ON_NOT_FOR_PLAN",
+    );
   });
 });
 
@@ -346,12 +363,15 @@ describe("orderSummary: properties", () => {
         for (const result of [fewer, extra]) {
           if (!result.ok) continue;
           const { newSubscription: n, subTotal, salesTax, total, lines } = result.summary;
+          // An addition to the running period charges its pro-rata lines, not a first term.
           const fromFields =
-            n.firstTermBasePrice -
-            n.firstTermDiscount -
-            n.prorateDiscount +
-            n.firstTermExtraSeatsPrice +
-            n.nonRecurringAddOnsPrice;
+            result.summary.addition !== null
+              ? sumLines(lines)
+              : n.firstTermBasePrice -
+                n.firstTermDiscount -
+                n.prorateDiscount +
+                n.firstTermExtraSeatsPrice +
+                n.nonRecurringAddOnsPrice;
           const parts = [
             ...Object.values(n),
             subTotal,
@@ -368,6 +388,9 @@ describe("orderSummary: properties", () => {
             return false;
         }
         if (!fewer.ok || !extra.ok) return true;
+        // Buying the running plan again is no addition, and adding to it costs only the rest of
+        // the period: compare like with like.
+        if ((fewer.summary.addition === null) !== (extra.summary.addition === null)) return true;
         compared += 1;
         return extra.summary.total >= fewer.summary.total;
       }),

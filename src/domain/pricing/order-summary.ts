@@ -3,10 +3,11 @@
 // All figures are integer cents; subTotal is the sum of `lines`, total = subTotal + salesTax.
 import type { Catalog } from "../catalog/catalog-schema.ts";
 import { type AddOns, priceAddOns } from "./add-ons.ts";
+import { additionTo } from "./additions.ts";
 import { type PricingError, PricingRequestError, pricingErrors } from "./errors.ts";
 import { discountLabel, extraSeatsLabel, type PriceLine, sumLines } from "./lines.ts";
 import { formatCount, mulDivRoundHalfUp } from "./money.ts";
-import { type PlanPricing, pricePlan } from "./plan-pricing.ts";
+import { type CouponStatus, type PlanPricing, pricePlan } from "./plan-pricing.ts";
 import { planPrice, resolvePriceSet } from "./price-sets.ts";
 import { planLabel, resolvePlan } from "./resolve-plan.ts";
 import { extraSeatCount, seatStructureFor } from "./seats.ts";
@@ -35,6 +36,8 @@ export type OrderSummaryRequest = {
   seatStructure?: string | undefined;
   current?: CurrentSubscription | null | undefined;
   tax?: TaxLocation | null | undefined;
+  /** Coupons the account has redeemed: their first-term discounts apply once (issue 18, item 5). */
+  redeemedCoupons?: readonly string[] | undefined;
 };
 
 export type OrderSummary = {
@@ -65,6 +68,14 @@ export type OrderSummary = {
   salesTax: number;
   /** The lines of subTotal: plan, essentials, extra seats, discount, credit, add-ons. */
   lines: PriceLine[];
+  /**
+   * Set when the order adds seats or essentials to the running period (additions.ts): the lines
+   * charge them pro rata for its rest, and the subscription keeps its renewal date `periodEnd`.
+   * newSubscription then says what renews on that date.
+   */
+  addition: { periodEnd: number; ratio: number; termValueAdded: number } | null;
+  /** The coupon typed, whether it was applied, and if not why (plan-pricing.ts); null for none. */
+  coupon: CouponStatus;
 };
 
 export type OrderSummaryResult =
@@ -159,6 +170,7 @@ export function safeOrderSummary(
       coupon: request.coupon,
       priceSetId,
       seatStructure: request.seatStructure,
+      redeemedCoupons: request.redeemedCoupons,
     });
     if (!result.ok) return result;
     priced = result.value;
@@ -177,6 +189,60 @@ export function safeOrderSummary(
   const firstTermBasePrice = (priced?.basePrice ?? 0) + essentialsPrice;
   const firstTermExtraSeatsPrice = priced?.extraSeatsAmount ?? 0;
   const newFirstTerm = firstTermBasePrice - discount + firstTermExtraSeatsPrice;
+
+  // Seats or essentials added to the running period: the rest of the period, pro rata.
+  const addition =
+    current && priced !== null
+      ? additionTo(catalog, current, {
+          priced,
+          addsEssentials: essentials,
+          atMs,
+          priceSetId,
+        })
+      : null;
+  if (addition !== null && priced !== null && current) {
+    const lines = [...addition.lines, ...nonRecurring];
+    const subTotal = sumLines(lines);
+    const ratePercent = request.tax ? taxRatePercent(catalog, request.tax) : 0;
+    const salesTax = taxAmount(subTotal, ratePercent);
+    return {
+      ok: true,
+      summary: {
+        total: subTotal + salesTax,
+        subTotal,
+        newSubscription: {
+          firstTermDiscount: 0,
+          firstTermBasePrice,
+          prorateDiscount: 0,
+          recurringBasePrice: firstTermBasePrice,
+          firstTermExtraSeatsPrice,
+          extraSeatsRecurringPrice: firstTermExtraSeatsPrice,
+          nonRecurringAddOnsPrice: sumLines(nonRecurring),
+        },
+        proration: {
+          prorateAmount: 0,
+          currentExtraSeatsPrice: currentExtraSeatsPrice(catalog, current, priceSetId),
+          prorateRatio: addition.ratio,
+        },
+        taxRates: [{ type: "COMBINED", taxAmount: salesTax, ratePercent }],
+        salesTax,
+        lines,
+        addition: {
+          periodEnd: addition.periodEnd,
+          ratio: addition.ratio,
+          termValueAdded: addition.termValueAdded,
+        },
+        coupon:
+          priced.coupon === null
+            ? null
+            : {
+                code: priced.coupon.code,
+                applied: false,
+                note: pricingErrors.couponNotForAddition(priced.coupon.code).message,
+              },
+      },
+    };
+  }
 
   // Credit for the unused part of the period already paid: only when the subscription changes.
   let prorateAmount = 0;
@@ -222,6 +288,8 @@ export function safeOrderSummary(
       taxRates: [{ type: "COMBINED", taxAmount: salesTax, ratePercent }],
       salesTax,
       lines,
+      addition: null,
+      coupon: priced?.coupon ?? null,
     },
   };
 }

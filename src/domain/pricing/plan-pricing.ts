@@ -6,7 +6,14 @@ import type {
   SeatBandEntry,
   SeatStructure,
 } from "../catalog/catalog-schema.ts";
-import { type AppliedCampaign, campaignDiscount, campaignFor, couponProblem } from "./campaigns.ts";
+import {
+  type AppliedCampaign,
+  alreadyRedeemed,
+  campaignDiscount,
+  campaignFor,
+  couponMatches,
+  couponProblem,
+} from "./campaigns.ts";
 import { pricingErrors, type Result } from "./errors.ts";
 import { planPrice } from "./price-sets.ts";
 import { planLabel } from "./resolve-plan.ts";
@@ -18,7 +25,15 @@ export type PlanPricingRequest = {
   coupon?: string | null | undefined;
   priceSetId: string | null;
   seatStructure?: string | undefined;
+  /** Coupons the account has redeemed: their first-term discounts are not taken again. */
+  redeemedCoupons?: readonly string[] | undefined;
 };
+
+/**
+ * What became of the coupon the customer typed: applied, or not and why (it is for other
+ * products, or its first-term discount was already taken). Null when no coupon was typed.
+ */
+export type CouponStatus = { code: string; applied: boolean; note: string | null } | null;
 
 export type PlanPricing = {
   plan: PlanEntry;
@@ -36,6 +51,7 @@ export type PlanPricing = {
   seatBand: { structure: SeatStructure; band: SeatBandEntry } | null;
   /** The campaign and the discount it takes off basePrice (positive, at most basePrice). */
   campaign: { applied: AppliedCampaign; discount: number } | null;
+  coupon: CouponStatus;
 };
 
 type SeatPricing = Pick<
@@ -116,9 +132,19 @@ export function pricePlan(
   if (!seatResult.ok) return seatResult;
   const seatPricing = seatResult.value;
 
-  const context = { atMs: request.atMs, coupon: request.coupon };
+  const context = {
+    atMs: request.atMs,
+    coupon: request.coupon,
+    redeemed: request.redeemedCoupons,
+  };
+  // A coupon for other products is not applied to this one, and the customer is told; a coupon
+  // that does not exist or is outside its window is still refused (issue 18, item 10).
+  const typed = (request.coupon ?? "").trim();
   const problem = couponProblem(catalog, plan.code, planLabel(plan), context);
-  if (problem !== null) return { ok: false, error: problem };
+  let note: string | null = null;
+  if (problem?.code === "COUPON_NOT_FOR_PLAN") {
+    note = pricingErrors.couponNotApplied(typed, planLabel(plan)).message;
+  } else if (problem !== null) return { ok: false, error: problem };
   const applied = campaignFor(catalog, plan.code, context);
   // The discount is measured against the plan's own price in the price set; on a banded plan it
   // comes off the band total, and never takes the price below 0.
@@ -131,6 +157,30 @@ export function pricePlan(
       priceSet: request.priceSetId,
       ...seatPricing,
       campaign: applied !== null && taken > 0 ? { applied, discount: taken } : null,
+      coupon: typed === "" ? null : couponStatus(catalog, plan.code, typed, note, request, applied),
     },
+  };
+}
+
+function couponStatus(
+  catalog: Pick<Catalog, "campaigns">,
+  planCode: string,
+  typed: string,
+  note: string | null,
+  request: PlanPricingRequest,
+  applied: AppliedCampaign | null,
+): CouponStatus {
+  if (note !== null) return { code: typed, applied: false, note };
+  if (applied?.couponMatched) return { code: typed, applied: true, note: null };
+  const redeemed = catalog.campaigns.some(
+    (c) =>
+      couponMatches(c, typed) &&
+      c.products.includes(planCode) &&
+      alreadyRedeemed(c, request.redeemedCoupons),
+  );
+  return {
+    code: typed,
+    applied: false,
+    note: redeemed ? pricingErrors.couponAlreadyRedeemed(typed).message : null,
   };
 }

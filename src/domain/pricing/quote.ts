@@ -4,7 +4,7 @@ import type { Catalog } from "../catalog/catalog-schema.ts";
 import type { PricingError } from "./errors.ts";
 import { discountLabel, extraSeatsLabel, type PriceLine, sumLines } from "./lines.ts";
 import { formatCount } from "./money.ts";
-import { pricePlan } from "./plan-pricing.ts";
+import { type CouponStatus, pricePlan } from "./plan-pricing.ts";
 import { resolvePriceSet } from "./price-sets.ts";
 import { planLabel, resolvePlan } from "./resolve-plan.ts";
 import {
@@ -65,6 +65,8 @@ export type Quote = {
     discount: number;
     monthlyEquivalent: number;
   } | null;
+  /** The coupon asked for: applied, or not and why (for other plans); null without one. */
+  coupon: CouponStatus;
   /** What the first term charges; amounts sum to total. */
   lines: PriceLine[];
   /** First-term total in cents. */
@@ -147,6 +149,7 @@ export function quote(catalog: Catalog, request: QuoteRequest): QuoteResult {
               discount: campaign.discount,
               monthlyEquivalent: monthlyPrice(p.basePrice - campaign.discount, term),
             },
+      coupon: p.coupon,
       lines,
       total: sumLines(lines),
     },

@@ -2,13 +2,16 @@
 // account; the summary is priced again with it. Campaign windows and targeting are the server's.
 import { useStore } from "@nanostores/react";
 import type { SubmitEvent } from "react";
-import { checkCoupon, redeemCoupon } from "../../stores/checkout.ts";
-import { applyCoupon, verifyCoupon } from "../../stores/payment.ts";
+import { checkCoupon, dropCoupon, redeemCoupon } from "../../stores/checkout.ts";
+import { $payment, applyCoupon, removeCoupon, verifyCoupon } from "../../stores/payment.ts";
 import { Problem } from "../screens/Frame.tsx";
 
 export function CouponForm() {
   const verified = useStore(verifyCoupon.$state);
   const applied = useStore(applyCoupon.$state);
+  const removing = useStore(removeCoupon.$state);
+  // The coupon the summary was priced with: the person can always take it off (issue 18, item 10).
+  const onAccount = useStore($payment).orderSummary?.coupon ?? null;
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const code = new FormData(event.currentTarget).get("coupon");
@@ -40,6 +43,7 @@ export function CouponForm() {
           </p>
         )}
         {applied.status === "failure" && <Problem failure={applied.error} />}
+        {removing.status === "failure" && <Problem failure={removing.error} />}
         {applied.status === "success" && (
           <p role="status">
             {applied.value.reason === "joined_instance"
@@ -48,6 +52,23 @@ export function CouponForm() {
           </p>
         )}
       </div>
+      {onAccount && (
+        <p>
+          {onAccount.applied
+            ? `Coupon ${onAccount.code} is applied.`
+            : `Coupon ${onAccount.code} is not applied to this purchase.`}{" "}
+          <button
+            type="button"
+            className="btn"
+            disabled={removing.status === "started"}
+            onClick={() =>
+              void dropCoupon().then(() => document.getElementById("checkout-coupon")?.focus())
+            }
+          >
+            {removing.status === "started" ? "Removing…" : "Remove coupon"}
+          </button>
+        </p>
+      )}
     </form>
   );
 }

@@ -1,6 +1,7 @@
 // The order summary of /api/4/payment/summary (spec 3.5), line by line, before anything is paid:
 // plan, seats, add-ons, proration credit, tax and the total due today. A downgrade says plainly
-// that nothing is charged now and from when the new plan applies. The total is announced politely
+// that nothing is charged now and from when the new plan applies; seats or essentials added to the
+// running period say that they renew with it, on its date. The total is announced politely
 // when it changes; the block keeps its place while a new summary loads.
 import type { OrderSummaryAnswer } from "../../api/contract/products.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
@@ -53,7 +54,19 @@ export function OrderSummary({
           {formatUsd(summary.total)} every {term}.
         </p>
       )}
-      {!downgrade && recurring && renewal.firstTermDiscount > 0 && (
+      {summary.coupon?.note && (
+        <p className="note" data-testid="coupon-note">
+          {summary.coupon.note}
+        </p>
+      )}
+      {summary.addition !== null && (
+        <p className="note" data-testid="addition-renewal">
+          Charged today for the rest of your billing period. Your subscription renews as before on{" "}
+          {formatDate(summary.addition.periodEnd)}, at{" "}
+          {formatUsd(renewal.recurringBasePrice + renewal.extraSeatsRecurringPrice)} every {term}.
+        </p>
+      )}
+      {summary.addition === null && !downgrade && recurring && renewal.firstTermDiscount > 0 && (
         <p className="note">
           First {term} discount: {formatUsd(renewal.firstTermDiscount)}. Then{" "}
           {formatUsd(renewal.recurringBasePrice)} every {term}
@@ -63,7 +76,7 @@ export function OrderSummary({
           .
         </p>
       )}
-      {!downgrade && recurring && renewal.firstTermDiscount === 0 && (
+      {summary.addition === null && !downgrade && recurring && renewal.firstTermDiscount === 0 && (
         <p className="note">Renews every {term} until you cancel.</p>
       )}
     </div>

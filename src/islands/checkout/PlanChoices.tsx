@@ -2,21 +2,26 @@
 // multi-user plans (Business: 3 included, each extra seat at the seat price; Schools: at least 30,
 // priced by seat bands, above the top band a quote). Every choice is priced by the server.
 import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
 import type { PlanOption } from "../../api/contract/products.ts";
 import { hasBothModes, minimumSeats, modeOf, quoteHref } from "../../domain/checkout/purchase.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
-import { $seats, choosePlan, chooseSeats } from "../../stores/checkout.ts";
+import { $seats, $seatsProblem, choosePlan, enterSeats } from "../../stores/checkout.ts";
 import { loadOrderSummary } from "../../stores/payment.ts";
 
 export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOption[] }) {
   const seats = useStore($seats);
+  const seatsProblem = useStore($seatsProblem);
+  // A problem belongs to the field on screen: a new field starts from the URL's seats.
+  useEffect(() => () => $seatsProblem.set(null), []);
   const summaryState = useStore(loadOrderSummary.$state);
   const min = minimumSeats(plan);
   const both = hasBothModes(plans, plan);
   const mode = modeOf(plan);
   const hasEssentials = plan.essentialsUpgrade !== null || plan.essentialsDowngrade !== null;
   const tooManySeats =
+    seatsProblem === null &&
     summaryState.status === "failure" &&
     summaryState.error.code === "invalid_seats" &&
     seats !== undefined &&
@@ -69,12 +74,17 @@ export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOpti
             min={min}
             step={1}
             defaultValue={seats}
-            aria-describedby="checkout-seats-help"
-            onChange={(event) => {
-              const value = Number(event.currentTarget.value);
-              if (Number.isSafeInteger(value) && value >= min) chooseSeats(value);
-            }}
+            aria-describedby={
+              seatsProblem ? "checkout-seats-problem checkout-seats-help" : "checkout-seats-help"
+            }
+            aria-invalid={seatsProblem !== null}
+            onChange={(event) => enterSeats(event.currentTarget.value)}
           />
+          {seatsProblem && (
+            <p id="checkout-seats-problem" className="field-error" role="alert">
+              {seatsProblem}
+            </p>
+          )}
           <p id="checkout-seats-help" className="note">
             {plan.seatPrice >= 0
               ? `${min} seats included; each extra seat ${formatUsd(plan.seatPrice)} per ${termLabel(termMonthsFromCode(plan.code))}.`

@@ -331,6 +331,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rate_limits_updated_at ON rate_limits (updated_at);
     `,
   },
+  {
+    // Issue 18, item 5 (versions 20-29 are this change's; the lead renumbers on merge).
+    version: 20,
+    name: "coupon redemptions: a first-term discount applies once per account and coupon",
+    sql: `
+      CREATE TABLE coupon_redemptions (
+        user_id INTEGER NOT NULL,
+        coupon TEXT NOT NULL,
+        order_id TEXT NOT NULL,
+        redeemed_at INTEGER NOT NULL,
+        PRIMARY KEY (user_id, coupon)
+      );
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

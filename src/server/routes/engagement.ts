@@ -89,6 +89,13 @@ export function engagementRoutes(routes: Routes): void {
     return json({ success: true, reason: "campaign_applied", instanceName: null });
   });
 
+  // The checkout's "Remove coupon": the account prices without it from now on (issue 18, item 10).
+  routes.api(api.removeCoupon, async (ctx) => {
+    const user = await ctx.requireUser();
+    await ctx.app.db.transaction((tx) => Users.update(tx, user.id, { appliedCoupon: null }));
+    return json({ success: true });
+  });
+
   routes.api(api.inviteInfo, async (ctx) => {
     await ctx.limit("invitePerIp", ctx.ip);
     const invite = await Invites.byCode(ctx.app.db, ctx.params.code ?? "");

@@ -1,6 +1,7 @@
 // An account as the rules of spec section 4 see it: the user, the subscription, the team
 // workspace, and every flag derived from them at the clock's current time. Views (user info,
 // context, products) and the payment rules all start from here.
+
 import {
   effectiveOrderState,
   isCancelled,
@@ -14,6 +15,7 @@ import {
 import { paymentMethodOf } from "../../domain/account/payment-method.ts";
 import { resolveTier, type Tier } from "../../domain/account/tier.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
+import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances } from "../db/instances.ts";
 import { freeSubscription, type Subscription, Subscriptions } from "../db/subscriptions.ts";
@@ -40,6 +42,8 @@ export type Account = {
   upgradesDisabled: boolean;
   paymentMethod: "paypal" | "cc" | null;
   usedSeats: number;
+  /** Coupons whose discount the account has taken (issue 18, item 5), lower case. */
+  redeemedCoupons: string[];
   tier: Tier;
   location: Location;
   now: number;
@@ -106,6 +110,7 @@ export async function loadAccount(
       paymentMethod: sub.paymentProcessor,
     }),
     usedSeats,
+    redeemedCoupons: await CouponRedemptions.ofUser(q, user.id),
     tier: resolveTier({ tier: plan?.tier ?? "personal", productCode }),
     location: locationOf(user),
     now,

@@ -8,6 +8,7 @@ import { type OrderSummary, resolvePriceSet } from "../../domain/pricing/index.t
 import { currentPriceBasis, recurringCampaignOf } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import { DAY_MS } from "../clock.ts";
+import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances } from "../db/instances.ts";
 import type { Order } from "../db/orders.ts";
@@ -70,14 +71,23 @@ export function buildOrder(
     subTotal: summary.subTotal,
     salesTax: summary.salesTax,
     total: summary.total,
-    listPrice: summary.subTotal + summary.proration.prorateAmount,
+    // An addition's price is what the subscription renews at; anything else's, before credit.
+    listPrice: summary.addition
+      ? summary.newSubscription.recurringBasePrice +
+        summary.newSubscription.extraSeatsRecurringPrice
+      : summary.subTotal + summary.proration.prorateAmount,
     prorateAmount: summary.proration.prorateAmount,
     currency: "USD",
     processor: payment.processor,
     chargeRef: payment.chargeRef,
     invoiceId: randomId("in"),
     periodStart: now,
-    periodEnd: plan ? addMonthsClamped(now, months) : now,
+    // An addition covers the rest of the running period; anything else starts a new one.
+    periodEnd: summary.addition
+      ? summary.addition.periodEnd
+      : plan
+        ? addMonthsClamped(now, months)
+        : now,
     termMonths: plan ? plan.termDuration : 0,
     coupon: quote.coupon,
     idempotencyKey: payment.idempotencyKey,
@@ -165,6 +175,43 @@ export async function applyOrder(
     return;
   }
   const plan = catalog.plans.find((p) => p.code === order.productCode);
+  if (summary.addition !== null) {
+    // Seats or essentials added to the running period (issue 18, item 9): the period, its anchor
+    // and its campaign stay; what renews on its date is the product and seats now held.
+    await Subscriptions.update(tx, user.id, {
+      productCode: order.productCode,
+      orderId: order.id,
+      seats: order.seats,
+      // The period is now worth a full term of what it holds: a later change credits its unused
+      // part (unusedCredit), which the pro-rata charge paid for from now on.
+      paidCents: sub.paidCents + summary.addition.termValueAdded,
+      // A purchase replaces whatever downgrade was waiting for the period end.
+      pendingProductCode: null,
+      pendingSeats: null,
+      pendingAt: null,
+      exportCredits:
+        sub.exportCredits +
+        order.addOns.filter((a) => !catalog.essentials.addOns.some((e) => e.code === a)).length,
+      priceBasis:
+        order.productCode === sub.productCode && sub.priceBasis
+          ? sub.priceBasis
+          : currentPriceBasis(catalog, order.productCode, {
+              priceGroup: user.priceTestingGroupValue,
+              atMs: order.createdAt,
+            }),
+      updatedAt: order.createdAt,
+    });
+    if (plan?.multiUser) {
+      await ensureInstance(tx, user, account.isOwner ? account.instance : null, {
+        productCode: order.productCode,
+        seats: order.seats,
+        name: user.properties.desiredInstanceName ?? null,
+        pricingStructure: plan.seatStructure,
+        now: order.createdAt,
+      });
+    }
+    return;
+  }
   await Subscriptions.update(tx, user.id, {
     productCode: order.productCode,
     orderState: "automatic",
@@ -201,6 +248,15 @@ export async function applyOrder(
     updatedAt: order.createdAt,
   });
   await Users.update(tx, user.id, { appliedCoupon: null });
+  if (summary.coupon?.applied && summary.newSubscription.firstTermDiscount > 0) {
+    // Its first-term discount is taken: not again on this account (issue 18, item 5).
+    await CouponRedemptions.record(tx, {
+      userId: user.id,
+      coupon: summary.coupon.code,
+      orderId: order.id,
+      now: order.createdAt,
+    });
+  }
   if (plan?.multiUser) {
     await ensureInstance(tx, user, account.isOwner ? account.instance : null, {
       productCode: order.productCode,

@@ -81,8 +81,11 @@ export type Quote = {
   kind: ProductKind;
   seats: number;
   coupon: string | null;
-  /** What the purchase does to the running subscription (domain/account/plan-change.ts). */
-  change: PlanChangeKind;
+  /**
+   * What the purchase does to the running subscription (domain/account/plan-change.ts), or an
+   * addition to its period (the pricing module's `summary.addition`).
+   */
+  change: PlanChangeKind | "addition";
   /** When the new term starts and `summary.total` is charged: null for now, else the period end. */
   startsAt: number | null;
 };
@@ -107,6 +110,7 @@ export function quoteFor(
       priceGroup: account.user.priceTestingGroupValue ?? undefined,
       current: withCurrent,
       tax: { country: countryCode, state: stateCode },
+      redeemedCoupons: account.redeemedCoupons,
     });
   let result = summarise(current);
   if (!result.ok) return { ok: false, error: pricingError(result.error) };
@@ -120,7 +124,7 @@ export function quoteFor(
     });
     if (priced.ok) seats = priced.quote.seats;
   }
-  let change: PlanChangeKind = "new";
+  let change: PlanChangeKind | "addition" = "new";
   let startsAt: number | null = null;
   const plan = kind === "plan" ? catalog.plans.find((p) => p.code === input.targetProduct) : null;
   if (plan) {
@@ -132,6 +136,13 @@ export function quoteFor(
         })
       : null;
     if (shortfall) return { ok: false, error: apiError("seats_in_use", shortfall.needed) };
+    if (result.summary.addition !== null) {
+      // Seats or essentials for the rest of the running period: it renews on its own date.
+      return {
+        ok: true,
+        quote: { summary: result.summary, kind, seats, coupon, change: "addition", startsAt: null },
+      };
+    }
     change = classifyPlanChange({
       current: current && {
         productCode: current.planCode,
