@@ -7,7 +7,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { $app, initApp } from "../stores/app.ts";
 import { $navigation } from "../stores/guard.ts";
-import { $route } from "../stores/router.ts";
+import { $location, $route } from "../stores/router.ts";
 import { $browserSupported, $host, closeFrame, startCheckout } from "../stores/start.ts";
 import { $user } from "../stores/user.ts";
 import { Footer } from "./chrome/Footer.tsx";
@@ -67,7 +67,7 @@ export default function CheckoutApp() {
             failure={app.initFailure}
             retry={() =>
               initApp.run({
-                search: window.location.search,
+                search: $location.get().search,
                 referrer: document.referrer,
               })
             }

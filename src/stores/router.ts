@@ -23,13 +23,37 @@ type RouterWindow = Pick<
 
 let current: RouterWindow | null = null;
 
+/**
+ * The location with the query in one place: a hash router's link carries its query inside the
+ * hash ("/cart#checkout?p=buy&product=…"); it is read as "/cart?p=buy&product=…#checkout". Both
+ * places count, the search first: a key of the hash's query that the search already has is
+ * dropped. Every screen reads the query of this form ($query), never the window's.
+ */
+export function normalizeLocation(l: AppLocation): AppLocation {
+  const at = l.hash.indexOf("?");
+  if (at < 0) return l;
+  const params = new URLSearchParams(l.search);
+  for (const [key, value] of new URLSearchParams(l.hash.slice(at + 1))) {
+    if (!params.has(key)) params.append(key, value);
+  }
+  const text = params.toString();
+  const name = l.hash.slice(0, at);
+  return { pathname: l.pathname, search: text ? `?${text}` : "", hash: name === "#" ? "" : name };
+}
+
 function read(win: RouterWindow): AppLocation {
   const { pathname, search, hash } = win.location;
-  return { pathname, search, hash };
+  return normalizeLocation({ pathname, search, hash });
 }
 
 function sync(): void {
-  if (current) $location.set(read(current));
+  if (!current) return;
+  const location = read(current);
+  // The address bar shows the one form too, so a reload, a bookmark or the hub see it.
+  const href = `${location.pathname}${location.search}${location.hash}`;
+  const { pathname, search, hash } = current.location;
+  if (href !== `${pathname}${search}${hash}`) current.history.replaceState(null, "", href);
+  $location.set(location);
 }
 
 function isAppPath(pathname: string): boolean {

@@ -70,7 +70,7 @@ export function startCheckout(win: Window): () => void {
   let stopped = false;
   void initApp
     .run({
-      search: win.location.search,
+      search: $location.get().search,
       referrer: win.document.referrer,
     })
     .then(() => {
