@@ -11,6 +11,7 @@ export const PUBLIC_PAGES = [
   "sign-in",
   "login",
   "new-password",
+  "forgot-password",
   "what-for",
   "what-role",
   "about-you",

@@ -3,7 +3,7 @@
 import { useStore } from "@nanostores/react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { $user } from "../../stores/user.ts";
-import { AccountPanel, ResetPasswordScreen } from "../account/lazy.tsx";
+import { AccountPanel, ForgotPasswordScreen, ResetPasswordScreen } from "../account/lazy.tsx";
 import { Frame } from "./Frame.tsx";
 
 /** The invitation page: src/islands/account/InviteScreen.tsx, loaded on demand. */
@@ -13,6 +13,11 @@ export { ActivationScreen, InviteScreen } from "../account/lazy.tsx";
 /** The reset-password page (spec 2.7): src/islands/account/ResetPasswordScreen.tsx. */
 export function NewPasswordScreen({ title }: { title: string }) {
   return <ResetPasswordScreen title={title} />;
+}
+
+/** Asking for a reset link (issue 22): src/islands/account/ForgotPasswordScreen.tsx. */
+export function ForgotScreen({ title }: { title: string }) {
+  return <ForgotPasswordScreen title={title} />;
 }
 
 export function RceScreen({ title }: { title: string }) {

@@ -51,6 +51,7 @@ const SegmentationRedirectScreen = screen(
 const ActivationScreen = screen("other", other, (m) => m.ActivationScreen);
 const InviteScreen = screen("other", other, (m) => m.InviteScreen);
 const NewPasswordScreen = screen("other", other, (m) => m.NewPasswordScreen);
+const ForgotScreen = screen("other", other, (m) => m.ForgotScreen);
 const RceScreen = screen("other", other, (m) => m.RceScreen);
 const HomeScreen = screen("other", other, (m) => m.HomeScreen);
 
@@ -113,6 +114,8 @@ function screenFor(
       return <InviteScreen title={title} code={route.inviteCode ?? null} />;
     case "new-password":
       return <NewPasswordScreen title={title} />;
+    case "forgot-password":
+      return <ForgotScreen title={title} />;
     case "rce":
       return <RceScreen title={title} />;
     case "home":
