@@ -20,8 +20,10 @@ import { Busy, Frame, Problem } from "./Frame.tsx";
 import { SignUpScreen } from "./SessionScreens.tsx";
 
 const TABS = ["personal", "business", "education"] as const;
+const FREE_CODE = "wv_free";
 
 function priceText(price: number, code: string, recurring: boolean): string {
+  if (price === 0) return "Free";
   if (!recurring) return `${formatUsd(price)} once`;
   return `${formatUsd(price)} per ${termLabel(termMonthsFromCode(code))}`;
 }
@@ -41,8 +43,12 @@ export function PlansScreen({ title }: { title: string }) {
   const user = useStore($user);
   const productInfo = useStore($productInfo);
   const tab = TABS.find((t) => t === query.tab) ?? TABS.find((t) => t === query.tier) ?? "personal";
-  const mode: RequestMode =
-    new URLSearchParams(location.search).get("mode") === "monthly" ? "monthly" : "annual";
+  // The period the URL asks for, else the account's own: a monthly subscriber sees the monthly
+  // plans, their current one marked.
+  const asked = new URLSearchParams(location.search).get("mode");
+  const ownMode: RequestMode =
+    user.isAuth && user.productCode.endsWith("_1m") ? "monthly" : "annual";
+  const mode: RequestMode = asked === "monthly" || asked === "annual" ? asked : ownMode;
   useEffect(() => {
     void loadOptions.run({ tier: tab });
   }, [tab]);
@@ -126,7 +132,7 @@ export function PlansScreen({ title }: { title: string }) {
                 {status === "current-with-essentials" && (
                   <p className="current">Your current plan, with Essentials</p>
                 )}
-                {status === "available" && !managed && plan.code !== "wv_free" && (
+                {status === "available" && !managed && plan.code !== FREE_CODE && (
                   <a
                     className="btn"
                     href={hrefFor(
