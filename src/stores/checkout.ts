@@ -231,6 +231,18 @@ async function charge(attempt: Attempt): Promise<void> {
   patch({ failure: error });
 }
 
+/**
+ * A card refused before the charge (declined, expired, wrong CVC when the card is saved): the
+ * payment that payment_credit_card announced has settled, with a failure (spec 4). A call that
+ * got no answer has not settled, so nothing is posted for it.
+ */
+function failCard(error: ApiFailure): void {
+  if (!unsettled(error)) {
+    postToHub("checkout_completed_failure", { code: error.code ?? null, message: error.message });
+  }
+  patch({ failure: error });
+}
+
 let running = false;
 
 async function exclusive(work: () => Promise<void>): Promise<void> {
@@ -258,13 +270,13 @@ export function payByCard(newCard: Tokenizer | null): Promise<void> {
     if (newCard) {
       const token = await newCard();
       if (!token.ok) {
-        patch({ failure: token.error });
+        failCard(token.error);
         return;
       }
       // Saving a card charges nothing: a fresh key each time is safe.
       const saved = await savePaymentToken.run(token.token, newIdempotencyKey());
       if (!saved.ok) {
-        patch({ failure: saved.error });
+        failCard(saved.error);
         return;
       }
     }

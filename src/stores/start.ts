@@ -17,9 +17,12 @@ export const $viewport = atom<ViewportFlags>({ isMobile: false, isTablet: false 
 /** The extension and browser flow need a supported browser (spec 5). */
 export const $browserSupported = atom(true);
 
-/** The close control of the hub's frame (spec 4: close_iframe where flows close). */
+/**
+ * The close control of the hub's frame (spec 4): close_iframe, or close_checkout_modal when the
+ * hub opened the checkout as its modal (modal=true, spec 2.4).
+ */
 export function closeFrame(): void {
-  postToHub("close_iframe");
+  postToHub($query.get().modal ? "close_checkout_modal" : "close_iframe");
 }
 
 /**

@@ -4,6 +4,7 @@ import { useStore } from "@nanostores/react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { $user } from "../../stores/user.ts";
 import { AccountPanel, ForgotPasswordScreen, ResetPasswordScreen } from "../account/lazy.tsx";
+import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Frame } from "./Frame.tsx";
 
 /** The invitation page: src/islands/account/InviteScreen.tsx, loaded on demand. */
@@ -40,7 +41,7 @@ export function HomeScreen({ title }: { title: string }) {
           <a href={hrefFor("plans")}>Plans</a>
         </li>
         <li>
-          <a href="/app">The editor</a>
+          <DashboardLink>The editor</DashboardLink>
         </li>
       </ul>
       {user.isAuth && <AccountPanel />}

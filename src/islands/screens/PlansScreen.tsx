@@ -16,6 +16,7 @@ import { $options, $productInfo, loadOptions } from "../../stores/products.ts";
 import { $location, $query, navigate } from "../../stores/router.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
+import { ReportedLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 import { SignUpScreen } from "./SessionScreens.tsx";
 
@@ -131,6 +132,26 @@ export function PlansScreen({ title }: { title: string }) {
                 {status === "current" && <p className="current">Your current plan</p>}
                 {status === "current-with-essentials" && (
                   <p className="current">Your current plan, with Essentials</p>
+                )}
+                {plan.code === FREE_CODE && !user.isAuth && (
+                  <ReportedLink
+                    className="btn"
+                    event="clicked_get_started"
+                    href={hrefFor("sign-up", { tier: tab })}
+                  >
+                    Get started
+                  </ReportedLink>
+                )}
+                {plan.code === FREE_CODE && user.isAuth && status === "available" && !managed && (
+                  // Moving to the free plan is the account page's "Convert to free", behind its
+                  // confirmation.
+                  <ReportedLink
+                    className="btn secondary"
+                    event="clicked_back_to_free"
+                    href={hrefFor("home")}
+                  >
+                    Back to free
+                  </ReportedLink>
                 )}
                 {status === "available" && !managed && plan.code !== FREE_CODE && (
                   <a
