@@ -53,18 +53,6 @@ describe("plansForMode", () => {
     expect(plansForMode(plans, "monthly").map((p) => p.code)).toEqual(["wv_single_1m", "wv_flex2"]);
     expect(plansForMode(plans, "annual").map((p) => p.code)).toEqual(["wv_single_12m", "wv_flex2"]);
   });
-
-  it("lists a plan sold in 12 and 6 months once: the current one, else the longest (issue 22)", () => {
-    const k12 = plan({ code: "wv_k12_12m", name: "Schools", tier: "education", termDuration: 12 });
-    const k6 = plan({ code: "wv_k12_6m", name: "Schools", tier: "education", termDuration: 6 });
-    for (const mode of ["monthly", "annual"] as const) {
-      expect(plansForMode([k12, k6], mode).map((p) => p.code)).toEqual(["wv_k12_12m"]);
-      expect(plansForMode([k6, k12], mode).map((p) => p.code)).toEqual(["wv_k12_12m"]);
-    }
-    expect(plansForMode([k12, { ...k6, currentPlan: true }], "annual").map((p) => p.code)).toEqual([
-      "wv_k12_6m",
-    ]);
-  });
 });
 
 describe("planFor", () => {

@@ -62,24 +62,8 @@ export function hasBothModes(plans: readonly PlanLike[], plan: PlanLike): boolea
  */
 export function plansForMode<P extends PlanLike>(plans: readonly P[], mode: RequestMode): P[] {
   const term = termForMode(mode);
-  const shown = plans.filter(
+  return plans.filter(
     (p) => !p.isTrial && !p.essentials && (p.termDuration === term || !hasBothModes(plans, p)),
-  );
-  // One card per plan: a plan sold in other terms than monthly and annual (Schools, 12 and 6
-  // months) shows once, as the account's current one, else the mode's term, else the longest.
-  const rank = (p: P) => (p.currentPlan ? 3 : p.termDuration === term ? 2 : 1);
-  return shown.filter(
-    (p) =>
-      !shown.some(
-        (q) =>
-          q !== p &&
-          q.name === p.name &&
-          q.tier === p.tier &&
-          (rank(q) > rank(p) ||
-            (rank(q) === rank(p) &&
-              (q.termDuration > p.termDuration ||
-                (q.termDuration === p.termDuration && shown.indexOf(q) < shown.indexOf(p))))),
-      ),
   );
 }
 

@@ -6,7 +6,8 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { managedReason, planStatus, plansForMode } from "../../domain/checkout/purchase.ts";
+import { planCards } from "../../domain/checkout/plan-cards.ts";
+import { managedReason, planStatus } from "../../domain/checkout/purchase.ts";
 import { hrefFor, SCREEN_TITLES, toSearch } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { filterPlans } from "../../domain/pricing/plan-filters.ts";
@@ -66,7 +67,7 @@ export function PlansScreen({ title }: { title: string }) {
     !productInfo?.previousTrialOwner;
   const allowed = query.availableProducts.length > 0 ? query.availableProducts : query.productCodes;
   const shown = options
-    ? filterPlans(plansForMode(options.products, mode), {
+    ? filterPlans(planCards(options.products, mode), {
         hasPremiumTemplates: query.premium,
         allowed: allowed.length > 0 ? allowed : null,
         resolution: query.resolution,
