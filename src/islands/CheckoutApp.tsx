@@ -14,8 +14,7 @@ import { Footer } from "./chrome/Footer.tsx";
 import { Header } from "./chrome/Header.tsx";
 import { LoginToolbar, type SignUpMode } from "./chrome/LoginToolbar.tsx";
 import { Problem } from "./screens/Frame.tsx";
-import { ScreenView } from "./screens/ScreenView.tsx";
-import { BlockedScreen, UnsupportedBrowserScreen } from "./screens/ShellScreens.tsx";
+import { AppNotice, ScreenView } from "./screens/ScreenView.tsx";
 
 function Loader() {
   return (
@@ -74,9 +73,9 @@ export default function CheckoutApp() {
           />
         )}
         {!supported ? (
-          <UnsupportedBrowserScreen />
+          <AppNotice kind="unsupported" />
         ) : navigation.kind === "stop" ? (
-          <BlockedScreen />
+          <AppNotice kind="blocked" />
         ) : (
           <ScreenView key={JSON.stringify(route)} route={route} />
         )}

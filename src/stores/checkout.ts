@@ -226,21 +226,13 @@ async function charge(attempt: Attempt): Promise<void> {
   }
   if (!unsettled(error)) {
     writeAttempt(null);
-    postToHub("checkout_completed_failure", { code: error.code ?? null, message: error.message });
+    postFailure(error);
   }
   patch({ failure: error });
 }
 
-/**
- * A card refused before the charge (declined, expired, wrong CVC when the card is saved): the
- * payment that payment_credit_card announced has settled, with a failure (spec 4). A call that
- * got no answer has not settled, so nothing is posted for it.
- */
-function failCard(error: ApiFailure): void {
-  if (!unsettled(error)) {
-    postToHub("checkout_completed_failure", { code: error.code ?? null, message: error.message });
-  }
-  patch({ failure: error });
+function postFailure(error: ApiFailure): void {
+  postToHub("checkout_completed_failure", { code: error.code ?? null, message: error.message });
 }
 
 let running = false;
@@ -269,14 +261,14 @@ export function payByCard(newCard: Tokenizer | null): Promise<void> {
     postToHub("payment_credit_card");
     if (newCard) {
       const token = await newCard();
-      if (!token.ok) {
-        failCard(token.error);
-        return;
-      }
       // Saving a card charges nothing: a fresh key each time is safe.
-      const saved = await savePaymentToken.run(token.token, newIdempotencyKey());
+      const saved = token.ok ? await savePaymentToken.run(token.token, newIdempotencyKey()) : token;
       if (!saved.ok) {
-        failCard(saved.error);
+        // The card was refused (declined, expired, wrong CVC): the payment that
+        // payment_credit_card announced has settled, with a failure (spec 4). A call that got
+        // no answer has not settled: nothing is posted for it.
+        if (!unsettled(saved.error)) postFailure(saved.error);
+        patch({ failure: saved.error });
         return;
       }
     }

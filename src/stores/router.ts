@@ -8,7 +8,7 @@ import {
   parseCheckoutQuery,
   withExtensionParams,
 } from "../domain/checkout/query.ts";
-import { BASE_PATH, parseRoute } from "../domain/checkout/routes.ts";
+import { BASE_PATH, parseRoute, toSearch } from "../domain/checkout/routes.ts";
 
 export type AppLocation = { pathname: string; search: string; hash: string };
 
@@ -36,23 +36,22 @@ export function normalizeLocation(l: AppLocation): AppLocation {
   for (const [key, value] of new URLSearchParams(l.hash.slice(at + 1))) {
     if (!params.has(key)) params.append(key, value);
   }
-  const text = params.toString();
   const name = l.hash.slice(0, at);
-  return { pathname: l.pathname, search: text ? `?${text}` : "", hash: name === "#" ? "" : name };
-}
-
-function read(win: RouterWindow): AppLocation {
-  const { pathname, search, hash } = win.location;
-  return normalizeLocation({ pathname, search, hash });
+  return { pathname: l.pathname, search: toSearch(params), hash: name === "#" ? "" : name };
 }
 
 function sync(): void {
   if (!current) return;
-  const location = read(current);
-  // The address bar shows the one form too, so a reload, a bookmark or the hub see it.
-  const href = `${location.pathname}${location.search}${location.hash}`;
   const { pathname, search, hash } = current.location;
-  if (href !== `${pathname}${search}${hash}`) current.history.replaceState(null, "", href);
+  const location = normalizeLocation({ pathname, search, hash });
+  // The address bar shows the one form too, so a reload, a bookmark or the hub see it.
+  if (location.hash !== hash) {
+    current.history.replaceState(
+      null,
+      "",
+      `${location.pathname}${location.search}${location.hash}`,
+    );
+  }
   $location.set(location);
 }
 

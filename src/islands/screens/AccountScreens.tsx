@@ -208,3 +208,23 @@ export function InvalidEmailScreen({ title }: { title: string }) {
     </Frame>
   );
 }
+
+// Rare states of the whole app (CheckoutApp.tsx), loaded only when shown.
+export function UnsupportedBrowserScreen() {
+  return (
+    <Frame title="Your browser is not supported">
+      <p>
+        The screen recorder needs a recent Chrome, Firefox, Opera or Edge. Update your browser, or
+        open this page in one of them.
+      </p>
+    </Frame>
+  );
+}
+
+export function BlockedScreen() {
+  return (
+    <Frame title="This e-mail domain cannot be used">
+      <p>Accounts cannot use an e-mail address from this domain. Use another e-mail address.</p>
+    </Frame>
+  );
+}

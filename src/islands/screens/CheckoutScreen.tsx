@@ -12,7 +12,7 @@ import { postToHub } from "../../stores/hub.ts";
 import { $payment, loadOrderSummary } from "../../stores/payment.ts";
 import { $allPlans, loadAllPlans } from "../../stores/plans.ts";
 import { $query, navigate } from "../../stores/router.ts";
-import { analytics, reporter } from "../../stores/telemetry.ts";
+import { loadAnalytics, reporter } from "../../stores/telemetry.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { OrderSummary } from "../checkout/OrderSummary.tsx";
@@ -58,7 +58,7 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
       return;
     }
     if (!product) return;
-    analytics.trackAddToCart({ product });
+    void loadAnalytics().then((m) => m.analytics.trackAddToCart({ product }));
     for (const chunk of [addressChunk, paymentChunk, couponChunk]) void chunk().catch(() => {});
     void openCheckout();
   }, [product, singleExport]);

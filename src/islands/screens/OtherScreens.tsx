@@ -1,4 +1,5 @@
-// Invitations, e-mail activation, reset password, the extension landing, home and not found.
+// Invitations, e-mail activation, reset password and its request, the extension landing, home
+// and not found.
 
 import { useStore } from "@nanostores/react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
@@ -45,6 +46,18 @@ export function HomeScreen({ title }: { title: string }) {
         </li>
       </ul>
       {user.isAuth && <AccountPanel />}
+    </Frame>
+  );
+}
+
+/** An address under /cart that is no screen (spec 2.1). */
+export function NotFoundScreen({ title }: { title: string }) {
+  return (
+    <Frame title={title}>
+      <p>There is no checkout page at this address.</p>
+      <a className="btn" href={hrefFor("plans")}>
+        See the plans
+      </a>
     </Frame>
   );
 }
