@@ -197,7 +197,23 @@ export function InvalidEmailScreen({ title }: { title: string }) {
           : `${user.userEmail} is not verified yet.`}
       </p>
       {!user.emailVerified && (
-        <a className="btn" href={hrefFor("email-activation", undefined, { via: "hash" })}>
+        <a
+          className="btn"
+          href={hrefFor(
+            "email-activation",
+            // Once verified, back to the education purchase or trial this page stands for.
+            {
+              redirect:
+                query.p &&
+                hrefFor(
+                  "checkout",
+                  { p: query.p, product: query.product, plan: query.plan, tier: query.tier },
+                  { via: "hash" },
+                ),
+            },
+            { via: "hash" },
+          )}
+        >
           Verify my e-mail address
         </a>
       )}
