@@ -170,22 +170,18 @@ describe("forgot and change password", () => {
   });
 
   it("answers the same for known and unknown e-mails, and mails a single-use link", async () => {
-    const known = await server
-      .client()
-      .call(api.forgotPassword, {
-        body: {
-          email: "monthly@demo.test",
-          recaptchaResponse: await forgotAnswer("monthly@demo.test"),
-        },
-      });
-    const unknown = await server
-      .client()
-      .call(api.forgotPassword, {
-        body: {
-          email: "ghost@demo.test",
-          recaptchaResponse: await forgotAnswer("ghost@demo.test"),
-        },
-      });
+    const known = await server.client().call(api.forgotPassword, {
+      body: {
+        email: "monthly@demo.test",
+        recaptchaResponse: await forgotAnswer("monthly@demo.test"),
+      },
+    });
+    const unknown = await server.client().call(api.forgotPassword, {
+      body: {
+        email: "ghost@demo.test",
+        recaptchaResponse: await forgotAnswer("ghost@demo.test"),
+      },
+    });
     expect(known).toMatchObject({ ok: true, status: 200, body: { success: true } });
     expect(unknown.body).toEqual(known.body);
     const [mail] = await waitForMail("monthly@demo.test", 1);
@@ -245,14 +241,12 @@ describe("forgot and change password", () => {
   });
 
   it("lets a reset link expire after an hour", async () => {
-    await server
-      .client()
-      .call(api.forgotPassword, {
-        body: {
-          email: "annual@demo.test",
-          recaptchaResponse: await forgotAnswer("annual@demo.test"),
-        },
-      });
+    await server.client().call(api.forgotPassword, {
+      body: {
+        email: "annual@demo.test",
+        recaptchaResponse: await forgotAnswer("annual@demo.test"),
+      },
+    });
     const [mail] = await waitForMail("annual@demo.test", 1);
     const vc =
       new URL(/https?:\/\/\S+/.exec(mail?.body ?? "")?.[0] ?? "").searchParams.get("vc") ?? "";
