@@ -68,7 +68,7 @@ test("a trial whose e-mail is not verified is sent to the activation step first"
   expect(await edited.json()).toEqual({ success: true });
 
   await page.goto("/cart/plans");
-  await expect(page).toHaveURL(/\/cart#email-activation$/);
+  await expect(page).toHaveURL(/\/cart\?redirect=%2Fcart%2Fplans#email-activation$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Activate your account");
   await page.goto("/cart#cancel-trial");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cancel trial");

@@ -72,7 +72,7 @@ test("a subscriber converts to free at once", async ({ page }) => {
   await expect(
     page.getByRole("status").filter({ hasText: "Your account is on the free plan." }),
   ).toBeVisible();
-  await expect(page.getByTestId("account-plan")).toHaveText("wv_free");
+  await expect(page.getByTestId("account-plan")).toHaveText("Free");
   await expectSamePage(page);
 });
 

@@ -80,7 +80,7 @@ test("a visitor signs up from an invitation and joins the team", async ({ page, 
   ).toBeVisible();
   await page.getByRole("link", { name: "See your account" }).click();
   await expect(page.getByTestId("account-team")).toHaveText(`${team} (member)`);
-  await expect(page.getByTestId("account-plan")).toHaveText("wv_bizoct17_1m");
+  await expect(page.getByTestId("account-plan")).toHaveText("Business");
 });
 
 test("a subscriber is told before confirming that joining cancels the subscription", async ({

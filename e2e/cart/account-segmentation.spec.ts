@@ -132,9 +132,10 @@ test("an unverified education e-mail goes to the invalid-email page", async ({ p
     /\/cart\/invalid-email\?p=trial&tier=education&product=wv_edu_trial$/,
   );
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your education email");
+  // Verifying comes back to the education trial (issue 22).
   await expect(page.getByRole("link", { name: "Verify my e-mail address" })).toHaveAttribute(
     "href",
-    "/cart#email-activation",
+    `/cart?redirect=${encodeURIComponent("/cart?p=trial&product=wv_edu_trial&tier=education#checkout")}#email-activation`,
   );
   await expectNoAxeViolations(page, "invalid education e-mail");
 });

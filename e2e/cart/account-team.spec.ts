@@ -31,7 +31,7 @@ test("a member leaves the team, told first what they lose", async ({ browser }) 
   await page.getByRole("button", { name: "Leave the team now" }).click();
   await expect(page.getByRole("status").filter({ hasText: "You left the team." })).toBeVisible();
   await expect(page.getByTestId("account-team")).toHaveCount(0);
-  await expect(page.getByTestId("account-plan")).toHaveText("wv_free");
+  await expect(page.getByTestId("account-plan")).toHaveText("Free");
   await expectSamePage(page);
 });
 
@@ -63,7 +63,7 @@ test("the owner closes the team: members are detached and keep their accounts", 
     }),
   ).toBeVisible();
   await expect(ownerPage.getByTestId("account-team")).toHaveCount(0);
-  await expect(ownerPage.getByTestId("account-plan")).toHaveText("wv_free");
+  await expect(ownerPage.getByTestId("account-plan")).toHaveText("Free");
   await expectSamePage(ownerPage);
 
   const info = await (await member.page.request.get("/api/2/wevideouser/info/")).json();

@@ -3,11 +3,18 @@
 // src/domain/account/human-check.ts with WebCrypto; the server's sandbox verifier checks it. A
 // real provider (reCAPTCHA v3, Turnstile) is another HumanCheck whose token the server's
 // matching HumanVerifier checks (src/server/README.md "Human check").
-import { resetChallenge, type Sha256, solveChallenge } from "../domain/account/human-check.ts";
+import {
+  forgotChallenge,
+  resetChallenge,
+  type Sha256,
+  solveChallenge,
+} from "../domain/account/human-check.ts";
 
 export type HumanCheck = {
   /** The answer to send as recaptchaResponse, or null when the check could not run. */
   forReset(input: { vc: string; email: string }): Promise<string | null>;
+  /** The same, for the request of a reset link for `email` (issue 22). */
+  forForgot(input: { email: string }): Promise<string | null>;
 };
 
 export function sandboxHumanCheck(subtle: SubtleCrypto): HumanCheck {
@@ -16,5 +23,6 @@ export function sandboxHumanCheck(subtle: SubtleCrypto): HumanCheck {
     new Uint8Array(await subtle.digest("SHA-256", encoder.encode(text)));
   return {
     forReset: ({ vc, email }) => solveChallenge(resetChallenge(vc, email), sha256),
+    forForgot: ({ email }) => solveChallenge(forgotChallenge(email), sha256),
   };
 }

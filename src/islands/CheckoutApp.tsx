@@ -7,15 +7,14 @@ import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { $app, initApp } from "../stores/app.ts";
 import { $navigation } from "../stores/guard.ts";
-import { $route } from "../stores/router.ts";
+import { $location, $route } from "../stores/router.ts";
 import { $browserSupported, $host, closeFrame, startCheckout } from "../stores/start.ts";
 import { $user } from "../stores/user.ts";
 import { Footer } from "./chrome/Footer.tsx";
 import { Header } from "./chrome/Header.tsx";
 import { LoginToolbar, type SignUpMode } from "./chrome/LoginToolbar.tsx";
 import { Problem } from "./screens/Frame.tsx";
-import { ScreenView } from "./screens/ScreenView.tsx";
-import { BlockedScreen, UnsupportedBrowserScreen } from "./screens/ShellScreens.tsx";
+import { AppNotice, ScreenView } from "./screens/ScreenView.tsx";
 
 function Loader() {
   return (
@@ -67,16 +66,16 @@ export default function CheckoutApp() {
             failure={app.initFailure}
             retry={() =>
               initApp.run({
-                search: window.location.search,
+                search: $location.get().search,
                 referrer: document.referrer,
               })
             }
           />
         )}
         {!supported ? (
-          <UnsupportedBrowserScreen />
+          <AppNotice kind="unsupported" />
         ) : navigation.kind === "stop" ? (
-          <BlockedScreen />
+          <AppNotice kind="blocked" />
         ) : (
           <ScreenView key={JSON.stringify(route)} route={route} />
         )}

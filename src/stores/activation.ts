@@ -7,7 +7,7 @@ import { routes as endpoints } from "../api/contract/routes.ts";
 import { api } from "./api.ts";
 import { postToHub } from "./hub.ts";
 import { operation } from "./operation.ts";
-import { $user, activateAccount } from "./user.ts";
+import { $user, activateAccount, verifyTeacherEmail } from "./user.ts";
 
 export const $activation = map({ error: false, codeSent: false, verified: false });
 
@@ -51,5 +51,9 @@ export async function verifyAndActivate(code: string): Promise<void> {
   const verified = await verifyEmailCode.run(code.trim());
   if (!verified.ok) return;
   const activated = await activateAccount.run();
-  if (activated.ok) postToHub("email_activation");
+  if (!activated.ok) return;
+  postToHub("email_activation");
+  // A school address checked before it was verified is checked again, so the education purchase
+  // the person returns to sees the new answer (issue 22).
+  if ($user.get().teacherEmailWasValidated) await verifyTeacherEmail.run();
 }

@@ -269,9 +269,13 @@ async function charge(attempt: Attempt): Promise<void> {
   }
   if (!unsettled(error)) {
     writeAttempt(null);
-    postToHub("checkout_completed_failure", { code: error.code ?? null, message: error.message });
+    postFailure(error);
   }
   patch({ failure: error });
+}
+
+function postFailure(error: ApiFailure): void {
+  postToHub("checkout_completed_failure", { code: error.code ?? null, message: error.message });
 }
 
 let running = false;
@@ -300,13 +304,13 @@ export function payByCard(newCard: Tokenizer | null): Promise<void> {
     postToHub("payment_credit_card");
     if (newCard) {
       const token = await newCard();
-      if (!token.ok) {
-        patch({ failure: token.error });
-        return;
-      }
       // Saving a card charges nothing: a fresh key each time is safe.
-      const saved = await savePaymentToken.run(token.token, newIdempotencyKey());
+      const saved = token.ok ? await savePaymentToken.run(token.token, newIdempotencyKey()) : token;
       if (!saved.ok) {
+        // The card was refused (declined, expired, wrong CVC): the payment that
+        // payment_credit_card announced has settled, with a failure (spec 4). A call that got
+        // no answer has not settled: nothing is posted for it.
+        if (!unsettled(saved.error)) postFailure(saved.error);
         patch({ failure: saved.error });
         return;
       }

@@ -29,7 +29,10 @@ function open(hash = "", ...steps: Step[]) {
 
 beforeEach(() => {
   resetResetPassword();
-  installHumanCheck({ forReset: async ({ vc }) => `answer-for-${vc}` });
+  installHumanCheck({
+    forReset: async ({ vc }) => `answer-for-${vc}`,
+    forForgot: async ({ email }) => `answer-for-${email}`,
+  });
 });
 afterEach(() => {
   resetResetPassword();

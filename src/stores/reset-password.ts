@@ -54,7 +54,7 @@ let humanCheck: HumanCheck | null = null;
 export function installHumanCheck(check: HumanCheck): void {
   humanCheck = check;
 }
-function currentHumanCheck(): HumanCheck {
+export function currentHumanCheck(): HumanCheck {
   humanCheck ??= sandboxHumanCheck(globalThis.crypto.subtle);
   return humanCheck;
 }

@@ -8,7 +8,7 @@ import {
   parseCheckoutQuery,
   withExtensionParams,
 } from "../domain/checkout/query.ts";
-import { BASE_PATH, parseRoute } from "../domain/checkout/routes.ts";
+import { BASE_PATH, parseRoute, toSearch } from "../domain/checkout/routes.ts";
 
 export type AppLocation = { pathname: string; search: string; hash: string };
 
@@ -23,13 +23,36 @@ type RouterWindow = Pick<
 
 let current: RouterWindow | null = null;
 
-function read(win: RouterWindow): AppLocation {
-  const { pathname, search, hash } = win.location;
-  return { pathname, search, hash };
+/**
+ * The location with the query in one place: a hash router's link carries its query inside the
+ * hash ("/cart#checkout?p=buy&product=…"); it is read as "/cart?p=buy&product=…#checkout". Both
+ * places count, the search first: a key of the hash's query that the search already has is
+ * dropped. Every screen reads the query of this form ($query), never the window's.
+ */
+export function normalizeLocation(l: AppLocation): AppLocation {
+  const at = l.hash.indexOf("?");
+  if (at < 0) return l;
+  const params = new URLSearchParams(l.search);
+  for (const [key, value] of new URLSearchParams(l.hash.slice(at + 1))) {
+    if (!params.has(key)) params.append(key, value);
+  }
+  const name = l.hash.slice(0, at);
+  return { pathname: l.pathname, search: toSearch(params), hash: name === "#" ? "" : name };
 }
 
 function sync(): void {
-  if (current) $location.set(read(current));
+  if (!current) return;
+  const { pathname, search, hash } = current.location;
+  const location = normalizeLocation({ pathname, search, hash });
+  // The address bar shows the one form too, so a reload, a bookmark or the hub see it.
+  if (location.hash !== hash) {
+    current.history.replaceState(
+      null,
+      "",
+      `${location.pathname}${location.search}${location.hash}`,
+    );
+  }
+  $location.set(location);
 }
 
 function isAppPath(pathname: string): boolean {

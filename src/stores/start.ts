@@ -2,43 +2,25 @@
 // viewport flags, browser support, error reporting, then the start-up calls of spec section 4;
 // once they are done, the hub channel and the redirect rules. Returns what stops it all.
 import { atom } from "nanostores";
-import { writeConsentCookie } from "../browser/telemetry.ts";
 import { type AppHost, detectHost, summaryReplacement } from "../domain/checkout/routes.ts";
 import { type ViewportFlags, viewportFlags } from "../domain/checkout/viewport.ts";
 import { $app, initApp } from "./app.ts";
 import { startGuard } from "./guard.ts";
 import { connectHub, postToHub } from "./hub.ts";
 import { $location, $query, $route, navigate, startRouter } from "./router.ts";
-import { analytics, installTelemetry } from "./telemetry.ts";
-import { $user } from "./user.ts";
+import { installTelemetry, loadAnalytics } from "./telemetry.ts";
 
 export const $host = atom<AppHost>("standalone");
 export const $viewport = atom<ViewportFlags>({ isMobile: false, isTablet: false });
 /** The extension and browser flow need a supported browser (spec 5). */
 export const $browserSupported = atom(true);
 
-/** The close control of the hub's frame (spec 4: close_iframe where flows close). */
-export function closeFrame(): void {
-  postToHub("close_iframe");
-}
-
 /**
- * After start-up: the consent cookie follows the account's privacy preference (one year), and
- * each A/B test the account is in reports 'experiment started' once per session.
+ * The close control of the hub's frame (spec 4): close_iframe, or close_checkout_modal when the
+ * hub opened the checkout as its modal (modal=true, spec 2.4).
  */
-function startExperiments(win: Window): void {
-  const user = $user.get();
-  if (!user.isAuth) return;
-  writeConsentCookie(win.document, user.privacyUsageAnalytics, {
-    secure: win.location.protocol === "https:",
-  });
-  for (const test of user.activeTests) {
-    analytics.trackExperimentStarted({
-      userId: user.userId ?? 0,
-      test: test.name,
-      variant: test.value,
-    });
-  }
+export function closeFrame(): void {
+  postToHub($query.get().modal ? "close_checkout_modal" : "close_iframe");
 }
 
 export function startCheckout(win: Window): () => void {
@@ -70,7 +52,7 @@ export function startCheckout(win: Window): () => void {
   let stopped = false;
   void initApp
     .run({
-      search: win.location.search,
+      search: $location.get().search,
       referrer: win.document.referrer,
     })
     .then(() => {
@@ -82,7 +64,7 @@ export function startCheckout(win: Window): () => void {
         });
       }
       stops.push(startGuard((url) => win.location.assign(url)));
-      startExperiments(win);
+      void loadAnalytics().then((m) => m.startExperiments(win));
     });
   return () => {
     stopped = true;

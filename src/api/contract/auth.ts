@@ -21,9 +21,19 @@ export const SignInRequest = z.object({
 });
 export const SignInResponse = z.object({ success: z.literal(true), userId: z.number().int() });
 
-export const ForgotRequest = z.object({ email: z.string().trim().min(1).max(254) });
-/** The same answer whether or not an account has this address. */
-export const ForgotResponse = z.object({ success: z.literal(true) });
+export const ForgotRequest = z.object({
+  email: z.string().trim().min(1).max(254),
+  /** The invisible human check's answer for this address (src/browser/human-check.ts). */
+  recaptchaResponse: z.string().max(2000).optional(),
+});
+/**
+ * The same answer whether or not an account has this address; success false (humanCheckFailed)
+ * only when the human check's answer is missing or wrong, which says nothing about the address.
+ */
+export const ForgotResponse = z.object({
+  success: z.boolean(),
+  failedValidations: z.array(z.string()).optional(),
+});
 
 // Empty and short passwords must reach the server's validation (failedValidations), so the
 // strings are not constrained here beyond a sanity cap.

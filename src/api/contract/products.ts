@@ -60,6 +60,8 @@ export const ProductsResponse = z.object({
   exportTimeMax: z.number(),
   flexExportTimeMax: z.number(),
   nextBillingDate: Timestamp.nullable(),
+  /** What the renewal on nextBillingDate charges, tax included (cents); null when none is due. */
+  nextBillingAmount: Cents.nullable(),
   upcomingPurchaseOrder: z.boolean(),
   exportCredits: z.number().int(),
   googleWalletSubscription: z.boolean(),

@@ -66,8 +66,20 @@ describe("e-mail rules", () => {
     };
     expect(teacherCheckNeeded(personalTrial)).toBe(true);
     expect(educationEmailRequired(personalTrial)).toBe(false);
-    // The education trial itself, on the account or asked for by the link, needs one.
-    expect(educationEmailRequired({ ...personalTrial, productCode: "wv_edu_trial" })).toBe(true);
+    // An education trial's account buying a personal plan, or on a page without a purchase, is
+    // not sent there: the rule concerns education purchases only (issue 22).
+    const eduAccount = { ...personalTrial, productCode: "wv_edu_trial" };
+    expect(educationEmailRequired(eduAccount)).toBe(false);
+    expect(educationEmailRequired({ ...eduAccount, query: noLink })).toBe(false);
+    expect(teacherCheckNeeded({ ...eduAccount, query: noLink })).toBe(true);
+    // The education trial or a teacher plan asked for by the link needs one.
+    const eduTrialLink = { ...noLink, p: "trial", tier: "education" };
+    expect(educationEmailRequired({ ...eduAccount, query: eduTrialLink })).toBe(true);
+    const teacherBuy = { ...noLink, p: "buy", productCode: "wv_teacher_12m", tier: "education" };
+    expect(educationEmailRequired({ ...free, query: teacherBuy })).toBe(true);
+    expect(
+      educationEmailRequired({ ...free, query: { ...noLink, p: "buy", tier: "education" } }),
+    ).toBe(true);
     const schoolsTrial = { ...noLink, p: "trial", productCode: "wv_k12_12m" };
     expect(educationEmailRequired({ ...free, query: schoolsTrial })).toBe(true);
     expect(educationEmailRequired({ ...free, query: { ...noLink, validateEduEmail: true } })).toBe(

@@ -69,19 +69,22 @@ function isTeacherProduct(code: string | null): boolean {
 
 /**
  * Whether a failed teacher check sends the person to the invalid-email page (spec 2.5: an
- * invalid or unverified *education* e-mail): the URL asks (validateEduEmail=true), the account is
- * on a teacher plan or the education trial, or the page buys a teacher plan or starts an
- * education trial. A personal or business trial that awaits activation is checked (spec 4) but
- * never sent there: its address need not be a school's (docs/decisions/0021-trial-landing.md).
+ * invalid or unverified *education* e-mail): only for an education purchase on this page (issue
+ * 22): the URL asks (validateEduEmail=true), the page buys a teacher plan or buys with
+ * tier=education (the Schools plan excepted: a school buys it, not a teacher's address), or it
+ * starts an education trial. The account's own plan does not count: an education trial's account
+ * that buys Unlimited, or looks at the plans, is not sent there. A personal or business trial
+ * that awaits activation is checked (spec 4) but never sent there either: its address need not be
+ * a school's (docs/decisions/0021-trial-landing.md).
  */
 export function educationEmailRequired(f: TeacherCheckFacts): boolean {
   const { query } = f;
+  const k12 = query.productCode?.includes("k12") ?? false;
   return (
     query.validateEduEmail ||
-    isTeacherProduct(f.productCode) ||
-    isTeacherProduct(query.productCode) ||
-    (query.p === "trial" &&
-      (query.tier === "education" || (query.productCode?.includes("k12") ?? false)))
+    (query.p !== null && isTeacherProduct(query.productCode)) ||
+    (query.p === "buy" && query.tier === "education" && !k12) ||
+    (query.p === "trial" && (query.tier === "education" || k12))
   );
 }
 
@@ -90,7 +93,11 @@ export function educationEmailRequired(f: TeacherCheckFacts): boolean {
  * activation required, validateEduEmail=true, and wherever a failure would redirect.
  */
 export function teacherCheckNeeded(f: TeacherCheckFacts): boolean {
-  return (f.isTrial && f.activationRequired) || educationEmailRequired(f);
+  return (
+    (f.isTrial && f.activationRequired) ||
+    isTeacherProduct(f.productCode) ||
+    educationEmailRequired(f)
+  );
 }
 
 export type SchoolDistrictRule = {

@@ -22,6 +22,14 @@ export function resetChallenge(vc: string, email: string): string {
   return `reset\n${vc}\n${email.trim().toLowerCase()}`;
 }
 
+/**
+ * What the request for a reset link binds its answer to: the address asked for (issue 22). An
+ * answer asks for that address only; the per-address and per-client limits bound its reuse.
+ */
+export function forgotChallenge(email: string): string {
+  return `forgot\n${email.trim().toLowerCase()}`;
+}
+
 export function leadingZeroBits(bytes: Uint8Array): number {
   let bits = 0;
   for (const byte of bytes) {

@@ -82,9 +82,10 @@ describe("redirect rules (spec 2.5)", () => {
 
   it("sends a trial that must verify its e-mail to the activation step, and lets it be there", () => {
     const unverified = { ...user, mustVerifyEmail: true };
+    // With the interrupted page to come back to (issue 22).
     expect(decideRedirect(input({ user: unverified }))).toEqual({
       kind: "redirect",
-      to: "/cart#email-activation",
+      to: "/cart?redirect=%2Fcart%23checkout#email-activation",
     });
     for (const page of ["email-activation", "cancel-trial", "biztrial-account-completed", "home"]) {
       expect(decideRedirect(input({ user: unverified, page })), page).toEqual({ kind: "stay" });

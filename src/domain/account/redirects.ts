@@ -11,6 +11,7 @@ export const PUBLIC_PAGES = [
   "sign-in",
   "login",
   "new-password",
+  "forgot-password",
   "what-for",
   "what-role",
   "about-you",
@@ -253,7 +254,11 @@ export function decideRedirect(input: RedirectInput): RedirectDecision {
     };
   }
   if (user.mustVerifyEmail && !VERIFY_EMAIL_EXEMPT.has(page)) {
-    return { kind: "redirect", to: "/cart#email-activation" };
+    // With the page to come back to once verified: the trial or purchase it interrupted.
+    return {
+      kind: "redirect",
+      to: `${withQuery("/cart", { redirect: input.currentUrl })}#email-activation`,
+    };
   }
   return { kind: "stay" };
 }

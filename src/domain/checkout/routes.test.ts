@@ -128,6 +128,7 @@ describe("screen titles and login", () => {
       [
         "about-you",
         "auth",
+        "forgot-password",
         "home",
         "invite",
         "login",

@@ -42,6 +42,7 @@ export const PATH_SCREENS = [
   "invite",
   "login",
   "new-password",
+  "forgot-password",
   "sign-up",
   "home",
 ] as const;
@@ -91,6 +92,7 @@ export const SCREEN_TITLES: Readonly<Record<ScreenId, string>> = {
   invite: "Join your team",
   login: "Sign in",
   "new-password": "Reset password",
+  "forgot-password": "Forgot your password?",
   "sign-up": "Sign up",
   home: "Home",
 };

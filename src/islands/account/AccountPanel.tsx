@@ -4,6 +4,7 @@
 import { useStore } from "@nanostores/react";
 import { formatDay } from "../../domain/account/cancellation.ts";
 import { $availableActions } from "../../stores/account-actions.ts";
+import { $accountPlan } from "../../stores/account-plan.ts";
 import { $user } from "../../stores/user.ts";
 import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
 import { EditDetails } from "./EditDetails.tsx";
@@ -21,6 +22,7 @@ const STATE_WORDS: Record<string, string> = {
 export function AccountPanel() {
   const user = useStore($user);
   const actions = useStore($availableActions);
+  const plan = useStore($accountPlan);
   const end = formatDay(user.orderEndDate);
   return (
     <section aria-labelledby="account-title">
@@ -29,14 +31,28 @@ export function AccountPanel() {
         <dt>E-mail</dt>
         <dd>{user.userEmail}</dd>
         <dt>Plan</dt>
-        <dd data-testid="account-plan">{user.productCode}</dd>
+        <dd data-testid="account-plan">{plan?.plan ?? "Your plan"}</dd>
         <dt>Status</dt>
         <dd data-testid="account-status">{STATE_WORDS[user.orderState] ?? user.orderState}</dd>
-        {end && user.productCode !== "wv_free" && (
+        {plan?.renewsOn ? (
           <>
-            <dt>{user.orderState === "automatic" ? "Renews on" : "Ends on"}</dt>
-            <dd>{end}</dd>
+            <dt>Renews on</dt>
+            <dd data-testid="account-renews-on">{plan.renewsOn}</dd>
+            {plan.renewalAmount && (
+              <>
+                <dt>Renewal amount</dt>
+                <dd data-testid="account-renewal-amount">{plan.renewalAmount}</dd>
+              </>
+            )}
           </>
+        ) : (
+          end &&
+          user.productCode !== "wv_free" && (
+            <>
+              <dt>{user.orderState === "automatic" ? "Renews on" : "Ends on"}</dt>
+              <dd>{end}</dd>
+            </>
+          )
         )}
         {user.enterpriseMemberInstance && (
           <>

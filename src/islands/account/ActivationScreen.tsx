@@ -11,11 +11,13 @@ import {
   verifyEmailCode,
 } from "../../stores/activation.ts";
 import { isBusy } from "../../stores/operation.ts";
+import { $query } from "../../stores/router.ts";
 import { $user, activateAccount } from "../../stores/user.ts";
 import { Busy, Frame, Problem } from "../screens/Frame.tsx";
 
 export function ActivationScreen({ title }: { title: string }) {
   const user = useStore($user);
+  const query = useStore($query);
   const activation = useStore($activation);
   const verify = useStore(verifyEmailCode.$state);
   const generate = useStore(generateCode.$state);
@@ -30,7 +32,8 @@ export function ActivationScreen({ title }: { title: string }) {
     return (
       <Frame title={title}>
         <p role="status">Your e-mail address is verified and your account is active.</p>
-        <a className="btn" href={hrefFor("plans")}>
+        {/* Back to the trial or purchase the step interrupted (its checked redirect), else plans. */}
+        <a className="btn" href={query.redirect ?? hrefFor("plans")}>
           Continue
         </a>
       </Frame>

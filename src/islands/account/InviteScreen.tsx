@@ -14,6 +14,7 @@ import {
 } from "../../stores/invites.ts";
 import { navigate } from "../../stores/router.ts";
 import { $user } from "../../stores/user.ts";
+import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "../screens/Frame.tsx";
 
 // The same alphabet as the invitation links (domain/checkout/routes.ts).
@@ -64,9 +65,7 @@ function Joined({ team }: { team: string }) {
     <div role="status" tabIndex={-1} ref={box} className="stack">
       <p>You joined {team}. Its plan now covers your account.</p>
       <p>
-        <a className="btn" href="/app">
-          Open the editor
-        </a>{" "}
+        <DashboardLink className="btn">Open the editor</DashboardLink>{" "}
         <a href={hrefFor("home")}>See your account</a>
       </p>
     </div>

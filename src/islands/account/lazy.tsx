@@ -14,6 +14,9 @@ const CancelEssentials = lazy(() =>
 const CancelTrial = lazy(() =>
   import("./screens.tsx").then((m) => ({ default: m.CancelTrialScreen })),
 );
+const Forgot = lazy(() =>
+  import("./screens.tsx").then((m) => ({ default: m.ForgotPasswordScreen })),
+);
 const Invite = lazy(() => import("./screens.tsx").then((m) => ({ default: m.InviteScreen })));
 const Panel = lazy(() => import("./screens.tsx").then((m) => ({ default: m.AccountPanel })));
 
@@ -23,6 +26,14 @@ export function ResetPasswordScreen({ title }: { title: string }) {
   return (
     <Suspense fallback={loading}>
       <Reset title={title} />
+    </Suspense>
+  );
+}
+
+export function ForgotPasswordScreen({ title }: { title: string }) {
+  return (
+    <Suspense fallback={loading}>
+      <Forgot title={title} />
     </Suspense>
   );
 }

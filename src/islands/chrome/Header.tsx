@@ -1,6 +1,8 @@
 // The header of spec 2.6, shown only where enabled (standalone, not inside the hub's frame or the
 // extension): signed in, Homepage, Plans, Invite, New Password and Logout with the user's name;
 // signed out, Pricing, sign-up links for the personal, business and education tiers, and login.
+// Homepage and "Your account" lead to the account (/cart/home) from every screen, and New Password
+// to the request for a reset link (issue 22).
 import { LOGOUT_PATH } from "../../api/contract/constants.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 
@@ -17,7 +19,7 @@ export function Header({ isAuth, userName }: Props) {
           <nav aria-label="Account">
             <ul className="main-nav">
               <li>
-                <a href="/">Homepage</a>
+                <a href={hrefFor("home")}>Homepage</a>
               </li>
               <li>
                 <a href={hrefFor("plans")}>Plans</a>
@@ -26,13 +28,16 @@ export function Header({ isAuth, userName }: Props) {
                 <a href={hrefFor("invite")}>Invite</a>
               </li>
               <li>
-                <a href={hrefFor("new-password")}>New Password</a>
+                <a href={hrefFor("forgot-password")}>New Password</a>
               </li>
               <li>
                 <a href={LOGOUT_PATH}>Logout</a>
               </li>
             </ul>
-            <p className="user-name">{userName}</p>
+            <p className="user-name">
+              <a href={hrefFor("home")}>Your account</a>
+              {userName ? `: ${userName}` : ""}
+            </p>
           </nav>
         ) : (
           <nav aria-label="Sign up">

@@ -21,7 +21,8 @@ export function signUpHref(mode: SignUpMode): string | null {
 export function LoginToolbar({ mode }: { mode: SignUpMode }) {
   const href = signUpHref(mode);
   return (
-    <div className="login-toolbar bar">
+    // A landmark of its own (banner), so nothing of the page sits outside one (axe "region").
+    <header className="login-toolbar bar">
       <a className="logo" href="/" aria-label="Video Editor home">
         Video Editor
       </a>
@@ -30,6 +31,6 @@ export function LoginToolbar({ mode }: { mode: SignUpMode }) {
           Sign Up
         </a>
       )}
-    </div>
+    </header>
   );
 }

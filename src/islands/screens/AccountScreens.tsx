@@ -197,7 +197,23 @@ export function InvalidEmailScreen({ title }: { title: string }) {
           : `${user.userEmail} is not verified yet.`}
       </p>
       {!user.emailVerified && (
-        <a className="btn" href={hrefFor("email-activation", undefined, { via: "hash" })}>
+        <a
+          className="btn"
+          href={hrefFor(
+            "email-activation",
+            // Once verified, back to the education purchase or trial this page stands for.
+            {
+              redirect:
+                query.p &&
+                hrefFor(
+                  "checkout",
+                  { p: query.p, product: query.product, plan: query.plan, tier: query.tier },
+                  { via: "hash" },
+                ),
+            },
+            { via: "hash" },
+          )}
+        >
           Verify my e-mail address
         </a>
       )}
@@ -205,6 +221,26 @@ export function InvalidEmailScreen({ title }: { title: string }) {
         See the other plans
       </a>
       <a href="/support">Contact support</a>
+    </Frame>
+  );
+}
+
+// Rare states of the whole app (CheckoutApp.tsx), loaded only when shown.
+export function UnsupportedBrowserScreen() {
+  return (
+    <Frame title="Your browser is not supported">
+      <p>
+        The screen recorder needs a recent Chrome, Firefox, Opera or Edge. Update your browser, or
+        open this page in one of them.
+      </p>
+    </Frame>
+  );
+}
+
+export function BlockedScreen() {
+  return (
+    <Frame title="This e-mail domain cannot be used">
+      <p>Accounts cannot use an e-mail address from this domain. Use another e-mail address.</p>
     </Frame>
   );
 }

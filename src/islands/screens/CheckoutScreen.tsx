@@ -11,8 +11,9 @@ import { $checkoutPlan, openCheckout, refreshSummary } from "../../stores/checko
 import { postToHub } from "../../stores/hub.ts";
 import { $payment, loadOrderSummary } from "../../stores/payment.ts";
 import { $allPlans, loadAllPlans } from "../../stores/plans.ts";
-import { $query, navigate } from "../../stores/router.ts";
-import { analytics, reporter } from "../../stores/telemetry.ts";
+import { $location, $query, navigate } from "../../stores/router.ts";
+import { singleExportChoice } from "../../stores/single-export.ts";
+import { loadAnalytics, reporter } from "../../stores/telemetry.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { OrderSummary } from "../checkout/OrderSummary.tsx";
@@ -33,10 +34,12 @@ const AddressForm = lazy(() => addressChunk().then((m) => ({ default: m.AddressF
 const CouponForm = lazy(() => couponChunk().then((m) => ({ default: m.CouponForm })));
 const PaymentForm = lazy(() => paymentChunk().then((m) => ({ default: m.PaymentForm })));
 
-const SINGLE_EXPORTS = [
-  ["single_export_hd", "HD (1080p)"],
-  ["single_export_4k", "4K (2160p)"],
-] as const;
+/** The single-export checkout's URL for `code`, the rest of the query (720/1080/2160) kept. */
+function exportHref(search: string, code: string): string {
+  const params = new URLSearchParams(search);
+  params.set("product", code);
+  return hrefFor("checkout_single_export", params, { via: "hash" });
+}
 
 export function CheckoutScreen({ title, singleExport }: { title: string; singleExport?: boolean }) {
   const query = useStore($query);
@@ -46,22 +49,21 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
   const plan = useStore($checkoutPlan);
   const summaryState = useStore(loadOrderSummary.$state);
   const { orderSummary } = useStore($payment);
+  const { search } = useStore($location);
   const product = query.productCode;
+  const exports = singleExport ? singleExportChoice(product, query.resolution) : null;
+  const chosenExport = exports?.chosen ?? null;
   useEffect(() => {
-    if (singleExport && !product) {
-      navigate(
-        hrefFor("checkout_single_export", { product: "single_export_hd" }, { via: "hash" }),
-        {
-          replace: true,
-        },
-      );
+    // The export the URL's resolution allows (?2160=true: 4K), or HD when nothing is asked.
+    if (chosenExport && chosenExport !== product) {
+      navigate(exportHref($location.get().search, chosenExport), { replace: true });
       return;
     }
     if (!product) return;
-    analytics.trackAddToCart({ product });
+    void loadAnalytics().then((m) => m.analytics.trackAddToCart({ product }));
     for (const chunk of [addressChunk, paymentChunk, couponChunk]) void chunk().catch(() => {});
     void openCheckout();
-  }, [product, singleExport]);
+  }, [product, chosenExport]);
   // Nothing moves under the reader's eyes (UX.md; layout shift ≤ 0.01, e2e/cart/layout-shift):
   // the plan, the forms, the summary and the payment step appear together, once the plan and its
   // first summary have come (or failed) and the payment step's code has loaded (one Suspense).
@@ -113,18 +115,13 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
             {singleExport && (
               <fieldset>
                 <legend>Export quality</legend>
-                {SINGLE_EXPORTS.map(([code, label]) => (
+                {exports?.offered.map(({ code, label }) => (
                   <label key={code}>
                     <input
                       type="radio"
                       name="export"
                       checked={product === code}
-                      onChange={() =>
-                        navigate(
-                          hrefFor("checkout_single_export", { product: code }, { via: "hash" }),
-                          { replace: true },
-                        )
-                      }
+                      onChange={() => navigate(exportHref(search, code), { replace: true })}
                     />{" "}
                     {label}
                   </label>

@@ -11,6 +11,7 @@ import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts
 import { $productInfo } from "../../stores/products.ts";
 import { $user } from "../../stores/user.ts";
 import { formatDate } from "../checkout/format-date.ts";
+import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 
 export function PaymentCompletedScreen({
@@ -75,9 +76,7 @@ export function PaymentCompletedScreen({
           </dl>
         </>
       )}
-      <a className="btn" href="/app">
-        Go to the editor
-      </a>
+      <DashboardLink className="btn">Go to the editor</DashboardLink>
     </Frame>
   );
 }
@@ -86,9 +85,7 @@ export function AccountReadyScreen({ title, text }: { title: string; text: strin
   return (
     <Frame title={title}>
       <p>{text}</p>
-      <a className="btn" href="/app">
-        Start editing
-      </a>
+      <DashboardLink className="btn">Start editing</DashboardLink>
     </Frame>
   );
 }
@@ -122,9 +119,7 @@ export function TrialReadyScreen({ title }: { title: string }) {
           to keep your work.
         </p>
       )}
-      <a className="btn" href="/app">
-        Start editing
-      </a>
+      <DashboardLink className="btn">Start editing</DashboardLink>
     </Frame>
   );
 }

@@ -44,10 +44,13 @@ export function Problem({
   failure,
   message: text,
   retry,
+  children,
 }: {
   failure?: ApiFailure;
   message?: string;
   retry?: () => void;
+  /** A way forward of the screen's own (a link), after the message. */
+  children?: ReactNode;
 }) {
   const describe = useStore($failureText);
   useEffect(() => {
@@ -57,6 +60,7 @@ export function Problem({
   return (
     <div className="problem" role="alert">
       <p>{message}</p>
+      {children}
       {retry && (
         <button type="button" className="btn" onClick={retry}>
           Try again

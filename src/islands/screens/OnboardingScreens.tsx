@@ -12,6 +12,7 @@ import {
   $segmentationSaving,
   saveSegmentationStep,
 } from "../../stores/segmentation.ts";
+import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame } from "./Frame.tsx";
 
 type Step = {
@@ -109,9 +110,7 @@ export function TemplateRedirectScreen({ title }: { title: string }) {
         <p role="alert">
           This template link is not valid. Open the editor and choose the template there.
         </p>
-        <a className="btn" href="/app">
-          Open the editor
-        </a>
+        <DashboardLink className="btn">Open the editor</DashboardLink>
       </Frame>
     );
   }

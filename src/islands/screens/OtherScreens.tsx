@@ -1,9 +1,11 @@
-// Invitations, e-mail activation, reset password, the extension landing, home and not found.
+// Invitations, e-mail activation, reset password and its request, the extension landing, home
+// and not found.
 
 import { useStore } from "@nanostores/react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { $user } from "../../stores/user.ts";
-import { AccountPanel, ResetPasswordScreen } from "../account/lazy.tsx";
+import { AccountPanel, ForgotPasswordScreen, ResetPasswordScreen } from "../account/lazy.tsx";
+import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Frame } from "./Frame.tsx";
 
 /** The invitation page: src/islands/account/InviteScreen.tsx, loaded on demand. */
@@ -13,6 +15,11 @@ export { ActivationScreen, InviteScreen } from "../account/lazy.tsx";
 /** The reset-password page (spec 2.7): src/islands/account/ResetPasswordScreen.tsx. */
 export function NewPasswordScreen({ title }: { title: string }) {
   return <ResetPasswordScreen title={title} />;
+}
+
+/** Asking for a reset link (issue 22): src/islands/account/ForgotPasswordScreen.tsx. */
+export function ForgotScreen({ title }: { title: string }) {
+  return <ForgotPasswordScreen title={title} />;
 }
 
 export function RceScreen({ title }: { title: string }) {
@@ -35,10 +42,22 @@ export function HomeScreen({ title }: { title: string }) {
           <a href={hrefFor("plans")}>Plans</a>
         </li>
         <li>
-          <a href="/app">The editor</a>
+          <DashboardLink>The editor</DashboardLink>
         </li>
       </ul>
       {user.isAuth && <AccountPanel />}
+    </Frame>
+  );
+}
+
+/** An address under /cart that is no screen (spec 2.1). */
+export function NotFoundScreen({ title }: { title: string }) {
+  return (
+    <Frame title={title}>
+      <p>There is no checkout page at this address.</p>
+      <a className="btn" href={hrefFor("plans")}>
+        See the plans
+      </a>
     </Frame>
   );
 }

@@ -6,7 +6,8 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { managedReason, planStatus, plansForMode } from "../../domain/checkout/purchase.ts";
+import { planCards } from "../../domain/checkout/plan-cards.ts";
+import { managedReason, planStatus } from "../../domain/checkout/purchase.ts";
 import { hrefFor, SCREEN_TITLES, toSearch } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { filterPlans } from "../../domain/pricing/plan-filters.ts";
@@ -16,12 +17,15 @@ import { $options, $productInfo, loadOptions } from "../../stores/products.ts";
 import { $location, $query, navigate } from "../../stores/router.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
+import { ReportedLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 import { SignUpScreen } from "./SessionScreens.tsx";
 
 const TABS = ["personal", "business", "education"] as const;
+const FREE_CODE = "wv_free";
 
 function priceText(price: number, code: string, recurring: boolean): string {
+  if (price === 0) return "Free";
   if (!recurring) return `${formatUsd(price)} once`;
   return `${formatUsd(price)} per ${termLabel(termMonthsFromCode(code))}`;
 }
@@ -41,8 +45,12 @@ export function PlansScreen({ title }: { title: string }) {
   const user = useStore($user);
   const productInfo = useStore($productInfo);
   const tab = TABS.find((t) => t === query.tab) ?? TABS.find((t) => t === query.tier) ?? "personal";
-  const mode: RequestMode =
-    new URLSearchParams(location.search).get("mode") === "monthly" ? "monthly" : "annual";
+  // The period the URL asks for, else the account's own: a monthly subscriber sees the monthly
+  // plans, their current one marked.
+  const asked = new URLSearchParams(location.search).get("mode");
+  const ownMode: RequestMode =
+    user.isAuth && user.productCode.endsWith("_1m") ? "monthly" : "annual";
+  const mode: RequestMode = asked === "monthly" || asked === "annual" ? asked : ownMode;
   useEffect(() => {
     void loadOptions.run({ tier: tab });
   }, [tab]);
@@ -59,7 +67,7 @@ export function PlansScreen({ title }: { title: string }) {
     !productInfo?.previousTrialOwner;
   const allowed = query.availableProducts.length > 0 ? query.availableProducts : query.productCodes;
   const shown = options
-    ? filterPlans(plansForMode(options.products, mode), {
+    ? filterPlans(planCards(options.products, mode), {
         hasPremiumTemplates: query.premium,
         allowed: allowed.length > 0 ? allowed : null,
         resolution: query.resolution,
@@ -126,7 +134,27 @@ export function PlansScreen({ title }: { title: string }) {
                 {status === "current-with-essentials" && (
                   <p className="current">Your current plan, with Essentials</p>
                 )}
-                {status === "available" && !managed && plan.code !== "wv_free" && (
+                {plan.code === FREE_CODE && !user.isAuth && (
+                  <ReportedLink
+                    className="btn"
+                    event="clicked_get_started"
+                    href={hrefFor("sign-up", { tier: tab })}
+                  >
+                    Get started
+                  </ReportedLink>
+                )}
+                {plan.code === FREE_CODE && user.isAuth && status === "available" && !managed && (
+                  // Moving to the free plan is the account page's "Convert to free", behind its
+                  // confirmation.
+                  <ReportedLink
+                    className="btn secondary"
+                    event="clicked_back_to_free"
+                    href={hrefFor("home")}
+                  >
+                    Back to free
+                  </ReportedLink>
+                )}
+                {status === "available" && !managed && plan.code !== FREE_CODE && (
                   <a
                     className="btn"
                     href={hrefFor(

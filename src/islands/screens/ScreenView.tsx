@@ -7,7 +7,6 @@ import { NOT_FOUND_TITLE, SCREEN_TITLES } from "../../domain/checkout/routes.ts"
 import { $query } from "../../stores/router.ts";
 import { reporter } from "../../stores/telemetry.ts";
 import { Busy } from "./Frame.tsx";
-import { NotFoundScreen } from "./ShellScreens.tsx";
 
 // Each group of screens is its own chunk, loaded when one of its routes shows: a page loads the
 // app's shell and the screens it needs, not every screen of the app (the 90 KB budget of
@@ -41,6 +40,8 @@ const CancelTrialScreen = screen("account", account, (m) => m.CancelTrialScreen)
 const ExpiredAccountScreen = screen("account", account, (m) => m.ExpiredAccountScreen);
 const UpgradesDisabledScreen = screen("account", account, (m) => m.UpgradesDisabledScreen);
 const InvalidEmailScreen = screen("account", account, (m) => m.InvalidEmailScreen);
+const Unsupported = screen("account", account, (m) => m.UnsupportedBrowserScreen);
+const Blocked = screen("account", account, (m) => m.BlockedScreen);
 const SegmentationScreen = screen("onboarding", onboarding, (m) => m.SegmentationScreen);
 const TemplateRedirectScreen = screen("onboarding", onboarding, (m) => m.TemplateRedirectScreen);
 const SegmentationRedirectScreen = screen(
@@ -51,8 +52,10 @@ const SegmentationRedirectScreen = screen(
 const ActivationScreen = screen("other", other, (m) => m.ActivationScreen);
 const InviteScreen = screen("other", other, (m) => m.InviteScreen);
 const NewPasswordScreen = screen("other", other, (m) => m.NewPasswordScreen);
+const ForgotScreen = screen("other", other, (m) => m.ForgotScreen);
 const RceScreen = screen("other", other, (m) => m.RceScreen);
 const HomeScreen = screen("other", other, (m) => m.HomeScreen);
+const NotFoundScreen = screen("other", other, (m) => m.NotFoundScreen);
 
 function screenFor(
   screen: ScreenId,
@@ -113,6 +116,8 @@ function screenFor(
       return <InviteScreen title={title} code={route.inviteCode ?? null} />;
     case "new-password":
       return <NewPasswordScreen title={title} />;
+    case "forgot-password":
+      return <ForgotScreen title={title} />;
     case "rce":
       return <RceScreen title={title} />;
     case "home":
@@ -120,12 +125,22 @@ function screenFor(
   }
 }
 
+/** What the app shows instead of a screen: an unsupported browser, a blocked e-mail domain. */
+export function AppNotice({ kind }: { kind: "unsupported" | "blocked" }) {
+  return (
+    <Suspense fallback={<Busy />}>{kind === "blocked" ? <Blocked /> : <Unsupported />}</Suspense>
+  );
+}
+
 export function ScreenView({ route }: { route: Route }) {
   const trialLink = useStore($query).p === "trial";
-  if (route.kind === "not-found") return <NotFoundScreen title={NOT_FOUND_TITLE} />;
   return (
     <Suspense fallback={<Busy />}>
-      {screenFor(route.screen, route, SCREEN_TITLES[route.screen], trialLink)}
+      {route.kind === "not-found" ? (
+        <NotFoundScreen title={NOT_FOUND_TITLE} />
+      ) : (
+        screenFor(route.screen, route, SCREEN_TITLES[route.screen], trialLink)
+      )}
     </Suspense>
   );
 }

@@ -40,11 +40,22 @@ export function SignInScreen({ title }: { title: string }) {
           autoComplete="current-password"
           required
         />
-        {state.error && <Problem failure={state.error} />}
+        {state.error && (
+          <Problem failure={state.error}>
+            {state.error.code === "invalid_credentials" && (
+              <p>
+                <a href={hrefFor("forgot-password")}>Reset your password</a>
+              </p>
+            )}
+          </Problem>
+        )}
         <button type="submit" className="btn" disabled={state.busy}>
           {state.busy ? "Signing in…" : "Sign in"}
         </button>
       </form>
+      <p>
+        <a href={hrefFor("forgot-password")}>Forgot password?</a>
+      </p>
       <p>
         New here? <a href={hrefFor("sign-up", carried(query))}>Create an account</a>
       </p>

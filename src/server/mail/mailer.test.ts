@@ -12,6 +12,7 @@ import { Outbox } from "../db/outbox.ts";
 import { SqliteDb } from "../db/sqlite.ts";
 import { memoryLogger } from "../log.ts";
 import { startTestServer } from "../testing/harness.ts";
+import { forgotAnswer } from "../testing/human-answer.ts";
 import { MAX_ATTEMPTS, type Mail, Mailer, type MailTransport } from "./mailer.ts";
 import { createSmtpTransport } from "./smtp-transport.ts";
 import {
@@ -195,7 +196,12 @@ describe("API server with SMTP_URL (issue 7)", () => {
     cleanups.push(server.close);
     const client = server.client();
 
-    const asked = await client.call(api.forgotPassword, { body: { email: "monthly@demo.test" } });
+    const asked = await client.call(api.forgotPassword, {
+      body: {
+        email: "monthly@demo.test",
+        recaptchaResponse: await forgotAnswer("monthly@demo.test"),
+      },
+    });
     expect(asked.ok).toBe(true);
     await smtp.closed();
     await server.running.deps.mailer.stop();
@@ -204,7 +210,12 @@ describe("API server with SMTP_URL (issue 7)", () => {
     expect(row).toMatchObject({ sentAt: null, attempts: 1 });
     expect(row?.lastError).toMatch(/its TLS certificate is not trusted/);
     expect(smtp.auths).toEqual([]);
-    const again = await client.call(api.forgotPassword, { body: { email: "annual@demo.test" } });
+    const again = await client.call(api.forgotPassword, {
+      body: {
+        email: "annual@demo.test",
+        recaptchaResponse: await forgotAnswer("annual@demo.test"),
+      },
+    });
     expect(again.ok).toBe(true);
     expect(unhandled).toEqual([]);
   });

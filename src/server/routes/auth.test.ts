@@ -5,6 +5,7 @@ import { resetChallenge, solveChallenge } from "../../domain/account/human-check
 import { scryptHasher } from "../auth/passwords.ts";
 import { Users } from "../db/users.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
+import { forgotAnswer } from "../testing/human-answer.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -151,13 +152,36 @@ describe("sign-in", () => {
 });
 
 describe("forgot and change password", () => {
+  it("sends no link without the human check's answer for that address", async () => {
+    const without = await server
+      .client()
+      .call(api.forgotPassword, { body: { email: "po@demo.test" } });
+    const otherAddress = await server.client().call(api.forgotPassword, {
+      body: { email: "po@demo.test", recaptchaResponse: await forgotAnswer("free@demo.test") },
+    });
+    for (const answer of [without, otherAddress]) {
+      expect(answer).toMatchObject({
+        status: 200,
+        body: { success: false, failedValidations: ["humanCheckFailed"] },
+      });
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await mailbox("po@demo.test")).toEqual([]);
+  });
+
   it("answers the same for known and unknown e-mails, and mails a single-use link", async () => {
-    const known = await server
-      .client()
-      .call(api.forgotPassword, { body: { email: "monthly@demo.test" } });
-    const unknown = await server
-      .client()
-      .call(api.forgotPassword, { body: { email: "ghost@demo.test" } });
+    const known = await server.client().call(api.forgotPassword, {
+      body: {
+        email: "monthly@demo.test",
+        recaptchaResponse: await forgotAnswer("monthly@demo.test"),
+      },
+    });
+    const unknown = await server.client().call(api.forgotPassword, {
+      body: {
+        email: "ghost@demo.test",
+        recaptchaResponse: await forgotAnswer("ghost@demo.test"),
+      },
+    });
     expect(known).toMatchObject({ ok: true, status: 200, body: { success: true } });
     expect(unknown.body).toEqual(known.body);
     const [mail] = await waitForMail("monthly@demo.test", 1);
@@ -217,7 +241,12 @@ describe("forgot and change password", () => {
   });
 
   it("lets a reset link expire after an hour", async () => {
-    await server.client().call(api.forgotPassword, { body: { email: "annual@demo.test" } });
+    await server.client().call(api.forgotPassword, {
+      body: {
+        email: "annual@demo.test",
+        recaptchaResponse: await forgotAnswer("annual@demo.test"),
+      },
+    });
     const [mail] = await waitForMail("annual@demo.test", 1);
     const vc =
       new URL(/https?:\/\/\S+/.exec(mail?.body ?? "")?.[0] ?? "").searchParams.get("vc") ?? "";

@@ -88,6 +88,10 @@ export function authRoutes(routes: Routes): void {
     const email = body.email.trim().toLowerCase();
     await ctx.limit("forgotPerIp", ctx.ip);
     await ctx.limit("forgotPerEmail", email);
+    // The invisible human check of the request screen (issue 22): no answer, no e-mail. Checked
+    // after the limits, so a script without it still spends its allowance.
+    const human = await ctx.app.humanCheck.verifyForgot({ email, answer: body.recaptchaResponse });
+    if (!human) return json({ success: false, failedValidations: [HUMAN_CHECK_FAILED] });
     const { db, mailer, log } = ctx.app;
     const now = ctx.now();
     // The answer goes out before the account is even looked up, so it is the same, and takes the

@@ -14,8 +14,9 @@ import {
   planPrice,
   priceSetForGroup,
 } from "../../domain/pricing/index.ts";
+import { renewalCharge } from "../../domain/renewals/charge.ts";
 import type { Account } from "./account.ts";
-import { isGdprCountry } from "./location.ts";
+import { isGdprCountry, locationOf } from "./location.ts";
 
 /** Trial length when a plan gives none (spec section 9: the checkout trial is 14 days). */
 export const DEFAULT_TRIAL_DAYS = 14;
@@ -187,6 +188,32 @@ function purchasable(catalog: Catalog, account: Account): string[] {
     .map((p) => p.code);
 }
 
+/**
+ * What the next renewal charges, as the renewal worker will price it (domain/renewals/charge.ts):
+ * the running product and seats, or the downgrade scheduled for the period end; null when the
+ * subscription does not renew.
+ */
+function nextBillingAmount(account: Account, catalog: Catalog): number | null {
+  const { sub, user } = account;
+  if (account.orderState !== "automatic" || sub.orderEnd === null) return null;
+  const scheduled = sub.pendingProductCode !== null;
+  const location = locationOf(user);
+  const priced = renewalCharge(
+    catalog,
+    {
+      productCode: sub.pendingProductCode ?? sub.productCode,
+      seats: scheduled ? (sub.pendingSeats ?? sub.seats) : sub.seats,
+      priceGroup: user.priceTestingGroupValue,
+      recurringCampaign: scheduled ? null : sub.recurringCampaign,
+      tax: { country: location.countryCode, state: location.stateCode },
+      basis: scheduled ? null : sub.priceBasis,
+      periodStart: sub.orderEnd,
+    },
+    sub.orderEnd,
+  );
+  return priced.ok ? priced.charge.total : null;
+}
+
 export function productsView(account: Account, catalog: Catalog): z.input<typeof ProductsResponse> {
   const { user, sub, plan, instance } = account;
   const priceSet = priceSetOf(catalog, account);
@@ -254,6 +281,7 @@ export function productsView(account: Account, catalog: Catalog): z.input<typeof
     exportTimeMax: exportMax,
     flexExportTimeMax: plan?.recurring === false ? exportMax : 0,
     nextBillingDate: account.orderState === "automatic" ? sub.orderEnd : null,
+    nextBillingAmount: nextBillingAmount(account, catalog),
     upcomingPurchaseOrder: sub.upcomingPurchaseOrder,
     exportCredits: sub.exportCredits,
     googleWalletSubscription: user.googleWalletSubscription,
