@@ -7,7 +7,7 @@
 // Run by `npm run build`, `npm run build:cli`, the first stage of `npm test` and `npm run bench`.
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type BuildOptions, build, type Plugin } from "esbuild";
+import { type BuildOptions, build, type Plugin, stop } from "esbuild";
 import { COMMAND_NAMES, type CommandName } from "../cli/command-names.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -184,6 +184,7 @@ export async function buildCli(
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { ms, bytes, files } = await buildCli();
+  await stop();
   const entry = statSync(`${CLI_DIST}/catalog.cjs`).size;
   console.log(
     `cli/dist/catalog.cjs: ${files} files, ${(bytes / 1024).toFixed(0)} KiB (entry ${(entry / 1024).toFixed(0)} KiB) in ${ms.toFixed(0)} ms`,
