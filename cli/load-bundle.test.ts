@@ -6,10 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCli } from "../scripts/build-cli.ts";
+import { currentBundle } from "./testing/bundle.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const outDir = mkdtempSync(join(tmpdir(), "catalog-bundle-cache-"));
+// The bundle of the current sources (cli/testing/bundle.ts); its code caches go to cacheRoot.
+let outDir: string;
 const cacheRoot = mkdtempSync(join(tmpdir(), "catalog-compile-cache-"));
 
 function runEntry(entry: string, args: string[], env: Record<string, string> = {}) {
@@ -41,12 +42,11 @@ function parseCaches(): string[] {
 describe("the CLI bundle's code cache", () => {
   let expected: ReturnType<typeof run>;
   beforeAll(async () => {
-    await buildCli(outDir);
+    outDir = await currentBundle();
     expected = runEntry(join(root, "cli/main.ts"), ["validate"]);
     expect(expected.code).toBe(0);
   }, 60_000);
   afterAll(() => {
-    rmSync(outDir, { recursive: true, force: true });
     rmSync(cacheRoot, { recursive: true, force: true });
   });
 

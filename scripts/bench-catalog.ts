@@ -122,6 +122,8 @@ export function makeLargeCatalog(factor = 100): string {
 export async function benchCatalog(): Promise<Record<string, number>> {
   const { buildCli } = await import("./build-cli.ts");
   const bundle = await buildCli();
+  // esbuild's service process stays up for later builds; there are none here.
+  await (await import("esbuild")).stop();
   const loadBefore = loadavg()[0] ?? Number.NaN;
   const validateArgs = ["cli/bin.cjs", "validate", "catalog"];
   const cacheFile = parseCacheFile("catalog");

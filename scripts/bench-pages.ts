@@ -48,8 +48,11 @@ function serveDist(): Promise<{ server: Server; origin: string }> {
   });
 }
 
-/** Starts Chromium with a DevTools port and resolves with the port and a stop function. */
-export function startChromium(): Promise<{ port: number; stop: () => void }> {
+/**
+ * Starts Chromium with a DevTools port and resolves with the port and a stop function, which
+ * resolves once the browser has exited and its throwaway profile is gone.
+ */
+export function startChromium(): Promise<{ port: number; stop: () => Promise<void> }> {
   const executable = findChromium();
   if (!executable)
     throw new Error(
@@ -63,9 +66,18 @@ export function startChromium(): Promise<{ port: number; stop: () => void }> {
       stdio: ["ignore", "ignore", "pipe"],
     },
   );
-  const stop = () => {
-    child.kill();
-    rmSync(profile, { recursive: true, force: true });
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const stop = async () => {
+    // Chromium's helper processes write into the profile until the browser has gone: removing
+    // it sooner failed once with ENOTEMPTY. Wait for the exit (SIGKILL after 10 s), then remove
+    // with retries for whatever a helper still flushes.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill();
+      const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
   return new Promise((resolve, reject) => {
     let log = "";
@@ -203,7 +215,7 @@ export async function benchPages(): Promise<Figures> {
         failures.push(`${path} loads script or style files`);
     }
   } finally {
-    chromium.stop();
+    await chromium.stop();
     server.close();
   }
   figures["pages budgets"] = failures.length === 0 ? "all met" : `MISSED: ${failures.join("; ")}`;

@@ -65,3 +65,11 @@ for (const part of parts) {
 mkdirSync("bench-results", { recursive: true });
 writeFileSync("bench-results/latest.json", `${JSON.stringify(results, null, 2)}\n`);
 if (failed) process.exitCode = 1;
+// Every part closes what it opened (servers, browsers, esbuild's service), so the process ends
+// here. If something still holds it open, say what and end anyway, as a failure.
+setTimeout(() => {
+  console.error(
+    `bench: still running 10 s after the last figure, held by: ${process.getActiveResourcesInfo().join(", ")}`,
+  );
+  process.exit(1);
+}, 10_000).unref();

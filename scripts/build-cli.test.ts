@@ -1,15 +1,27 @@
 // The CLI bundle (decision 0017) answers exactly as the TypeScript sources do, and its manifest
 // lists the project files it was built from, which is what bin.cjs checks before running it.
+// The bundle is buildCli()'s from the current sources: the one `npm test`'s catalog stage built
+// when nothing changed since, else one built for this run (cli/testing/bundle.ts).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BundleInputs, buildCli } from "./build-cli.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { COMMAND_NAMES } from "../cli/command-names.ts";
+import { currentBundle } from "../cli/testing/bundle.ts";
+import { type BundleInputs, bundleIsCurrent } from "./build-cli.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const outDir = mkdtempSync(join(tmpdir(), "catalog-bundle-"));
+let outDir: string;
 
 function run(entry: string, args: string[]) {
   const result = spawnSync(process.execPath, [entry, ...args], {
@@ -21,11 +33,9 @@ function run(entry: string, args: string[]) {
 }
 
 describe("the catalog CLI bundle", () => {
-  let figures: Awaited<ReturnType<typeof buildCli>>;
   beforeAll(async () => {
-    figures = await buildCli(outDir);
+    outDir = await currentBundle();
   }, 60_000);
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
   it("prints what the sources print, for validate, quote and an unknown command", () => {
     const bundle = join(outDir, "catalog.cjs");
@@ -41,7 +51,17 @@ describe("the catalog CLI bundle", () => {
   }, 60_000);
 
   it("splits commands into their own chunks and lists its project inputs", () => {
-    expect(figures.files).toBeGreaterThan(5);
+    expect(
+      readdirSync(outDir)
+        .filter((file) => file.endsWith(".cjs"))
+        .sort(),
+    ).toEqual(
+      [
+        "catalog.cjs",
+        "catalog-all.cjs",
+        ...COMMAND_NAMES.map((name) => `catalog-${name}.cjs`),
+      ].sort(),
+    );
     const manifest: BundleInputs = JSON.parse(readFileSync(join(outDir, "inputs.json"), "utf8"));
     expect(manifest.builtAtMs).toBeLessThanOrEqual(Date.now());
     expect(manifest.inputs).toContain("cli/main.ts");
@@ -49,5 +69,36 @@ describe("the catalog CLI bundle", () => {
     expect(manifest.inputs).toContain("src/domain/catalog/validate.ts");
     expect(manifest.inputs).toContain("node_modules/.package-lock.json");
     expect(manifest.inputs.filter((path) => path.includes("node_modules/zod"))).toEqual([]);
+  });
+});
+
+describe("whether a built bundle is current", () => {
+  it("is not once a file it was built from, or the build script, changed after it was built", () => {
+    expect(bundleIsCurrent(outDir)).toBe(true);
+    // A project of two files and a bundle built after both.
+    const project = mkdtempSync(join(tmpdir(), "catalog-current-"));
+    try {
+      const dist = join(project, "dist");
+      mkdirSync(join(project, "scripts"));
+      mkdirSync(dist);
+      for (const file of ["main.ts", "scripts/build-cli.ts"])
+        writeFileSync(join(project, file), "");
+      const builtAtMs = Date.now() + 60_000;
+      const manifest: BundleInputs = { builtAtMs, inputs: ["main.ts"] };
+      writeFileSync(join(dist, "inputs.json"), JSON.stringify(manifest));
+      expect(bundleIsCurrent(dist, `${project}/`)).toBe(true);
+      for (const file of ["main.ts", "scripts/build-cli.ts"]) {
+        const path = join(project, file);
+        utimesSync(path, new Date(), new Date(builtAtMs + 1000));
+        expect(bundleIsCurrent(dist, `${project}/`), file).toBe(false);
+        utimesSync(path, new Date(), new Date(builtAtMs - 1000));
+        expect(bundleIsCurrent(dist, `${project}/`), file).toBe(true);
+      }
+      rmSync(join(project, "main.ts"));
+      expect(bundleIsCurrent(dist, `${project}/`)).toBe(false);
+      expect(bundleIsCurrent(join(project, "nowhere"), `${project}/`)).toBe(false);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

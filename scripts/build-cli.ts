@@ -5,9 +5,9 @@
 // (cli/dist/inputs.json: every project file it was built from, none changed since) and the
 // TypeScript sources otherwise. Decision 0017.
 // Run by `npm run build`, `npm run build:cli`, the first stage of `npm test` and `npm run bench`.
-import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type BuildOptions, build, type Plugin } from "esbuild";
+import { type BuildOptions, build, type Plugin, stop } from "esbuild";
 import { COMMAND_NAMES, type CommandName } from "../cli/command-names.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -106,6 +106,23 @@ const shared = {
   logLevel: "warning",
 } satisfies BuildOptions;
 
+/**
+ * Whether the bundle in `dir` is what this build would make now: every project file it was built
+ * from (its inputs.json) and this build script itself unchanged since it was built. bin.cjs makes
+ * the same check, less the build script (it runs a bundle, not a build); tests that run a bundle
+ * use one built by an earlier step (`npm test`'s catalog stage) when this holds.
+ */
+export function bundleIsCurrent(dir = CLI_DIST, projectRoot = root): boolean {
+  try {
+    const manifest: BundleInputs = JSON.parse(readFileSync(`${dir}/inputs.json`, "utf8"));
+    return [...manifest.inputs, "scripts/build-cli.ts"].every(
+      (path) => statSync(`${projectRoot}${path}`).mtimeMs <= manifest.builtAtMs,
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** Builds the bundle into `outDir` (default cli/dist, the one bin.cjs runs); returns its figures. */
 export async function buildCli(
   outDir = CLI_DIST,
@@ -167,6 +184,7 @@ export async function buildCli(
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { ms, bytes, files } = await buildCli();
+  await stop();
   const entry = statSync(`${CLI_DIST}/catalog.cjs`).size;
   console.log(
     `cli/dist/catalog.cjs: ${files} files, ${(bytes / 1024).toFixed(0)} KiB (entry ${(entry / 1024).toFixed(0)} KiB) in ${ms.toFixed(0)} ms`,

@@ -145,6 +145,10 @@ describe("catalog quote: errors", () => {
         fail({ plan: "wv_single_12m", coupon: "blackfriday2019" }),
         fail({ plan: "wv_single_12m", at: "next friday" }),
         fail({}),
+        // What cli/main.test.ts spawned Node for, one process each.
+        fail({ plan: "wv_single_12m", seats: "1.5" }),
+        fail({ plan: "wv_single_12m", at: "yesterday" }),
+        fail({ plan: "wv_unknown" }),
       ]),
     ).toMatchInlineSnapshot(`
       [
@@ -155,6 +159,9 @@ describe("catalog quote: errors", () => {
         "Coupon 'blackfriday2019' has expired. Remove it to see the regular price.",
         "--at must be an ISO date such as 2026-11-27 or 2026-11-27T05:00:00Z, found "next friday"",
         "name a plan: catalog quote --plan wv_single_12m (a code, or a family id such as power)",
+        "--seats must be a whole number of seats, found "1.5"",
+        "--at must be an ISO date such as 2026-11-27 or 2026-11-27T05:00:00Z, found "yesterday"",
+        "Unknown plan 'wv_unknown'.",
       ]
     `);
   });

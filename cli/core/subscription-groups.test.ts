@@ -62,6 +62,8 @@ beforeAll(async () => {
   const server = await startTestServer({
     catalog: fixtureCatalog(),
     seed: false,
+    // A SQLite data folder whatever the run's default database (TEST_DATABASE).
+    testDatabase: "sqlite",
     env: { DATA_DIR: dataDir },
   });
   await seed(server);

@@ -128,7 +128,10 @@ describe.each(["UTC", "America/New_York", "Pacific/Chatham", "Pacific/Apia"])(
       process.env.TZ = zone;
     });
     afterAll(() => {
-      process.env.TZ = saved;
+      // Test files share the worker's process.env (vitest.config.ts): put it back exactly
+      // (assigning undefined would set TZ to the string "undefined").
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
     });
 
     it("runs in that zone", () => {

@@ -4,8 +4,8 @@
 //
 // The database is SQLite by default; `database: "pglite"` runs the server on an in-process
 // PostgreSQL (testing/pglite.ts), `database: "postgres"` on a schema of its own of the real server
-// of DATABASE_URL (testing/postgres.ts). TEST_DATABASE, or setTestDatabase() before the servers
-// start, changes the default, for a whole test file or run.
+// of DATABASE_URL (testing/postgres.ts). TEST_DATABASE changes the default for a whole run;
+// setTestDatabase() for one test file, which puts the previous default back when it ends.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -134,9 +134,16 @@ let defaultDatabase: TestDatabase = isTestDatabase(process.env.TEST_DATABASE)
   ? process.env.TEST_DATABASE
   : "sqlite";
 
-/** The database of the test servers started from now on in this test file. */
-export function setTestDatabase(database: TestDatabase): void {
+/**
+ * The database of the test servers started from now on; returns the default it replaces. Test
+ * files share this module when vitest runs them without isolation (vitest.config.ts), so a file
+ * that sets it puts the previous default back in its afterAll, or every later file in the same
+ * worker would run on this database too.
+ */
+export function setTestDatabase(database: TestDatabase): TestDatabase {
+  const previous = defaultDatabase;
   defaultDatabase = database;
+  return previous;
 }
 
 /** An open database of the kind asked for, and what closes and removes it. */
