@@ -317,6 +317,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE subscriptions ADD COLUMN price_basis TEXT;
     `,
   },
+  {
+    // 30 (issue 18, item 7): a lock is released only by the request that took it. The holder
+    // names who may take it over (the same Idempotency-Key after a crash); the token names the
+    // one acquisition that may release it. Rows from before have none and run out with their lease.
+    version: 30,
+    name: "account locks carry the token of the acquisition that holds them",
+    sql: `
+      ALTER TABLE account_locks ADD COLUMN token TEXT;
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */
