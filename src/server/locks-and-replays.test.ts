@@ -1,11 +1,17 @@
 // Issue 18, items 7 and 8: what the second hostile probe did with account locks and forgotten
 // Idempotency-Keys, as the attack that used to work and now does not. On SQLite, on PostgreSQL
 // in-process (PGlite) and, when DATABASE_URL names one, on a PostgreSQL server.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../api/contract/index.ts";
 import { IdempotencyKeys } from "./db/idempotency.ts";
+import { MIGRATIONS, migrate } from "./db/migrations.ts";
+import { SqliteDb } from "./db/sqlite.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
 import { newKey, startTestServer, type TestDatabase, type TestServer } from "./testing/harness.ts";
+import { openPglite } from "./testing/pglite.ts";
 import { POSTGRES_SKIPPED, postgresUrl, tellPostgresSkipped } from "./testing/postgres.ts";
 
 const databases: { name: string; database: TestDatabase; skip: string | null }[] = [
@@ -167,3 +173,43 @@ for (const { name, database, skip } of databases) {
     });
   });
 }
+
+describe("item 8: migration 31 on a database with orders that share a charge", () => {
+  for (const kind of ["sqlite", "pglite"] as const) {
+    it(`keeps the first order on its charge and marks the others (${kind})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "charge-ref-"));
+      const db = kind === "sqlite" ? new SqliteDb(join(dir, "db.sqlite")) : await openPglite();
+      try {
+        await migrate(
+          db,
+          0,
+          MIGRATIONS.filter((m) => m.version !== 31),
+        );
+        const insert = (id: string, chargeRef: string | null) =>
+          db.run(
+            `INSERT INTO orders (id, user_id, kind, product_code, product_name, seats, sub_total,
+               sales_tax, total, list_price, charge_ref, period_start, term_months, created_at)
+             VALUES (?, 1, 'one_off', 'single_export_hd', 'HD export', 1, 499, 0, 499, 499, ?, 0, 0, 0)`,
+            [id, chargeRef],
+          );
+        for (const id of ["o1", "o2", "o3"]) await insert(id, "ch_same");
+        await insert("o4", null);
+        await insert("o5", null);
+        expect(await migrate(db, 0)).toEqual([31]);
+        const rows = await db.all<{ id: string; charge_ref: string | null }>(
+          "SELECT id, charge_ref FROM orders ORDER BY id",
+        );
+        expect(rows).toEqual([
+          { id: "o1", charge_ref: "ch_same" },
+          { id: "o2", charge_ref: "ch_same#duplicate:o2" },
+          { id: "o3", charge_ref: "ch_same#duplicate:o3" },
+          { id: "o4", charge_ref: null },
+          { id: "o5", charge_ref: null },
+        ]);
+      } finally {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 60_000);
+  }
+});

@@ -503,6 +503,16 @@ for (const backend of backends) {
       await expect(
         db.transaction((tx) => Orders.insert(tx, someOrder(userId, { id: orders[0]?.id ?? "" }))),
       ).rejects.toBeInstanceOf(UniqueViolation);
+      // One order per provider charge (issue 18, item 8); orders without a charge are many.
+      const charged = orders[0]?.chargeRef ?? "";
+      expect((await Orders.byChargeRef(db, charged))?.id).toBe(orders[0]?.id);
+      await expect(
+        db.transaction((tx) => Orders.insert(tx, someOrder(userId, { chargeRef: charged }))),
+      ).rejects.toBeInstanceOf(UniqueViolation);
+      await db.transaction(async (tx) => {
+        await Orders.insert(tx, someOrder(userId, { chargeRef: null }));
+        await Orders.insert(tx, someOrder(userId, { chargeRef: null }));
+      });
     });
 
     it("idempotency keys: one claim, leases taken over only once run out, one completion", async () => {

@@ -327,6 +327,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE account_locks ADD COLUMN token TEXT;
     `,
   },
+  {
+    // 31 (issue 18, item 8): one order per charge at the provider, whatever the key table holds
+    // (keys are forgotten after a day; a replay finds the provider's first charge again). Orders
+    // that already share a charge (written by such replays before this migration) keep theirs on
+    // the first one and are marked on the others, so the index can be built and they stay found.
+    version: 31,
+    name: "one order per provider charge (unique charge_ref)",
+    sql: `
+      UPDATE orders SET charge_ref = charge_ref || '#duplicate:' || id
+        WHERE charge_ref IS NOT NULL
+          AND seq > (SELECT MIN(o.seq) FROM orders o WHERE o.charge_ref = orders.charge_ref);
+      CREATE UNIQUE INDEX orders_charge_ref ON orders(charge_ref);
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -191,6 +191,21 @@ function scheduleDowngrade(
   };
 }
 
+/** The upgrade call's answer for a card order. */
+function orderAnswer(order: Order) {
+  return {
+    success: true,
+    orderId: order.id,
+    invoiceId: order.invoiceId ?? "",
+    productCode: order.productCode,
+    seats: order.seats,
+    total: order.total,
+    orderEndDate: order.kind === "plan" ? order.periodEnd : null,
+    paymentProcessor: "cc" as const,
+    scheduledChange: null,
+  };
+}
+
 export function paymentRoutes(routes: Routes): void {
   routes.api(api.sandboxToken, async (ctx) => {
     if (ctx.app.config.payments !== "sandbox") return fail("not_found");
@@ -279,6 +294,10 @@ export function paymentRoutes(routes: Routes): void {
           });
           if (!charged.ok) return providerFailure(charged);
           chargeRef = charged.chargeId;
+          // A charge pays for one order (issue 18, item 8): a key forgotten after a day and
+          // replayed finds the provider's first charge, and answers with its order.
+          const earlier = await Orders.byChargeRef(ctx.app.db, chargeRef);
+          if (earlier) return { status: 200, body: orderAnswer(earlier) };
         }
         const now = ctx.now();
         const order = buildOrder(
@@ -291,17 +310,7 @@ export function paymentRoutes(routes: Routes): void {
         );
         return {
           status: 200,
-          body: {
-            success: true,
-            orderId: order.id,
-            invoiceId: order.invoiceId ?? "",
-            productCode: order.productCode,
-            seats: order.seats,
-            total: order.total,
-            orderEndDate: order.kind === "plan" ? order.periodEnd : null,
-            paymentProcessor: "cc",
-            scheduledChange: null,
-          },
+          body: orderAnswer(order),
           commit: (tx) => applyOrder(tx, ctx.app.catalog, account, order, summary),
         };
       },
