@@ -341,6 +341,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX orders_charge_ref ON orders(charge_ref);
     `,
   },
+  {
+    // 32 (issue 18, item 12): a change of e-mail address waits for the code sent to the new
+    // address; until then the account keeps (and signs in with) its old one.
+    version: 32,
+    name: "e-mail changes pending their code",
+    sql: `
+      CREATE TABLE email_changes (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        email TEXT NOT NULL,
+        code_hash TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */
