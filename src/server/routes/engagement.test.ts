@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../api/contract/index.ts";
-import { startTestServer, type TestServer } from "../testing/harness.ts";
+import { startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -17,6 +17,16 @@ async function newAccount(email: string) {
   });
   if (!answer.ok) throw new Error(answer.body.message);
   return client;
+}
+
+/** Verifies the account's address with the code from the sandbox mailbox. */
+async function verifyAddress(client: TestClient, email: string): Promise<void> {
+  const mails = (await (
+    await fetch(`${server.running.url}/dev/mailbox?format=json&to=${encodeURIComponent(email)}`)
+  ).json()) as { subject: string }[];
+  const code = /(\d{6})/.exec(mails[0]?.subject ?? "")?.[1] ?? "";
+  const answer = await client.call(api.verifyEmailCode, { body: { code } });
+  if (!answer.ok) throw new Error(answer.body.message);
 }
 
 describe("coupons", () => {
@@ -138,6 +148,7 @@ describe("invitation refusals", () => {
       { success: false, failureReason: "wrong_email" },
     );
     const invited = await newAccount("bound@example.com");
+    await verifyAddress(invited, "bound@example.com");
     expect((await invited.call(api.acceptInvite, { params: { code: bound } })).body).toMatchObject({
       success: true,
     });
@@ -155,6 +166,22 @@ describe("invitation refusals", () => {
       instanceName: "demo-team",
     });
     expect((await sixth.call(api.userContext)).body).toMatchObject({
+      isUserEnterpriseMember: false,
+    });
+  });
+
+  it("issue 18, item 13: compares verified addresses only, and shows the address masked", async () => {
+    const bound = await devInvite("jane.invited@example.com");
+    const info = await server.client().call(api.inviteInfo, { params: { code: bound } });
+    expect(info.ok && info.body.email).toBe("j***@example.com");
+    // Whoever has the code signs up with the invited address, unverified: not enough.
+    const taker = await newAccount("jane.invited@example.com");
+    expect((await taker.call(api.acceptInvite, { params: { code: bound } })).body).toEqual({
+      success: false,
+      failureReason: "email_not_verified",
+      instanceName: "demo-team",
+    });
+    expect((await taker.call(api.userContext)).body).toMatchObject({
       isUserEnterpriseMember: false,
     });
   });

@@ -13,7 +13,10 @@ import { withOwnAccountLock } from "./account-lock.ts";
 
 export type JoinResult =
   | { ok: true; instance: Instance }
-  | { ok: false; reason: JoinRefusal | "used" | "wrong_email" | "not_found" };
+  | {
+      ok: false;
+      reason: JoinRefusal | "used" | "wrong_email" | "email_not_verified" | "not_found";
+    };
 
 export async function joinTeam(
   ctx: Ctx,
@@ -42,6 +45,8 @@ export async function joinTeam(
       const invite = input.invite;
       if (invite?.email != null) {
         if (invite.email !== user.email) return { ok: false, reason: "wrong_email" };
+        // Only a verified address is the invited person's (issue 18, item 13).
+        if (!user.emailVerified) return { ok: false, reason: "email_not_verified" };
         if (!(await Invites.accept(tx, invite.code, user.id, now))) {
           return { ok: false, reason: "used" };
         }
