@@ -357,6 +357,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // 33 (issue 18, item 14): the accounts a team's invitation created. Disbanding with
+    // deleteMembers deletes only these, and only if never used elsewhere; any other member keeps
+    // their account, detached from the team.
+    version: 33,
+    name: "accounts created by a team's invitation",
+    sql: `
+      CREATE TABLE team_accounts (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        instance_id INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -337,3 +337,61 @@ describe("analytics and error reports", () => {
     });
   });
 });
+
+describe("issue 18, item 14: disbanding with deleteMembers", () => {
+  it("deletes only accounts the invitation created and that were never used elsewhere", async () => {
+    const team = await startTestServer();
+    try {
+      const db = team.running.deps.db;
+      const signUp = async (email: string) => {
+        const client = team.client();
+        const answer = await client.call(api.signUp, {
+          body: { email, password: "secret-1", firstName: "Mo", lastName: "Member" },
+        });
+        if (!answer.ok) throw new Error(answer.body.message);
+        return client;
+      };
+      // An account of the person's own, older than the invitation, that used a trial.
+      const older = await signUp("older@example.com");
+      const mails = (await (
+        await fetch(`${team.running.url}/dev/mailbox?format=json&to=older@example.com`)
+      ).json()) as { subject: string }[];
+      const code = /(\d{6})/.exec(mails[0]?.subject ?? "")?.[1] ?? "";
+      expect((await older.call(api.verifyEmailCode, { body: { code } })).ok).toBe(true);
+      const trial = await older.call(api.activateFreeTrial, {
+        body: { vertical: "unlimited" },
+        idempotencyKey: `trial-${Date.now()}`,
+      });
+      expect(trial.ok).toBe(true);
+      // An older account that never did anything is the person's own as well.
+      const idle = await signUp("idle@example.com");
+      team.clock.advance(60 * 60 * 1000);
+      const owner = await team.signedIn("owner@demo.test");
+      const made = await owner.fetch("/dev/invites", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      const { code: invite } = (await made.json()) as { code: string };
+      // An account made for the invitation.
+      const fresh = await signUp("fresh@example.com");
+      for (const client of [older, idle, fresh]) {
+        const joined = await client.call(api.acceptInvite, { params: { code: invite } });
+        expect(joined.ok && joined.body.success).toBe(true);
+      }
+      const disband = await owner.call(api.disbandInstance, {
+        body: { reason: "done", forgetMe: false, deleteOwner: false, deleteMembers: true },
+      });
+      expect(disband.ok).toBe(true);
+      const left = await db.all<{ email: string; instance_id: number | null }>(
+        "SELECT email, instance_id FROM users WHERE email IN ('older@example.com', 'idle@example.com', 'fresh@example.com', 'member@demo.test') ORDER BY email",
+      );
+      expect(left).toEqual([
+        { email: "idle@example.com", instance_id: null },
+        { email: "older@example.com", instance_id: null },
+      ]);
+    } finally {
+      await team.close();
+    }
+  });
+});

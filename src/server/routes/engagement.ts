@@ -141,7 +141,7 @@ export function engagementRoutes(routes: Routes): void {
     // client asks for with cancelSubscription=true after telling the customer (teams.ts).
     const joined = await joinTeam(ctx, {
       instanceId: instance.id,
-      invite: { code: invite.code, email: invite.email },
+      invite: { code: invite.code, email: invite.email, createdAt: invite.createdAt },
       cancelSubscription: cancelSubscription === "true",
     });
     if (!joined.ok) return refuse(joined.reason === "not_found" ? "used" : joined.reason);

@@ -246,7 +246,7 @@ export async function disbandInstance(
         memberState: null,
         enterpriseRole: null,
       });
-    } else if ((await fateOf(tx, member.id, options.deleteMembers)) === "delete") {
+    } else if ((await fateOf(tx, member.id, options.deleteMembers, instance.id)) === "delete") {
       await Users.delete(tx, member.id);
     } else {
       await Users.update(tx, member.id, {
