@@ -395,3 +395,64 @@ describe("issue 18, item 14: disbanding with deleteMembers", () => {
     }
   });
 });
+
+describe("issue 18, item 15: team names", () => {
+  const MARKUP = "<img src=x onerror=alert(1)>";
+
+  async function businessTrial(email: string, body: { vertical: string; instanceName?: string }) {
+    const client = await newAccount(email);
+    await verifyAddress(client, email);
+    const trial = await client.call(api.activateFreeTrial, {
+      body,
+      idempotencyKey: `trial-${email}-${Date.now()}`,
+    });
+    if (!trial.ok) throw new Error(trial.body.message);
+    return { client, trial: trial.body };
+  }
+
+  it("stores no markup from the trial's instanceName, and the licence and invitation calls answer it safe", async () => {
+    const { client, trial } = await businessTrial("markup-trial@example.com", {
+      vertical: "business",
+      instanceName: `Acme ${MARKUP}`,
+    });
+    expect(trial.instanceName).not.toMatch(/[<>]/);
+    const license = await client.call(api.enterpriseLicense);
+    expect(license.ok && license.body.instanceName).toBe(trial.instanceName);
+    const made = await client.fetch("/dev/invites", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    const { code } = (await made.json()) as { code: string };
+    const info = await server.client().call(api.inviteInfo, { params: { code } });
+    expect(info.ok && info.body.instanceName).toBe(trial.instanceName);
+  });
+
+  it("stores no markup from desiredInstanceName either", async () => {
+    const client = await newAccount("markup-desired@example.com");
+    await verifyAddress(client, "markup-desired@example.com");
+    await client.call(api.setAttribute, {
+      query: { key: "desiredInstanceName", value: MARKUP },
+    });
+    const trial = await client.call(api.activateFreeTrial, {
+      body: { vertical: "business" },
+      idempotencyKey: `trial-desired-${Date.now()}`,
+    });
+    expect(trial.ok && trial.body.instanceName).not.toMatch(/[<>]/);
+    const info = await client.call(api.userInfo);
+    expect(info.ok && info.body.properties.desiredInstanceName).not.toMatch(/[<>]/);
+  });
+
+  it("answers a name stored with markup before the rule safe", async () => {
+    const { client, trial } = await businessTrial("markup-old@example.com", {
+      vertical: "business",
+      instanceName: "Old team",
+    });
+    await server.running.deps.db.run("UPDATE instances SET name = ? WHERE name = ?", [
+      `Old ${MARKUP}`,
+      trial.instanceName,
+    ]);
+    const license = await client.call(api.enterpriseLicense);
+    expect(license.ok && license.body.instanceName).not.toMatch(/[<>]/);
+  });
+});

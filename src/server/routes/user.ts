@@ -1,6 +1,7 @@
 // The user, the session status, location, attributes, licence, instance info, account changes.
 import { api, SETTABLE_ATTRIBUTES } from "../../api/contract/index.ts";
 import { isBlockedEmail, teacherEmailValid } from "../../domain/account/email-rules.ts";
+import { teamName } from "../../domain/account/team-name.ts";
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import { planPrice } from "../../domain/pricing/index.ts";
@@ -74,10 +75,12 @@ export function userRoutes(routes: Routes): void {
       return fail("unknown_attribute", key);
     // Merged with the properties read inside the transaction, not the session's copy: two
     // attributes set at once (the segmentation steps send two) must both be kept.
+    // A team's name to be follows the team-name rule like every stored team name (item 15).
+    const stored = key === "desiredInstanceName" ? teamName(value) : value;
     await ctx.app.db.transaction(async (tx) => {
       const fresh = await Users.byId(tx, user.id);
       if (!fresh) return;
-      await Users.update(tx, user.id, { properties: { ...fresh.properties, [key]: value } });
+      await Users.update(tx, user.id, { properties: { ...fresh.properties, [key]: stored } });
     });
     return json({ success: true });
   });
