@@ -160,6 +160,13 @@ for (const { name, database, skip } of databases) {
         await server.running.deps.db.transaction((tx) =>
           IdempotencyKeys.deleteOlderThan(tx, server.clock.now() - DAY_MS),
         );
+        if (replay === 2) {
+          // From here not even the order remembers the key: the provider's charge id decides.
+          await server.running.deps.db.run(
+            "UPDATE orders SET idempotency_key = NULL WHERE id = ?",
+            [first.body.orderId],
+          );
+        }
         const again = await client.call(api.upgrade, { body, idempotencyKey: key });
         expect(again.ok && again.body.orderId).toBe(first.body.orderId);
       }
@@ -170,6 +177,24 @@ for (const { name, database, skip } of databases) {
         ),
       ).toBe(1);
       expect(await credits()).toBe(creditsAfterFirst);
+    });
+
+    it("item 8: a provider that forgot the key too (Stripe, after 24 hours) is not asked again", async () => {
+      const email = `forgotten-${database}@example.com`;
+      const client = await buyer(email);
+      const key = newKey();
+      const body = { product: { code: "single_export_4k" } };
+      const first = await client.call(api.upgrade, { body, idempotencyKey: key });
+      if (!first.ok) throw new Error(first.body.message);
+      server.clock.advance(DAY_MS + 1);
+      await server.running.deps.db.transaction(async (tx) => {
+        await IdempotencyKeys.deleteOlderThan(tx, server.clock.now() - DAY_MS);
+        await tx.run("DELETE FROM sandbox_charges WHERE idempotency_key LIKE ?", [`%:${key}`]);
+      });
+      const charges = await count("SELECT COUNT(*) AS n FROM sandbox_charges");
+      const again = await client.call(api.upgrade, { body, idempotencyKey: key });
+      expect(again.ok && again.body.orderId).toBe(first.body.orderId);
+      expect(await count("SELECT COUNT(*) AS n FROM sandbox_charges")).toBe(charges);
     });
   });
 }

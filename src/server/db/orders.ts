@@ -74,6 +74,14 @@ export const Orders = {
     const row = await q.get("SELECT * FROM orders WHERE charge_ref = ?", [chargeRef]);
     return row ? map.fromRow(row) : null;
   },
+  /** The user's order made with an Idempotency-Key, if any (the key table forgets after a day). */
+  async byIdempotencyKey(q: Queryable, userId: number, key: string): Promise<Order | null> {
+    const row = await q.get(
+      "SELECT * FROM orders WHERE user_id = ? AND idempotency_key = ? ORDER BY seq LIMIT 1",
+      [userId, key],
+    );
+    return row ? map.fromRow(row) : null;
+  },
   async byId(q: Queryable, id: string): Promise<Order | null> {
     const row = await q.get("SELECT * FROM orders WHERE id = ?", [id]);
     return row ? map.fromRow(row) : null;

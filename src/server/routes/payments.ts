@@ -270,6 +270,11 @@ export function paymentRoutes(routes: Routes): void {
     idempotent(
       api.upgrade,
       async (ctx, user, body, key, locked) => {
+        // A key the key table has forgotten (after a day) but an order holds: its answer again,
+        // without asking the provider, which may have forgotten the key too (Stripe, 24 hours)
+        // and would charge again (issue 18, item 8).
+        const made = await Orders.byIdempotencyKey(ctx.app.db, user.id, key);
+        if (made) return { status: 200, body: orderAnswer(made) };
         // Read under the account's lock for a plan; a one-off export reads it here.
         const account = locked ?? (await accountOf(ctx, user));
         const { code, quote } = pricePurchase(ctx, account, body);
