@@ -48,6 +48,7 @@ test("an address already taken is announced, and what was typed stays", async ({
   await page.getByRole("button", { name: "Edit details" }).click();
   await page.getByLabel("First name").fill("Robin");
   await page.getByLabel("E-mail").fill("monthly@demo.test");
+  await page.getByLabel("Current password").fill("details-secret");
   await page.getByRole("button", { name: "Save details" }).click();
   await expect(page.getByRole("alert")).toHaveText(
     "An account with this e-mail address already exists. Sign in, or reset your password.",
@@ -57,16 +58,31 @@ test("an address already taken is announced, and what was typed stays", async ({
   await expectNoAxeViolations(page, "edit details, refused");
 });
 
-test("a new e-mail address is saved and a code is sent to verify it", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("details-move"), "details-secret");
+test("a new e-mail address needs the current password and waits for its code", async ({ page }) => {
+  const old = uniqueEmail("details-move");
+  await signUpViaApi(page, old, "details-secret");
   const moved = uniqueEmail("details-moved");
   await page.goto("/cart/home");
   await page.getByRole("button", { name: "Edit details" }).click();
+  // The password field appears only where the e-mail address changes (issue 18, item 12).
+  await expect(page.getByLabel("Current password")).toHaveCount(0);
   await page.getByLabel("E-mail").fill(moved);
+  const password = page.getByLabel("Current password");
+  await expect(password).toHaveAttribute("autocomplete", "current-password");
+  await page.getByRole("button", { name: "Save details" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Enter your current password to change your e-mail address.",
+  );
+  await password.fill("wrong-secret");
+  await page.getByRole("button", { name: "Save details" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Your current password is not correct. Check it and try again, or reset your password.",
+  );
+  await password.fill("details-secret");
   await page.getByRole("button", { name: "Save details" }).click();
   await expect(
     page.getByRole("status").filter({
-      hasText: `Your details are saved. We sent a code to ${moved} to verify the new address: enter the code.`,
+      hasText: `Your details are saved. We sent a code to ${moved} to verify the new address: enter the code. Until then your e-mail address stays ${old}.`,
     }),
   ).toBeVisible();
   await expect(page.getByRole("link", { name: "enter the code" })).toHaveAttribute(

@@ -55,6 +55,8 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "blocked_domain":
     case "username_taken":
     case "credentials_managed":
+    case "current_password_required":
+    case "wrong_password":
     case "invalid_code":
     case "email_not_verified":
     case "price_changed":

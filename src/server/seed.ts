@@ -11,6 +11,7 @@ import type { Db, Queryable } from "./db/db.ts";
 import { Instances, Invites } from "./db/instances.ts";
 import { CardTokens, SandboxCustomers } from "./db/ledger.ts";
 import { freeSubscription, type Subscription, Subscriptions } from "./db/subscriptions.ts";
+import { TeamAccounts } from "./db/team-accounts.ts";
 import { newUser, type User, Users } from "./db/users.ts";
 
 export const DEMO_PASSWORD = "demo-password";
@@ -281,6 +282,8 @@ async function createDemoTeam(
       memberState: "approved",
       enterpriseRole: "member",
     });
+    // The team gave member@ its account (issue 18, item 14: the one kind a disband may delete).
+    await TeamAccounts.record(tx, { userId: memberId, instanceId, now });
     await Invites.insert(tx, {
       code: DEMO_TEAM.invite,
       instanceId,

@@ -118,12 +118,31 @@ describe("edit details", () => {
       lastName: "Freeman",
       username: "fran-free",
     });
-    expect($editDetails.get()).toEqual({ phase: "saved", emailChanged: false });
+    expect($editDetails.get()).toEqual({ phase: "saved", pendingEmail: null });
     expect($user.get()).toMatchObject({
       firstName: "Fran",
       lastName: "Freeman",
       userName: "fran-free",
     });
+  });
+
+  it("sends the current password with a new address, which waits for its code", async () => {
+    await signedIn("expired@demo.test");
+    const details = {
+      email: "expired-moved@example.com",
+      firstName: "Ed",
+      lastName: "Expired",
+      username: "expired@demo.test",
+    };
+    await saveDetails(details);
+    const refused = $editDetails.get();
+    expect(refused.phase === "failed" && refused.error?.code).toBe("current_password_required");
+    await saveDetails({ ...details, currentPassword: "demo-password" });
+    expect($editDetails.get()).toEqual({
+      phase: "saved",
+      pendingEmail: "expired-moved@example.com",
+    });
+    expect($user.get().userEmail).toBe("expired@demo.test");
   });
 
   it("keeps the server's refusal: an address already taken", async () => {
@@ -133,6 +152,7 @@ describe("edit details", () => {
       firstName: "Ann",
       lastName: "Annual",
       username: "annual@demo.test",
+      currentPassword: "demo-password",
     });
     const state = $editDetails.get();
     expect(state.phase === "failed" && state.error?.code).toBe("email_taken");

@@ -13,8 +13,13 @@ function patch(fields: Partial<UserState>): void {
 
 export const editUser = operation(
   "editUser",
-  (details: { email: string; firstName: string; lastName: string; username: string }) =>
-    api().call(endpoints.editUser, { body: details }),
+  (details: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    username: string;
+    currentPassword?: string;
+  }) => api().call(endpoints.editUser, { body: details }),
 );
 
 export const inviteInfo = operation("inviteInfo", (code: string) =>

@@ -1,18 +1,27 @@
 // Edit details (PUT /api/4/user {email, firstName, lastName, username}): counts as success only
 // when the answer's success is true or the string 'true' (spec 5); the account shown is then
-// reloaded from the server. What the person typed stays on screen whatever happens. Loaded with
+// reloaded from the server. A new e-mail address needs the current password (sent only then) and
+// becomes the account's only once the code sent to it is entered (issue 18, item 12). What the person typed stays on screen whatever happens. Loaded with
 // the account panel only (not part of the app's start-up).
 import { atom } from "nanostores";
 import type { ApiFailure } from "../api/client.ts";
 import { editUser } from "./account-operations.ts";
 import { $user, loadUser } from "./user.ts";
 
-export type Details = { email: string; firstName: string; lastName: string; username: string };
+export type Details = {
+  email: string;
+  firstName: string;
+  lastName: string;
+  username: string;
+  /** Asked for only when the e-mail address changes. */
+  currentPassword?: string;
+};
 
 export type EditDetailsState =
   | { phase: "idle" }
   | { phase: "saving" }
-  | { phase: "saved"; emailChanged: boolean }
+  /** `pendingEmail`: the new address waiting for its code (the account keeps the old one). */
+  | { phase: "saved"; pendingEmail: string | null }
   | { phase: "failed"; error: ApiFailure | null };
 
 export const $editDetails = atom<EditDetailsState>({ phase: "idle" });
@@ -30,11 +39,13 @@ export async function saveDetails(details: Details): Promise<void> {
   if ($editDetails.get().phase === "saving") return;
   $editDetails.set({ phase: "saving" });
   const before = $user.get().userEmail.toLowerCase();
+  const email = details.email.trim();
   const body = {
-    email: details.email.trim(),
+    email,
     firstName: details.firstName.trim(),
     lastName: details.lastName.trim(),
     username: details.username.trim(),
+    ...(email.toLowerCase() !== before ? { currentPassword: details.currentPassword ?? "" } : {}),
   };
   const result = await editUser.run(body);
   if (!result.ok) {
@@ -46,5 +57,9 @@ export async function saveDetails(details: Details): Promise<void> {
     return;
   }
   await loadUser.run();
-  $editDetails.set({ phase: "saved", emailChanged: body.email.toLowerCase() !== before });
+  const pending = result.value.pendingEmail;
+  $editDetails.set({
+    phase: "saved",
+    pendingEmail: pending ?? (email.toLowerCase() !== before ? email : null),
+  });
 }

@@ -147,6 +147,9 @@ export const api = {
       "email_taken",
       "username_taken",
       "credentials_managed",
+      "rate_limited",
+      "current_password_required",
+      "wrong_password",
     ],
   }),
   deleteUser: endpoint({

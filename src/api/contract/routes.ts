@@ -74,6 +74,8 @@ const ERROR_CODE_SET: ReadonlySet<string> = new Set([
   "blocked_domain",
   "username_taken",
   "credentials_managed",
+  "current_password_required",
+  "wrong_password",
   "invalid_code",
   "email_not_verified",
   "unknown_attribute",

@@ -210,9 +210,18 @@ export const EditUserRequest = z.object({
   firstName: typedText({ min: 1, max: 100 }),
   lastName: typedText({ max: 100 }),
   username: typedText({ min: 1, max: 100 }),
+  /** Required when the e-mail address changes (issue 18, item 12); never stored. */
+  currentPassword: z.string().max(200).optional(),
 });
 /** Success only when success is true (or the string "true"). */
-export const EditUserResponse = z.object({ success: z.union([z.boolean(), z.literal("true")]) });
+export const EditUserResponse = z.object({
+  success: z.union([z.boolean(), z.literal("true")]),
+  /**
+   * The new address while it waits for its code: the account keeps its old address until the
+   * code sent to the new one is entered (POST /api/4/user/2fa/verifyemailcode).
+   */
+  pendingEmail: z.string().nullable().optional(),
+});
 
 export const VerifyEmailCodeRequest = z.object({ code: z.string().trim().min(1).max(20) });
 

@@ -12,6 +12,7 @@ export const INVITE_FAILURE_REASONS = [
   "no_seats",
   "used",
   "wrong_email",
+  "email_not_verified",
   "managed_account",
 ] as const satisfies readonly (JoinRefusal | string)[];
 export type InviteFailureReason = (typeof INVITE_FAILURE_REASONS)[number];
@@ -38,6 +39,8 @@ export function inviteFailureText(reason: string, team: string): string {
       return "This invitation has already been used. Ask the team's owner for a new invitation.";
     case "wrong_email":
       return "This invitation was sent to another e-mail address. Sign in with the address it was sent to, or ask for an invitation to yours.";
+    case "email_not_verified":
+      return "This invitation was sent to your e-mail address, which is not verified yet. Enter the code we sent you to verify it, then open this invitation again.";
     case "managed_account":
       return "Your account is managed by your organisation, so it cannot join another team here. Contact your administrator.";
   }

@@ -33,9 +33,18 @@ describe("joinRefusal", () => {
 });
 
 describe("memberFate", () => {
-  it("never deletes an account that brought its own payments", () => {
-    expect(memberFate({ deleteMembers: true, broughtPaidAccount: true })).toBe("detach");
-    expect(memberFate({ deleteMembers: true, broughtPaidAccount: false })).toBe("delete");
-    expect(memberFate({ deleteMembers: false, broughtPaidAccount: false })).toBe("detach");
-  });
+  it.each([
+    // deleteMembers, createdByInvitation, usedElsewhere → fate
+    [true, true, false, "delete"],
+    [true, true, true, "detach"],
+    [true, false, false, "detach"],
+    [true, false, true, "detach"],
+    [false, true, false, "detach"],
+    [false, false, false, "detach"],
+  ] as const)(
+    "deleteMembers %s, created by the invitation %s, used elsewhere %s: %s",
+    (deleteMembers, createdByInvitation, usedElsewhere, fate) => {
+      expect(memberFate({ deleteMembers, createdByInvitation, usedElsewhere })).toBe(fate);
+    },
+  );
 });

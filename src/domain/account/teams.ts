@@ -33,13 +33,19 @@ export function joinRefusal(input: JoinInput): JoinRefusal | null {
 }
 
 /**
- * What disbanding a team does to a member. `deleteMembers` removes the accounts the team gave
- * out; a member who brought an account of their own that has paid for something keeps it,
- * detached from the team, whatever the owner asks.
+ * What disbanding a team does to a member. `deleteMembers` removes only the accounts the team
+ * gave out: created by its invitation and never used elsewhere (no order of their own, no trial,
+ * nothing paid). Any other member keeps their account, detached from the team, whatever the owner
+ * asks (issue 18, item 14).
  */
 export function memberFate(input: {
   deleteMembers: boolean;
-  broughtPaidAccount: boolean;
+  /** The account was created by this team's invitation (not an account the person had). */
+  createdByInvitation: boolean;
+  /** The account has an order, a trial or a payment of its own. */
+  usedElsewhere: boolean;
 }): "delete" | "detach" {
-  return input.deleteMembers && !input.broughtPaidAccount ? "delete" : "detach";
+  return input.deleteMembers && input.createdByInvitation && !input.usedElsewhere
+    ? "delete"
+    : "detach";
 }

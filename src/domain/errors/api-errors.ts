@@ -87,6 +87,15 @@ export const API_ERRORS = {
     message:
       "Your organisation's single sign-on manages your e-mail address and username, so they cannot be changed here. Contact your administrator.",
   },
+  current_password_required: {
+    status: 400,
+    message: "Enter your current password to change your e-mail address.",
+  },
+  wrong_password: {
+    status: 403,
+    message:
+      "Your current password is not correct. Check it and try again, or reset your password.",
+  },
   invalid_code: {
     status: 400,
     message: "This code is not valid or has expired. Ask for a new code and try again.",

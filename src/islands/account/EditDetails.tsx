@@ -1,8 +1,9 @@
 // Edit details in the account panel (PUT /api/4/user): a button opens the form; each field has a
 // visible label and the browser's autocomplete; a refusal is announced (role=alert) and keeps what
 // was typed; success is said where the person is looking. The spec shows no per-field checks
-// outside the reset-password page (5), so the server's answer is the one check. State:
-// stores/edit-details.ts.
+// outside the reset-password page (5), so the server's answer is the one check. A changed e-mail
+// address asks for the current password (issue 18, item 12), and the account keeps its old
+// address until the code sent to the new one is entered. State: stores/edit-details.ts.
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect, useRef, useState } from "react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
@@ -19,6 +20,8 @@ export function EditDetails() {
   const user = useStore($user);
   const state = useStore($editDetails);
   const [open, setOpen] = useState(false);
+  const [email, setEmail] = useState(user.userEmail);
+  const emailChanges = email.trim().toLowerCase() !== user.userEmail.toLowerCase();
   const first = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
@@ -46,6 +49,7 @@ export function EditDetails() {
       lastName: text(form, "lastName"),
       username: text(form, "username"),
       email: text(form, "email"),
+      currentPassword: text(form, "currentPassword"),
     }).then(() => {
       if ($editDetails.get().phase === "saved") close();
     });
@@ -57,12 +61,12 @@ export function EditDetails() {
         {saved && !open && (
           <p>
             Your details are saved.
-            {state.emailChanged && (
+            {state.pendingEmail && (
               <>
                 {" "}
-                We sent a code to {user.userEmail} to verify the new address:{" "}
+                We sent a code to {state.pendingEmail} to verify the new address:{" "}
                 <a href={hrefFor("email-activation", undefined, { via: "hash" })}>enter the code</a>
-                .
+                . Until then your e-mail address stays {user.userEmail}.
               </>
             )}
           </p>
@@ -77,6 +81,7 @@ export function EditDetails() {
             ref={opener}
             onClick={() => {
               resetEditDetails();
+              setEmail(user.userEmail);
               setOpen(true);
             }}
           >
@@ -88,7 +93,7 @@ export function EditDetails() {
           <p id="details-help">
             {managed
               ? "Your organisation's single sign-on manages your e-mail address and username; you can change your name here."
-              : "Changing your e-mail address sends a code to the new address to verify it."}
+              : "Changing your e-mail address needs your current password, and sends a code to the new address to verify it."}
           </p>
           <label htmlFor="details-first">First name</label>
           <input
@@ -125,11 +130,30 @@ export function EditDetails() {
             type="email"
             inputMode="email"
             autoComplete="email"
-            defaultValue={user.userEmail}
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
             maxLength={254}
             readOnly={managed}
             required
           />
+          {emailChanges && !managed && (
+            <>
+              <label htmlFor="details-password">Current password</label>
+              <input
+                id="details-password"
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                maxLength={200}
+                required
+                aria-describedby="details-password-help"
+              />
+              <p id="details-password-help">
+                To change your e-mail address, enter your current password. Your address changes
+                once you enter the code we send to the new one.
+              </p>
+            </>
+          )}
           {state.phase === "failed" &&
             (state.error ? (
               <Problem failure={state.error} />

@@ -503,6 +503,16 @@ for (const backend of backends) {
       await expect(
         db.transaction((tx) => Orders.insert(tx, someOrder(userId, { id: orders[0]?.id ?? "" }))),
       ).rejects.toBeInstanceOf(UniqueViolation);
+      // One order per provider charge (issue 18, item 8); orders without a charge are many.
+      const charged = orders[0]?.chargeRef ?? "";
+      expect((await Orders.byChargeRef(db, charged))?.id).toBe(orders[0]?.id);
+      await expect(
+        db.transaction((tx) => Orders.insert(tx, someOrder(userId, { chargeRef: charged }))),
+      ).rejects.toBeInstanceOf(UniqueViolation);
+      await db.transaction(async (tx) => {
+        await Orders.insert(tx, someOrder(userId, { chargeRef: null }));
+        await Orders.insert(tx, someOrder(userId, { chargeRef: null }));
+      });
     });
 
     it("idempotency keys: one claim, leases taken over only once run out, one completion", async () => {
@@ -580,21 +590,25 @@ for (const backend of backends) {
       expect(await IdempotencyKeys.get(db, 1, key)).toBe(null);
     });
 
-    it("account locks: one statement upsert, one holder, leases, holder's own release", async () => {
+    it("account locks: one statement upsert, one holder, leases, released only by its token", async () => {
       const userId = 900_000 + seq++;
-      const acquire = (holder: string, now: number) =>
+      const acquire = (holder: string, token: string, now: number) =>
         db.transaction((tx) =>
-          AccountLocks.acquire(tx, { userId, holder, now, expiresAt: now + 1000 }),
+          AccountLocks.acquire(tx, { userId, holder, token, now, expiresAt: now + 1000 }),
         );
-      expect(await acquire("a", NOW)).toBe(true);
-      expect(await acquire("b", NOW + 1)).toBe(false);
-      expect(await acquire("a", NOW + 2)).toBe(true); // the same key retried
-      expect(await acquire("b", NOW + 1001)).toBe(false); // a's lease was renewed at NOW + 2
-      expect(await acquire("b", NOW + 1002)).toBe(true); // ... and ran out
-      await db.transaction((tx) => AccountLocks.release(tx, userId, "a"));
-      expect(await acquire("c", NOW + 1003)).toBe(false);
-      await db.transaction((tx) => AccountLocks.release(tx, userId, "b"));
-      expect(await acquire("c", NOW + 1004)).toBe(true);
+      const release = (token: string) =>
+        db.transaction((tx) => AccountLocks.release(tx, userId, token));
+      expect(await acquire("a", "t1", NOW)).toBe(true);
+      expect(await acquire("b", "t2", NOW + 1)).toBe(false);
+      expect(await release("t2")).toBe(false); // b never took it: frees nothing
+      expect(await acquire("a", "t3", NOW + 2)).toBe(true); // the same key retried takes it over
+      expect(await release("t1")).toBe(false); // ... and the first acquisition no longer frees it
+      expect(await acquire("b", "t4", NOW + 1001)).toBe(false); // a's lease was renewed at NOW + 2
+      expect(await acquire("b", "t5", NOW + 1002)).toBe(true); // ... and ran out
+      expect(await release("t3")).toBe(false);
+      expect(await acquire("c", "t6", NOW + 1003)).toBe(false);
+      expect(await release("t5")).toBe(true);
+      expect(await acquire("c", "t7", NOW + 1004)).toBe(true);
 
       const contested = 910_000 + seq++;
       const wins = await Promise.all(
@@ -603,6 +617,7 @@ for (const backend of backends) {
             AccountLocks.acquire(tx, {
               userId: contested,
               holder: `h${i}`,
+              token: `t${i}`,
               now: NOW,
               expiresAt: NOW + 1000,
             }),

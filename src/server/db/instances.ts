@@ -1,4 +1,5 @@
 // Queries of the instances (team workspaces) and invites tables.
+import { teamName } from "../../domain/account/team-name.ts";
 import type { Queryable } from "./db.ts";
 import { mapper } from "./mapper.ts";
 
@@ -14,7 +15,7 @@ export type Instance = {
   disbandedAt: number | null;
 };
 
-const map = mapper<Instance>("instances", {
+const stored = mapper<Instance>("instances", {
   id: ["id", "int"],
   name: ["name", "text"],
   ownerUserId: ["owner_user_id", "int"],
@@ -25,6 +26,18 @@ const map = mapper<Instance>("instances", {
   createdAt: ["created_at", "int"],
   disbandedAt: ["disbanded_at", "int"],
 });
+
+/**
+ * Instances as read: the name follows the team-name rule (domain/account/team-name.ts) whatever
+ * was stored before the rule existed, so no call answers markup (issue 18, item 15).
+ */
+const map = {
+  ...stored,
+  fromRow(row: Parameters<typeof stored.fromRow>[0]): Instance {
+    const instance = stored.fromRow(row);
+    return { ...instance, name: teamName(instance.name) };
+  },
+};
 
 export type Invite = {
   code: string;

@@ -345,6 +345,60 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // 30 (issue 18, item 7): a lock is released only by the request that took it. The holder
+    // names who may take it over (the same Idempotency-Key after a crash); the token names the
+    // one acquisition that may release it. Rows from before have none and run out with their lease.
+    version: 30,
+    name: "account locks carry the token of the acquisition that holds them",
+    sql: `
+      ALTER TABLE account_locks ADD COLUMN token TEXT;
+    `,
+  },
+  {
+    // 31 (issue 18, item 8): one order per charge at the provider, whatever the key table holds
+    // (keys are forgotten after a day; a replay finds the provider's first charge again). Orders
+    // that already share a charge (written by such replays before this migration) keep theirs on
+    // the first one and are marked on the others, so the index can be built and they stay found.
+    version: 31,
+    name: "one order per provider charge (unique charge_ref)",
+    sql: `
+      UPDATE orders SET charge_ref = charge_ref || '#duplicate:' || id
+        WHERE charge_ref IS NOT NULL
+          AND seq > (SELECT MIN(o.seq) FROM orders o WHERE o.charge_ref = orders.charge_ref);
+      CREATE UNIQUE INDEX orders_charge_ref ON orders(charge_ref);
+    `,
+  },
+  {
+    // 32 (issue 18, item 12): a change of e-mail address waits for the code sent to the new
+    // address; until then the account keeps (and signs in with) its old one.
+    version: 32,
+    name: "e-mail changes pending their code",
+    sql: `
+      CREATE TABLE email_changes (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        email TEXT NOT NULL,
+        code_hash TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    // 33 (issue 18, item 14): the accounts a team's invitation created. Disbanding with
+    // deleteMembers deletes only these, and only if never used elsewhere; any other member keeps
+    // their account, detached from the team.
+    version: 33,
+    name: "accounts created by a team's invitation",
+    sql: `
+      CREATE TABLE team_accounts (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        instance_id INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -66,6 +66,22 @@ export const Orders = {
     const { sql, params } = map.insert(order);
     await q.run(sql, params);
   },
+  /**
+   * The order that holds a provider's charge, if any: a charge pays for one order only (unique
+   * index, migration 31), so a replay that finds the provider's first charge answers with it.
+   */
+  async byChargeRef(q: Queryable, chargeRef: string): Promise<Order | null> {
+    const row = await q.get("SELECT * FROM orders WHERE charge_ref = ?", [chargeRef]);
+    return row ? map.fromRow(row) : null;
+  },
+  /** The user's order made with an Idempotency-Key, if any (the key table forgets after a day). */
+  async byIdempotencyKey(q: Queryable, userId: number, key: string): Promise<Order | null> {
+    const row = await q.get(
+      "SELECT * FROM orders WHERE user_id = ? AND idempotency_key = ? ORDER BY seq LIMIT 1",
+      [userId, key],
+    );
+    return row ? map.fromRow(row) : null;
+  },
   async byId(q: Queryable, id: string): Promise<Order | null> {
     const row = await q.get("SELECT * FROM orders WHERE id = ?", [id]);
     return row ? map.fromRow(row) : null;

@@ -14,6 +14,13 @@ export const Sessions = {
   async delete(q: Queryable, idHash: string): Promise<void> {
     await q.run("DELETE FROM sessions WHERE id_hash = ?", [idHash]);
   },
+  /** Ends every session of a user but one (the request's own). */
+  async deleteOthersOf(q: Queryable, userId: number, keepHash: string | null): Promise<void> {
+    await q.run("DELETE FROM sessions WHERE user_id = ? AND id_hash <> ?", [
+      userId,
+      keepHash ?? "",
+    ]);
+  },
   async deleteForUser(q: Queryable, userId: number): Promise<void> {
     await q.run("DELETE FROM sessions WHERE user_id = ?", [userId]);
   },

@@ -19,6 +19,12 @@ export const RATE_RULES = {
   forgotPerIp: { limit: 5, windowMs: 60_000 },
   forgotPerEmail: { limit: 3, windowMs: 15 * 60_000 },
   changePasswordPerIp: { limit: 10, windowMs: 60_000 },
+  /**
+   * Edit details (PUT /api/4/user), like sign-in: it checks a password when the address changes
+   * and answers whether an address is taken (issue 18, item 12). Wrong passwords also count as
+   * sign-in failures on the account (auth/sign-in-limits.ts).
+   */
+  editUserPerIp: { limit: 20, windowMs: 60_000 },
   emailCodeVerifyPerUser: { limit: 10, windowMs: 10 * 60_000 },
   emailCodeGeneratePerUser: { limit: 3, windowMs: 60_000 },
   couponPerIp: { limit: 20, windowMs: 60_000 },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../api/contract/index.ts";
-import { startTestServer, type TestServer } from "../testing/harness.ts";
+import { startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -17,6 +17,16 @@ async function newAccount(email: string) {
   });
   if (!answer.ok) throw new Error(answer.body.message);
   return client;
+}
+
+/** Verifies the account's address with the code from the sandbox mailbox. */
+async function verifyAddress(client: TestClient, email: string): Promise<void> {
+  const mails = (await (
+    await fetch(`${server.running.url}/dev/mailbox?format=json&to=${encodeURIComponent(email)}`)
+  ).json()) as { subject: string }[];
+  const code = /(\d{6})/.exec(mails[0]?.subject ?? "")?.[1] ?? "";
+  const answer = await client.call(api.verifyEmailCode, { body: { code } });
+  if (!answer.ok) throw new Error(answer.body.message);
 }
 
 describe("coupons", () => {
@@ -138,6 +148,7 @@ describe("invitation refusals", () => {
       { success: false, failureReason: "wrong_email" },
     );
     const invited = await newAccount("bound@example.com");
+    await verifyAddress(invited, "bound@example.com");
     expect((await invited.call(api.acceptInvite, { params: { code: bound } })).body).toMatchObject({
       success: true,
     });
@@ -155,6 +166,22 @@ describe("invitation refusals", () => {
       instanceName: "demo-team",
     });
     expect((await sixth.call(api.userContext)).body).toMatchObject({
+      isUserEnterpriseMember: false,
+    });
+  });
+
+  it("issue 18, item 13: compares verified addresses only, and shows the address masked", async () => {
+    const bound = await devInvite("jane.invited@example.com");
+    const info = await server.client().call(api.inviteInfo, { params: { code: bound } });
+    expect(info.ok && info.body.email).toBe("j***@example.com");
+    // Whoever has the code signs up with the invited address, unverified: not enough.
+    const taker = await newAccount("jane.invited@example.com");
+    expect((await taker.call(api.acceptInvite, { params: { code: bound } })).body).toEqual({
+      success: false,
+      failureReason: "email_not_verified",
+      instanceName: "demo-team",
+    });
+    expect((await taker.call(api.userContext)).body).toMatchObject({
       isUserEnterpriseMember: false,
     });
   });
@@ -308,5 +335,124 @@ describe("analytics and error reports", () => {
     expect(await client.call(api.instrumentation, { body: { properties: {} } })).toMatchObject({
       status: 400,
     });
+  });
+});
+
+describe("issue 18, item 14: disbanding with deleteMembers", () => {
+  it("deletes only accounts the invitation created and that were never used elsewhere", async () => {
+    const team = await startTestServer();
+    try {
+      const db = team.running.deps.db;
+      const signUp = async (email: string) => {
+        const client = team.client();
+        const answer = await client.call(api.signUp, {
+          body: { email, password: "secret-1", firstName: "Mo", lastName: "Member" },
+        });
+        if (!answer.ok) throw new Error(answer.body.message);
+        return client;
+      };
+      // An account of the person's own, older than the invitation, that used a trial.
+      const older = await signUp("older@example.com");
+      const mails = (await (
+        await fetch(`${team.running.url}/dev/mailbox?format=json&to=older@example.com`)
+      ).json()) as { subject: string }[];
+      const code = /(\d{6})/.exec(mails[0]?.subject ?? "")?.[1] ?? "";
+      expect((await older.call(api.verifyEmailCode, { body: { code } })).ok).toBe(true);
+      const trial = await older.call(api.activateFreeTrial, {
+        body: { vertical: "unlimited" },
+        idempotencyKey: `trial-${Date.now()}`,
+      });
+      expect(trial.ok).toBe(true);
+      // An older account that never did anything is the person's own as well.
+      const idle = await signUp("idle@example.com");
+      team.clock.advance(60 * 60 * 1000);
+      const owner = await team.signedIn("owner@demo.test");
+      const made = await owner.fetch("/dev/invites", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      const { code: invite } = (await made.json()) as { code: string };
+      // An account made for the invitation.
+      const fresh = await signUp("fresh@example.com");
+      for (const client of [older, idle, fresh]) {
+        const joined = await client.call(api.acceptInvite, { params: { code: invite } });
+        expect(joined.ok && joined.body.success).toBe(true);
+      }
+      const disband = await owner.call(api.disbandInstance, {
+        body: { reason: "done", forgetMe: false, deleteOwner: false, deleteMembers: true },
+      });
+      expect(disband.ok).toBe(true);
+      const left = await db.all<{ email: string; instance_id: number | null }>(
+        "SELECT email, instance_id FROM users WHERE email IN ('older@example.com', 'idle@example.com', 'fresh@example.com', 'member@demo.test') ORDER BY email",
+      );
+      expect(left).toEqual([
+        { email: "idle@example.com", instance_id: null },
+        { email: "older@example.com", instance_id: null },
+      ]);
+    } finally {
+      await team.close();
+    }
+  });
+});
+
+describe("issue 18, item 15: team names", () => {
+  const MARKUP = "<img src=x onerror=alert(1)>";
+
+  async function businessTrial(email: string, body: { vertical: string; instanceName?: string }) {
+    const client = await newAccount(email);
+    await verifyAddress(client, email);
+    const trial = await client.call(api.activateFreeTrial, {
+      body,
+      idempotencyKey: `trial-${email}-${Date.now()}`,
+    });
+    if (!trial.ok) throw new Error(trial.body.message);
+    return { client, trial: trial.body };
+  }
+
+  it("stores no markup from the trial's instanceName, and the licence and invitation calls answer it safe", async () => {
+    const { client, trial } = await businessTrial("markup-trial@example.com", {
+      vertical: "business",
+      instanceName: `Acme ${MARKUP}`,
+    });
+    expect(trial.instanceName).not.toMatch(/[<>]/);
+    const license = await client.call(api.enterpriseLicense);
+    expect(license.ok && license.body.instanceName).toBe(trial.instanceName);
+    const made = await client.fetch("/dev/invites", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    const { code } = (await made.json()) as { code: string };
+    const info = await server.client().call(api.inviteInfo, { params: { code } });
+    expect(info.ok && info.body.instanceName).toBe(trial.instanceName);
+  });
+
+  it("stores no markup from desiredInstanceName either", async () => {
+    const client = await newAccount("markup-desired@example.com");
+    await verifyAddress(client, "markup-desired@example.com");
+    await client.call(api.setAttribute, {
+      query: { key: "desiredInstanceName", value: MARKUP },
+    });
+    const trial = await client.call(api.activateFreeTrial, {
+      body: { vertical: "business" },
+      idempotencyKey: `trial-desired-${Date.now()}`,
+    });
+    expect(trial.ok && trial.body.instanceName).not.toMatch(/[<>]/);
+    const info = await client.call(api.userInfo);
+    expect(info.ok && info.body.properties.desiredInstanceName).not.toMatch(/[<>]/);
+  });
+
+  it("answers a name stored with markup before the rule safe", async () => {
+    const { client, trial } = await businessTrial("markup-old@example.com", {
+      vertical: "business",
+      instanceName: "Old team",
+    });
+    await server.running.deps.db.run("UPDATE instances SET name = ? WHERE name = ?", [
+      `Old ${MARKUP}`,
+      trial.instanceName,
+    ]);
+    const license = await client.call(api.enterpriseLicense);
+    expect(license.ok && license.body.instanceName).not.toMatch(/[<>]/);
   });
 });

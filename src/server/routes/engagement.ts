@@ -1,6 +1,7 @@
 // Coupons, invitations and analytics.
 import { api } from "../../api/contract/index.ts";
 import type { InviteFailureReason } from "../../domain/account/invites.ts";
+import { maskEmail } from "../../domain/account/mask-email.ts";
 import type { CampaignEntry } from "../../domain/catalog/catalog-schema.ts";
 import { couponMatches, isCampaignActive } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
@@ -109,7 +110,8 @@ export function engagementRoutes(routes: Routes): void {
       code: invite.code,
       instanceName: instance.name,
       inviterName: inviter ? `${inviter.firstName} ${inviter.lastName}`.trim() : instance.name,
-      email: invite.email,
+      // Anyone with the code reads this: the addressee recognises a masked address (item 13).
+      email: invite.email === null ? null : maskEmail(invite.email),
       productCode: instance.productCode,
       tier: plan?.tier ?? "business",
       accepted: invite.email !== null && invite.acceptedAt !== null,
@@ -139,11 +141,14 @@ export function engagementRoutes(routes: Routes): void {
     )
       return refuse("used");
     if (invite.email !== null && invite.email !== account.user.email) return refuse("wrong_email");
+    // The invited address counts only once verified: anyone may type it as their own (issue 18,
+    // item 13); joinTeam checks it again under the account's lock.
+    if (invite.email !== null && !account.user.emailVerified) return refuse("email_not_verified");
     // A paying subscriber would pay twice: joining needs the subscription cancelled, which the
     // client asks for with cancelSubscription=true after telling the customer (teams.ts).
     const joined = await joinTeam(ctx, {
       instanceId: instance.id,
-      invite: { code: invite.code, email: invite.email },
+      invite: { code: invite.code, email: invite.email, createdAt: invite.createdAt },
       cancelSubscription: cancelSubscription === "true",
     });
     if (!joined.ok) return refuse(joined.reason === "not_found" ? "used" : joined.reason);

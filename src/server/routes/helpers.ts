@@ -8,7 +8,7 @@ import type { User } from "../db/users.ts";
 import { HttpError, json } from "../http/reply.ts";
 import { type Account, loadAccount } from "../services/account.ts";
 import { withAccountLock } from "../services/account-lock.ts";
-import { fingerprint, type Outcome, validKey } from "../services/idempotency.ts";
+import { type Exclusive, fingerprint, type Outcome, validKey } from "../services/idempotency.ts";
 
 /**
  * The account of the signed-in user, or of `user` read afresh (inside an account lock the copy
@@ -70,27 +70,40 @@ export function idempotent<E extends WithBody>(
       throw new HttpError(apiError("idempotency_key_required"));
     const k = key as string;
     const print = fingerprint(ctx.method, ctx.path.replace(/\/$/, ""), body);
-    const run = (user: User, account: Account | null) =>
-      ctx.app.idempotency.run(user.id, k, print, async () => {
+    // A call that changes the account holds its lock around the work and the commit of the
+    // order and its stored answer. Only the request that claimed the key takes the lock (the
+    // idempotency service's `exclusive`): a concurrent request with the same key joins the run or,
+    // with another body, is refused, without touching the lock (issue 18, item 7). The holder is
+    // the key, so a retry after a crash takes the lease over at once; the lock's own token makes
+    // sure only the acquisition that took it releases it.
+    let fresh: { user: User; account: Account } | null = null;
+    const exclusive: Exclusive | undefined = options.lockAccount?.(ctx, body)
+      ? (inner) =>
+          withAccountLock(
+            ctx,
+            sessionUser.id,
+            (locked) => {
+              fresh = locked;
+              return inner();
+            },
+            `key:${k}`,
+          )
+      : undefined;
+    const answer = await ctx.app.idempotency.run(
+      sessionUser.id,
+      k,
+      print,
+      async () => {
+        const locked = fresh as { user: User; account: Account } | null;
         try {
-          return await work(ctx, user, body, k, account);
+          return await work(ctx, locked?.user ?? sessionUser, body, k, locked?.account ?? null);
         } catch (error) {
           if (error instanceof HttpError && !isTransient(error)) return errorOutcome(error.error);
           throw error;
         }
-      });
-    // A call that changes the account holds its lock around the whole keyed run, so the lock is
-    // released only after the order and the stored answer are committed. The holder is the key:
-    // a concurrent retry of the same key shares the run (the idempotency service joins it), and a
-    // retry after a crash takes the lease over at once.
-    const answer = options.lockAccount?.(ctx, body)
-      ? await withAccountLock(
-          ctx,
-          sessionUser.id,
-          ({ user, account }) => run(user, account),
-          `key:${k}`,
-        )
-      : await run(sessionUser, null);
+      },
+      exclusive,
+    );
     // A stored answer is JSON read back from the database, so its type is not known here; the
     // reply writer checks it against the contract (body and error code) when tests run.
     return json(

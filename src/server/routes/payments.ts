@@ -191,6 +191,21 @@ function scheduleDowngrade(
   };
 }
 
+/** The upgrade call's answer for a card order. */
+function orderAnswer(order: Order) {
+  return {
+    success: true,
+    orderId: order.id,
+    invoiceId: order.invoiceId ?? "",
+    productCode: order.productCode,
+    seats: order.seats,
+    total: order.total,
+    orderEndDate: order.kind === "plan" ? order.periodEnd : null,
+    paymentProcessor: "cc" as const,
+    scheduledChange: null,
+  };
+}
+
 export function paymentRoutes(routes: Routes): void {
   routes.api(api.sandboxToken, async (ctx) => {
     // Test cards are a local request's only (local-run.ts), never a proxied one's.
@@ -256,6 +271,11 @@ export function paymentRoutes(routes: Routes): void {
     idempotent(
       api.upgrade,
       async (ctx, user, body, key, locked) => {
+        // A key the key table has forgotten (after a day) but an order holds: its answer again,
+        // without asking the provider, which may have forgotten the key too (Stripe, 24 hours)
+        // and would charge again (issue 18, item 8).
+        const made = await Orders.byIdempotencyKey(ctx.app.db, user.id, key);
+        if (made) return { status: 200, body: orderAnswer(made) };
         // Read under the account's lock for a plan; a one-off export reads it here.
         const account = locked ?? (await accountOf(ctx, user));
         const { code, quote } = pricePurchase(ctx, account, body);
@@ -280,6 +300,10 @@ export function paymentRoutes(routes: Routes): void {
           });
           if (!charged.ok) return providerFailure(charged);
           chargeRef = charged.chargeId;
+          // A charge pays for one order (issue 18, item 8): a key forgotten after a day and
+          // replayed finds the provider's first charge, and answers with its order.
+          const earlier = await Orders.byChargeRef(ctx.app.db, chargeRef);
+          if (earlier) return { status: 200, body: orderAnswer(earlier) };
         }
         const now = ctx.now();
         const order = buildOrder(
@@ -292,17 +316,7 @@ export function paymentRoutes(routes: Routes): void {
         );
         return {
           status: 200,
-          body: {
-            success: true,
-            orderId: order.id,
-            invoiceId: order.invoiceId ?? "",
-            productCode: order.productCode,
-            seats: order.seats,
-            total: order.total,
-            orderEndDate: order.kind === "plan" ? order.periodEnd : null,
-            paymentProcessor: "cc",
-            scheduledChange: null,
-          },
+          body: orderAnswer(order),
           commit: (tx) => applyOrder(tx, ctx.app.catalog, account, order, summary),
         };
       },

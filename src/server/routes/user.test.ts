@@ -226,8 +226,10 @@ describe("e-mail codes, activation, edit user, teacher check", () => {
     };
     expect((await client.call(api.editUser, { body })).body).toEqual({ success: true });
     expect(
-      await client.call(api.editUser, { body: { ...body, email: "free@demo.test" } }),
-    ).toMatchObject({ status: 409 });
+      await client.call(api.editUser, {
+        body: { ...body, email: "free@demo.test", currentPassword: "demo-password" },
+      }),
+    ).toMatchObject({ status: 409, body: { error_code: "email_taken" } });
     const info = await client.call(api.userInfo);
     expect(info.ok && info.body).toMatchObject({ firstName: "Theodora", username: "theo" });
   });

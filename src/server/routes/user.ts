@@ -1,11 +1,14 @@
 // The user, the session status, location, attributes, licence, instance info, account changes.
 import { api, SETTABLE_ATTRIBUTES } from "../../api/contract/index.ts";
 import { isBlockedEmail, teacherEmailValid } from "../../domain/account/email-rules.ts";
+import { teamName } from "../../domain/account/team-name.ts";
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import { planPrice } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
+import { admitSignIn } from "../auth/sign-in-limits.ts";
 import type { Ctx } from "../context.ts";
+import { tooManyAttempts } from "../context.ts";
 import { isUniqueViolation } from "../db/db.ts";
 import { Instances } from "../db/instances.ts";
 import { Events } from "../db/outbox.ts";
@@ -14,6 +17,7 @@ import { Users } from "../db/users.ts";
 import { fail, HttpError, json } from "../http/reply.ts";
 import { ownOrigins } from "../http/security.ts";
 import { withOwnAccountLock } from "../services/account-lock.ts";
+import { confirmEmailChange, requestEmailChange } from "../services/email-change.ts";
 import { codeHash, EMAIL_CODE_MAX_ATTEMPTS, sendEmailCode } from "../services/emails.ts";
 import { isGdprCountry, locationOf } from "../services/location.ts";
 import { convertToFree, disbandInstance } from "../services/orders.ts";
@@ -71,10 +75,12 @@ export function userRoutes(routes: Routes): void {
       return fail("unknown_attribute", key);
     // Merged with the properties read inside the transaction, not the session's copy: two
     // attributes set at once (the segmentation steps send two) must both be kept.
+    // A team's name to be follows the team-name rule like every stored team name (item 15).
+    const stored = key === "desiredInstanceName" ? teamName(value) : value;
     await ctx.app.db.transaction(async (tx) => {
       const fresh = await Users.byId(tx, user.id);
       if (!fresh) return;
-      await Users.update(tx, user.id, { properties: { ...fresh.properties, [key]: value } });
+      await Users.update(tx, user.id, { properties: { ...fresh.properties, [key]: stored } });
     });
     return json({ success: true });
   });
@@ -124,14 +130,26 @@ export function userRoutes(routes: Routes): void {
 
   routes.api(api.editUser, async (ctx) => {
     const user = await ctx.requireUser();
+    // Like sign-in (issue 18, item 12): it may check a password and say an address is taken.
+    ctx.rateLimit("editUserPerIp", ctx.ip);
     const body = await ctx.body(api.editUser.body);
-    const { db, catalog, mailer } = ctx.app;
+    const { db, catalog, mailer, passwords, limiter } = ctx.app;
     const email = body.email.trim().toLowerCase();
     // Spec 6: an account signed in through single sign-on keeps the address and username its
     // organisation gave it (canEditCredentials false); names may still change.
     if (user.ssoType !== null && (email !== user.email || body.username !== user.username))
       return fail("credentials_managed");
-    if (email !== user.email) {
+    const changesEmail = email !== user.email;
+    if (changesEmail) {
+      // The current password first, counted as sign-in failures are: a stolen session alone
+      // cannot move the account, nor learn which addresses have accounts, nor mail codes.
+      if (!body.currentPassword) return fail("current_password_required");
+      const permit = admitSignIn(limiter, user.email, ctx.ip);
+      if (!permit.ok) throw tooManyAttempts(permit.retryAfterSeconds);
+      const ok = await passwords.verify(body.currentPassword, user.passwordHash);
+      permit.settle(ok);
+      if (!ok) return fail("wrong_password");
+      // No more than sign-up says, to someone who knows the password (decision 0011).
       if (isBlockedEmail(email, catalog.blockedEmailDomains)) return fail("blocked_domain");
       if (await Users.byEmail(db, email)) return fail("email_taken");
     }
@@ -143,24 +161,26 @@ export function userRoutes(routes: Routes): void {
     try {
       await db.transaction(async (tx) => {
         await Users.update(tx, user.id, {
-          email,
           username: body.username,
           firstName: body.firstName,
           lastName: body.lastName,
-          ...(email !== user.email ? { emailVerified: false } : {}),
         });
-        if (email !== user.email) await sendEmailCode(tx, ctx.app, { ...user, email }, now);
+        // The address itself changes only when the code sent to it is entered.
+        if (changesEmail) {
+          await requestEmailChange(tx, ctx.app, user, {
+            email,
+            keepSession: ctx.sessionHash(),
+            now,
+          });
+        }
       });
     } catch (error) {
-      // Someone took the address or the username between the checks above and the write.
-      if (isUniqueViolation(error)) {
-        const other = await Users.byUsername(db, body.username);
-        return fail(other && other.id !== user.id ? "username_taken" : "email_taken");
-      }
+      // Someone took the username between the check above and the write.
+      if (isUniqueViolation(error)) return fail("username_taken");
       throw error;
     }
-    mailer.kick();
-    return json({ success: true });
+    if (changesEmail) mailer.kick();
+    return json(changesEmail ? { success: true, pendingEmail: email } : { success: true });
   });
 
   // Cancel trial (spec 7: DELETE /api/4/user/ {forgetMe}). forgetMe also deletes the account.
@@ -206,6 +226,9 @@ export function userRoutes(routes: Routes): void {
     const now = ctx.now();
     const hash = codeHash(ctx.app.secret, user.id, code);
     const ok = await ctx.app.db.transaction(async (tx) => {
+      // A pending change of address is confirmed by the code sent to the new address.
+      const change = await confirmEmailChange(tx, ctx.app.secret, user.id, code, now);
+      if (change !== "none") return change === "changed";
       const active = await Secrets.activeFor(tx, user.id, "email_code", now);
       if (!active) return false;
       if (active.hash !== hash) {

@@ -37,8 +37,10 @@ export async function tryWithAccountLock<T>(
 ): Promise<LockOutcome<T>> {
   const { db, catalog, clock } = deps;
   const now = clock.now();
+  // This acquisition's own token: only it releases the lock (issue 18, item 7).
+  const token = randomId("lt", 16);
   const acquired = await db.transaction((tx) =>
-    AccountLocks.acquire(tx, { userId, holder, now, expiresAt: now + LOCK_LEASE_MS }),
+    AccountLocks.acquire(tx, { userId, holder, token, now, expiresAt: now + LOCK_LEASE_MS }),
   );
   if (!acquired) return { locked: false, reason: "busy" };
   try {
@@ -47,7 +49,7 @@ export async function tryWithAccountLock<T>(
     const account = await loadAccount(db, catalog, user, clock.now());
     return { locked: true, value: await work({ user, account }) };
   } finally {
-    await db.transaction((tx) => AccountLocks.release(tx, userId, holder));
+    await db.transaction((tx) => AccountLocks.release(tx, userId, token));
   }
 }
 

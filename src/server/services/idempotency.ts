@@ -53,6 +53,9 @@ export function validKey(key: string | undefined): key is string {
   return typeof key === "string" && /^[\x21-\x7e]{1,255}$/.test(key);
 }
 
+/** Runs the claimed request's work while holding something (the account's lock). */
+export type Exclusive = (run: () => Promise<StoredAnswer>) => Promise<StoredAnswer>;
+
 type InFlight = { fingerprint: string; answer: Promise<StoredAnswer> };
 
 /** How long a pending key stays its owner's without a renewal (renewed every third of it). */
@@ -98,11 +101,18 @@ export class IdempotencyService {
     this.leaseClock = options.leaseClock ?? Date.now;
   }
 
+  /**
+   * Runs `work` once per key. `exclusive`, when given, wraps the run of the request that claimed
+   * the key, its work and the commit of its answer (the account's lock, decision 0013): requests
+   * that join, replay or reuse the key never enter it, so a request with the key and another body
+   * is refused without touching what the running one holds (issue 18, item 7).
+   */
   run(
     userId: number,
     key: string,
     print: string,
     work: () => Promise<Outcome>,
+    exclusive?: Exclusive,
   ): Promise<StoredAnswer> {
     const id = `${userId}\u0000${key}`;
     const running = this.inFlight.get(id);
@@ -110,7 +120,7 @@ export class IdempotencyService {
       if (running.fingerprint !== print) return Promise.resolve(this.reused());
       return running.answer.then((a) => ({ ...a, replayed: true }));
     }
-    const answer = this.execute(userId, key, print, work);
+    const answer = this.execute(userId, key, print, work, exclusive);
     this.inFlight.set(id, { fingerprint: print, answer });
     const forget = () => {
       if (this.inFlight.get(id)?.answer === answer) this.inFlight.delete(id);
@@ -172,6 +182,7 @@ export class IdempotencyService {
     key: string,
     print: string,
     work: () => Promise<Outcome>,
+    exclusive: Exclusive | undefined,
   ): Promise<StoredAnswer> {
     const giveUpAt = this.leaseClock() + this.waitMs;
     let claim = await this.claim(userId, key, print);
@@ -206,8 +217,13 @@ export class IdempotencyService {
       Math.max(10, Math.floor(this.leaseMs / 3)),
     );
     renewal.unref();
+    const perform = () => this.perform(userId, key, work);
     try {
-      return await this.perform(userId, key, work);
+      return await (exclusive ? exclusive(perform) : perform());
+    } catch (error) {
+      // Refused before the work ran (the account is busy): free the key for a retry.
+      await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
+      throw error;
     } finally {
       clearInterval(renewal);
     }

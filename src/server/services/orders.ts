@@ -1,5 +1,7 @@
 // What a purchase, a trial or a cancellation does to an account. Each function writes inside the
 // caller's transaction, so an order and the account change it pays for commit together.
+
+import { teamName } from "../../domain/account/team-name.ts";
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
@@ -132,7 +134,8 @@ export async function ensureInstance(
     });
     return owned.id;
   }
-  const wanted = input.name?.trim() || `${user.firstName || "team"}'s team`;
+  // The one team-name rule (issue 18, item 15): no markup is ever stored.
+  const wanted = teamName(input.name, `${user.firstName || "team"}'s team`);
   const taken = await Instances.byName(tx, wanted);
   const id = await Instances.insert(tx, {
     name: taken ? uniqueName(wanted) : wanted,
@@ -302,7 +305,7 @@ export async function disbandInstance(
         memberState: null,
         enterpriseRole: null,
       });
-    } else if ((await fateOf(tx, member.id, options.deleteMembers)) === "delete") {
+    } else if ((await fateOf(tx, member.id, options.deleteMembers, instance.id)) === "delete") {
       await Users.delete(tx, member.id);
     } else {
       await Users.update(tx, member.id, {

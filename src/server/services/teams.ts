@@ -8,19 +8,23 @@ import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { Orders } from "../db/orders.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
+import { TeamAccounts } from "../db/team-accounts.ts";
 import { Users } from "../db/users.ts";
 import { withOwnAccountLock } from "./account-lock.ts";
 
 export type JoinResult =
   | { ok: true; instance: Instance }
-  | { ok: false; reason: JoinRefusal | "used" | "wrong_email" | "not_found" };
+  | {
+      ok: false;
+      reason: JoinRefusal | "used" | "wrong_email" | "email_not_verified" | "not_found";
+    };
 
 export async function joinTeam(
   ctx: Ctx,
   input: {
     instanceId: number;
     /** The invitation used, when the person came by one bound to an address. */
-    invite: { code: string; email: string | null } | null;
+    invite: { code: string; email: string | null; createdAt: number } | null;
     cancelSubscription: boolean;
   },
 ): Promise<JoinResult> {
@@ -42,6 +46,8 @@ export async function joinTeam(
       const invite = input.invite;
       if (invite?.email != null) {
         if (invite.email !== user.email) return { ok: false, reason: "wrong_email" };
+        // Only a verified address is the invited person's (issue 18, item 13).
+        if (!user.emailVerified) return { ok: false, reason: "email_not_verified" };
         if (!(await Invites.accept(tx, invite.code, user.id, now))) {
           return { ok: false, reason: "used" };
         }
@@ -52,6 +58,11 @@ export async function joinTeam(
           prevOrderState: "automatic",
           updatedAt: now,
         });
+      }
+      // An account made for this invitation (after it, unused) is the team's to delete on a
+      // disband with deleteMembers; any other stays the person's (issue 18, item 14).
+      if (invite && user.createdAt >= invite.createdAt && !(await usedElsewhere(tx, user.id))) {
+        await TeamAccounts.record(tx, { userId: user.id, instanceId: instance.id, now });
       }
       await Users.update(tx, user.id, {
         instanceId: instance.id,
@@ -70,14 +81,28 @@ export async function broughtPaidAccount(q: Queryable, userId: number): Promise<
   return sub !== null && sub.paidCents > 0;
 }
 
-/** What a disband does to one member (never deletes an account that paid for itself). */
+/** Whether an account has an order (a trial too), a trial or a payment of its own. */
+export async function usedElsewhere(q: Queryable, userId: number): Promise<boolean> {
+  if ((await Orders.countFor(q, userId)) > 0) return true;
+  const user = await Users.byId(q, userId);
+  if (user?.previousTrialOwner) return true;
+  return broughtPaidAccount(q, userId);
+}
+
+/**
+ * What a disband of `instanceId` does to one member: deletes only an account its invitation
+ * created and that was never used elsewhere.
+ */
 export async function fateOf(
   q: Queryable,
   userId: number,
   deleteMembers: boolean,
+  instanceId: number,
 ): Promise<"delete" | "detach"> {
+  if (!deleteMembers) return "detach";
   return memberFate({
     deleteMembers,
-    broughtPaidAccount: deleteMembers ? await broughtPaidAccount(q, userId) : false,
+    createdByInvitation: (await TeamAccounts.createdFor(q, userId)) === instanceId,
+    usedElsewhere: await usedElsewhere(q, userId),
   });
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { TEAM_NAME_MAX, teamName } from "./team-name.ts";
+
+describe("teamName", () => {
+  it.each([
+    ["Acme", "Acme"],
+    ["  Acme   Video  ", "Acme Video"],
+    ["Olivia's team", "Olivia's team"],
+    ["Équipe Zürich & Co.", "Équipe Zürich & Co."],
+    ["<img src=x onerror=alert(1)>", "img src=x onerror=alert(1)"],
+    ["Acme <script>alert(1)</script>", "Acme script alert(1) /script"],
+    ['say "hi" `now` \\x', "say hi now x"],
+    ["a\u202Eb\u200Bc\td\ne", "a b c d e"],
+    ["Cafe\u0301", "Café"],
+    ["<>", "Team"],
+    ["", "Team"],
+  ])("%j → %j", (raw, name) => {
+    expect(teamName(raw)).toBe(name);
+  });
+
+  it("uses the fallback, itself made safe, when nothing remains", () => {
+    expect(teamName(null, "Pat's team")).toBe("Pat's team");
+    expect(teamName("<>", "<b>Pat</b>'s team")).toBe("b Pat /b 's team");
+    expect(teamName(undefined, "")).toBe("Team");
+  });
+
+  it(`keeps at most ${TEAM_NAME_MAX} characters`, () => {
+    expect(Array.from(teamName("é".repeat(100)))).toHaveLength(TEAM_NAME_MAX);
+  });
+});
