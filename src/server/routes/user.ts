@@ -131,7 +131,7 @@ export function userRoutes(routes: Routes): void {
   routes.api(api.editUser, async (ctx) => {
     const user = await ctx.requireUser();
     // Like sign-in (issue 18, item 12): it may check a password and say an address is taken.
-    ctx.rateLimit("editUserPerIp", ctx.ip);
+    await ctx.limit("editUserPerIp", ctx.ip);
     const body = await ctx.body(api.editUser.body);
     const { db, catalog, mailer, passwords, limiter } = ctx.app;
     const email = body.email.trim().toLowerCase();
@@ -144,10 +144,17 @@ export function userRoutes(routes: Routes): void {
       // The current password first, counted as sign-in failures are: a stolen session alone
       // cannot move the account, nor learn which addresses have accounts, nor mail codes.
       if (!body.currentPassword) return fail("current_password_required");
-      const permit = admitSignIn(limiter, user.email, ctx.ip);
+      const permit = await admitSignIn(limiter, user.email, ctx.ip);
       if (!permit.ok) throw tooManyAttempts(permit.retryAfterSeconds);
-      const ok = await passwords.verify(body.currentPassword, user.passwordHash);
-      permit.settle(ok);
+      let ok: boolean;
+      try {
+        ok = await passwords.verify(body.currentPassword, user.passwordHash);
+      } catch (error) {
+        // Shed before the password was checked (auth/passwords.ts): not a failure to count.
+        await permit.settle(true);
+        throw error;
+      }
+      await permit.settle(ok);
       if (!ok) return fail("wrong_password");
       // No more than sign-up says, to someone who knows the password (decision 0011).
       if (isBlockedEmail(email, catalog.blockedEmailDomains)) return fail("blocked_domain");
