@@ -1,5 +1,5 @@
 // Accounts and sessions for the browser tests, made through the API (issue 17): the one place the
-// browser tests call the server directly. Calls go through the checkout's own client
+// browser tests make them without the screens. Calls go through the checkout's own client
 // (src/api/client.ts, validated with the contract's schemas, as the server's tests do) over a
 // fetch backed by the request context of the page's BrowserContext, which shares its cookie jar
 // with the browser: a session made here is the page's session.
