@@ -1,24 +1,17 @@
 // E-mail activation (spec 2.1, 4, 5, 7; issue 10): a new account gets a code in the outbox; a
 // wrong code is refused; a new code can be asked for; the right one verifies the address and
 // activates the account (activationRequired cleared).
-import { expect, test } from "@playwright/test";
-import {
-  activateViaApi,
-  expectNoAxeViolations,
-  latestMail,
-  signUpViaApi,
-  startTrialViaApi,
-  uniqueEmail,
-} from "./account-helpers.ts";
+import { expectNoAxeViolations } from "./account-helpers.ts";
+import { expect, test, uniqueEmail } from "./api-helpers.ts";
 
 function codeIn(subject: string): string {
   return /(\d{6})/.exec(subject)?.[1] ?? "";
 }
 
-test("a new account verifies its e-mail with the code from the outbox", async ({ page }) => {
+test("a new account verifies its e-mail with the code from the outbox", async ({ page, api }) => {
   const email = uniqueEmail("activate");
-  await signUpViaApi(page, email, "activation-secret");
-  const first = codeIn((await latestMail(page.request, email, /^Your verification code/)).subject);
+  await api.signUp({ email, password: "activation-secret" });
+  const first = codeIn((await api.latestMail(email, /^Your verification code/)).subject);
 
   await page.goto("/cart#email-activation");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Activate your account");
@@ -37,7 +30,7 @@ test("a new account verifies its e-mail with the code from the outbox", async ({
   let second = first;
   await expect
     .poll(async () => {
-      second = codeIn((await latestMail(page.request, email, /^Your verification code/)).subject);
+      second = codeIn((await api.latestMail(email, /^Your verification code/)).subject);
       return second !== first;
     })
     .toBe(true);
@@ -55,11 +48,12 @@ test("a new account verifies its e-mail with the code from the outbox", async ({
 
 test("a trial whose e-mail is not verified is sent to the activation step first", async ({
   page,
+  api,
 }) => {
   const email = uniqueEmail("trial-verify");
-  await signUpViaApi(page, email, "trial-secret");
-  await activateViaApi(page, email);
-  await startTrialViaApi(page, "unlimited");
+  await api.signUp({ email, password: "trial-secret" });
+  await api.activate(email);
+  await api.startTrial("unlimited");
   // A new address is unverified until its code is entered (the trial's TrialEmailVerification).
   const moved = uniqueEmail("trial-verify-moved");
   const edited = await page.request.put("/api/4/user", {
@@ -74,7 +68,7 @@ test("a trial whose e-mail is not verified is sent to the activation step first"
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cancel trial");
 
   await page.goto("/cart#email-activation");
-  const code = codeIn((await latestMail(page.request, moved, /^Your verification code/)).subject);
+  const code = codeIn((await api.latestMail(moved, /^Your verification code/)).subject);
   await page.getByLabel("Verification code").fill(code);
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(

@@ -1,14 +1,8 @@
 // Cancellations (issue 10): each behind a confirmation that says what happens and from when, and
 // each updating the account shown without a page load. Every test uses an account of its own.
-import { expect, type Page, test } from "@playwright/test";
-import {
-  activateViaApi,
-  expectNoAxeViolations,
-  signUpViaApi,
-  startTrialViaApi,
-  subscribeViaApi,
-  uniqueEmail,
-} from "./account-helpers.ts";
+import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./account-helpers.ts";
+import { expect, test, uniqueEmail } from "./api-helpers.ts";
 
 /** Marks the page, so a test can tell that what changed did so without a page load. */
 async function markPage(page: Page): Promise<void> {
@@ -22,9 +16,9 @@ async function expectSamePage(page: Page): Promise<void> {
   ).toBe(true);
 }
 
-test("a subscriber cancels, told first until when the plan stays", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("cancel-sub"), "cancel-secret");
-  await subscribeViaApi(page, "wv_unloct17_1m");
+test("a subscriber cancels, told first until when the plan stays", async ({ page, api }) => {
+  await api.signUp({ email: uniqueEmail("cancel-sub"), password: "cancel-secret" });
+  await api.subscribe("wv_unloct17_1m");
   await page.goto("/cart/home");
   await expect(page.getByRole("heading", { level: 2, name: "Your account" })).toBeVisible();
   await expect(page.getByTestId("account-status")).toHaveText("renews automatically");
@@ -49,9 +43,9 @@ test("a subscriber cancels, told first until when the plan stays", async ({ page
   await expectSamePage(page);
 });
 
-test("keeping the subscription changes nothing", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("keep-sub"), "keep-secret");
-  await subscribeViaApi(page, "wv_unloct17_1m");
+test("keeping the subscription changes nothing", async ({ page, api }) => {
+  await api.signUp({ email: uniqueEmail("keep-sub"), password: "keep-secret" });
+  await api.subscribe("wv_unloct17_1m");
   await page.goto("/cart/home");
   await page.getByRole("button", { name: "Cancel subscription" }).click();
   await page.getByRole("button", { name: "Keep my subscription" }).click();
@@ -59,9 +53,9 @@ test("keeping the subscription changes nothing", async ({ page }) => {
   await expect(page.getByTestId("account-status")).toHaveText("renews automatically");
 });
 
-test("a subscriber converts to free at once", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("to-free"), "free-secret");
-  await subscribeViaApi(page, "wv_unloct17_1m");
+test("a subscriber converts to free at once", async ({ page, api }) => {
+  await api.signUp({ email: uniqueEmail("to-free"), password: "free-secret" });
+  await api.subscribe("wv_unloct17_1m");
   await page.goto("/cart/home");
   await markPage(page);
   await page.getByRole("button", { name: "Switch to the free plan" }).click();
@@ -78,12 +72,13 @@ test("a subscriber converts to free at once", async ({ page }) => {
 
 test("a trial is cancelled from the cancel-trial screen, with the keyboard alone", async ({
   page,
+  api,
 }) => {
   const email = uniqueEmail("cancel-trial");
-  await signUpViaApi(page, email, "trial-secret");
+  await api.signUp({ email, password: "trial-secret" });
   // A trial with activation required must pass the education check first (spec 5).
-  await activateViaApi(page, email);
-  await startTrialViaApi(page, "unlimited");
+  await api.activate(email);
+  await api.startTrial("unlimited");
   await page.goto("/cart#cancel-trial");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cancel trial");
   const open = page.getByRole("button", { name: "Cancel my trial" });

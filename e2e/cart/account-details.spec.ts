@@ -1,18 +1,12 @@
 // Edit details (issue 10, PUT /api/4/user): a form in the account panel with labels and
 // autocomplete; success only when the answer's success is true or 'true'; refusals announced,
 // what was typed kept. And the keyboard alone: accept an invitation, then edit the details.
-import { expect, test } from "@playwright/test";
-import {
-  expectNoAxeViolations,
-  newTeamViaApi,
-  signUpViaApi,
-  tabTo,
-  uniqueEmail,
-} from "./account-helpers.ts";
+import { expectNoAxeViolations, tabTo } from "./account-helpers.ts";
+import { expect, test, uniqueEmail } from "./api-helpers.ts";
 
-test("a person edits their details, saved without a page load", async ({ page }) => {
+test("a person edits their details, saved without a page load", async ({ page, api }) => {
   const email = uniqueEmail("details");
-  await signUpViaApi(page, email, "details-secret");
+  await api.signUp({ email, password: "details-secret" });
   await page.goto("/cart/home");
   await page.evaluate(() => {
     (window as unknown as { notReloaded: boolean }).notReloaded = true;
@@ -42,8 +36,8 @@ test("a person edits their details, saved without a page load", async ({ page })
   expect(info).toMatchObject({ firstName: "Kim", email });
 });
 
-test("an address already taken is announced, and what was typed stays", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("details-taken"), "details-secret");
+test("an address already taken is announced, and what was typed stays", async ({ page, api }) => {
+  await api.signUp({ email: uniqueEmail("details-taken"), password: "details-secret" });
   await page.goto("/cart/home");
   await page.getByRole("button", { name: "Edit details" }).click();
   await page.getByLabel("First name").fill("Robin");
@@ -58,9 +52,9 @@ test("an address already taken is announced, and what was typed stays", async ({
   await expectNoAxeViolations(page, "edit details, refused");
 });
 
-test("a new e-mail address needs the current password and waits for its code", async ({ page }) => {
+test("a new e-mail address needs the current password and waits for its code", async ({ page, api }) => {
   const old = uniqueEmail("details-move");
-  await signUpViaApi(page, old, "details-secret");
+  await api.signUp({ email: old, password: "details-secret" });
   const moved = uniqueEmail("details-moved");
   await page.goto("/cart/home");
   await page.getByRole("button", { name: "Edit details" }).click();
@@ -91,8 +85,8 @@ test("a new e-mail address needs the current password and waits for its code", a
   );
 });
 
-test("success counts only when it is true or 'true'", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("details-answers"), "details-secret");
+test("success counts only when it is true or 'true'", async ({ page, api }) => {
+  await api.signUp({ email: uniqueEmail("details-answers"), password: "details-secret" });
   let answer: unknown = { success: false };
   await page.route("**/api/4/user", (route) =>
     route.request().method() === "PUT" ? route.fulfill({ json: answer }) : route.fallback(),
@@ -112,10 +106,11 @@ test("success counts only when it is true or 'true'", async ({ page }) => {
 
 test("with the keyboard alone: accept an invitation, then edit the details", async ({
   page,
-  browser,
+  api,
+  people,
 }) => {
-  const { team, code } = await newTeamViaApi(browser, "keyboard");
-  await signUpViaApi(page, uniqueEmail("keyboard"), "keyboard-secret");
+  const { team, code } = await people.team("keyboard");
+  await api.signUp({ email: uniqueEmail("keyboard"), password: "keyboard-secret" });
   await page.goto(`/cart/invite/${code}`);
   const join = page.getByRole("button", { name: `Join ${team}` });
   await tabTo(page, join);
@@ -149,9 +144,10 @@ test("with the keyboard alone: accept an invitation, then edit the details", asy
 
 test("a single sign-on account may change its name, not its address or username", async ({
   page,
+  api,
 }) => {
   const email = uniqueEmail("details-sso");
-  await signUpViaApi(page, email, "details-secret");
+  await api.signUp({ email, password: "details-secret" });
   // Our demo accounts have no single sign-on; the user info answer says so as one would.
   await page.route("**/api/2/wevideouser/info/", async (route) => {
     const answer = await route.fetch();

@@ -1,19 +1,12 @@
 // Invitations (issue 10): /cart/invite and /cart/invite/ never redirect; an invitation shows its
 // team; joining says first what it does (and that it cancels a subscription, when it does); a
 // refusal is said in words a person can act on. Every team here is the test's own.
-import { expect, test } from "@playwright/test";
-import {
-  expectNoAxeViolations,
-  memberViaApi,
-  newTeamViaApi,
-  signInViaApi,
-  signUpViaApi,
-  subscribeViaApi,
-  uniqueEmail,
-} from "./account-helpers.ts";
+import { expectNoAxeViolations } from "./account-helpers.ts";
+import { actAsNewVisitor, expect, test, uniqueEmail } from "./api-helpers.ts";
 
 test("/cart/invite and /cart/invite/ stay put for visitors and signed-in users, and take a code", async ({
   page,
+  api,
 }) => {
   for (const path of ["/cart/invite", "/cart/invite/"]) {
     await page.goto(path);
@@ -33,7 +26,7 @@ test("/cart/invite and /cart/invite/ stay put for visitors and signed-in users, 
     page.getByText("Olivia Owner invited you to join the team workspace demo-team."),
   ).toBeVisible();
 
-  await signInViaApi(page, "free@demo.test");
+  await api.signIn("free@demo.test");
   await page.goto("/cart/invite/");
   await expect(page).toHaveURL(/\/cart\/invite\/$/);
   await expect(page.getByLabel("Invitation code")).toBeVisible();
@@ -46,8 +39,8 @@ test("an unknown invitation says so and what to do", async ({ page }) => {
   );
 });
 
-test("a visitor signs up from an invitation and joins the team", async ({ page, browser }) => {
-  const { team, code } = await newTeamViaApi(browser, "invite-free");
+test("a visitor signs up from an invitation and joins the team", async ({ page, people }) => {
+  const { team, code } = await people.team("invite-free");
   await page.goto(`/cart/invite/${code}`);
   await expect(
     page.getByText(`Pat Tester invited you to join the team workspace ${team}.`),
@@ -58,7 +51,10 @@ test("a visitor signs up from an invitation and joins the team", async ({ page, 
   );
   await expectNoAxeViolations(page, "invitation, visitor");
 
+  // Signing up from the invitation is this test's subject: through the screens, as a visitor with
+  // an address of its own (the per-address sign-up limit is its own).
   const email = uniqueEmail("invitee");
+  await actAsNewVisitor(page);
   await page.getByRole("link", { name: "Create an account" }).click();
   await page.getByLabel("First name").fill("Ines");
   await page.getByLabel("Last name").fill("Invitee");
@@ -85,11 +81,12 @@ test("a visitor signs up from an invitation and joins the team", async ({ page, 
 
 test("a subscriber is told before confirming that joining cancels the subscription", async ({
   page,
-  browser,
+  api,
+  people,
 }) => {
-  const { team, code } = await newTeamViaApi(browser, "invite-sub");
-  await signUpViaApi(page, uniqueEmail("invite-subscriber"), "subscriber-secret");
-  await subscribeViaApi(page, "wv_unloct17_1m");
+  const { team, code } = await people.team("invite-sub");
+  await api.signUp({ email: uniqueEmail("invite-subscriber"), password: "subscriber-secret" });
+  await api.subscribe("wv_unloct17_1m");
   await page.goto("/cart/home");
   const renews = (await page.locator("dt:text('Renews on') + dd").innerText()).trim();
 
@@ -107,12 +104,12 @@ test("a subscriber is told before confirming that joining cancels the subscripti
   expect(context).toMatchObject({ isUserEnterpriseMember: true, prevOrderState: "automatic" });
 });
 
-test("a full team is said in words, and nothing changes", async ({ page, browser }) => {
-  const { team, code } = await newTeamViaApi(browser, "invite-full");
+test("a full team is said in words, and nothing changes", async ({ page, api, people }) => {
+  const { team, code } = await people.team("invite-full");
   // Business includes 3 seats: the owner's and two members'.
-  await memberViaApi(browser, code, "first-member");
-  await memberViaApi(browser, code, "second-member");
-  await signUpViaApi(page, uniqueEmail("third-member"), "third-secret");
+  await people.member(code, "first-member");
+  await people.member(code, "second-member");
+  await api.signUp({ email: uniqueEmail("third-member"), password: "third-secret" });
   await page.goto(`/cart/invite/${code}`);
   await page.getByRole("button", { name: `Join ${team}` }).click();
   await expect(page.getByRole("alert")).toHaveText(

@@ -2,14 +2,9 @@
 // answers locally as JSON and, signed in, on the account; segmentation-info-redirect and
 // template-redirect send the person on (never off the site); the expired-account and invalid-email
 // pages; a blocked e-mail domain stops the flow.
-import { expect, type Page, test } from "@playwright/test";
-import {
-  expectNoAxeViolations,
-  signInViaApi,
-  signUpViaApi,
-  tabTo,
-  uniqueEmail,
-} from "./account-helpers.ts";
+import type { Page } from "@playwright/test";
+import { expectNoAxeViolations, tabTo } from "./account-helpers.ts";
+import { expect, test, uniqueEmail } from "./api-helpers.ts";
 
 async function answerSteps(page: Page): Promise<void> {
   await page.goto("/cart/what-for");
@@ -42,16 +37,16 @@ test("a visitor answers the three steps; the answers stay in the browser as JSON
   await expect(page.getByLabel("Teacher")).toBeChecked();
 });
 
-test("signed in, the answers are saved on the account too", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("segments"), "segments-secret");
+test("signed in, the answers are saved on the account too", async ({ page, api }) => {
+  await api.signUp({ email: uniqueEmail("segments"), password: "segments-secret" });
   await answerSteps(page);
   const info = await (await page.request.get("/api/2/wevideouser/info/")).json();
   expect(info.properties.purpose).toBe("Work");
   expect(JSON.parse(info.properties.segmentationInfo)).toEqual(ANSWERS);
 });
 
-test("an attribute the server refuses is only logged: the steps go on", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("segments-fail"), "segments-secret");
+test("an attribute the server refuses is only logged: the steps go on", async ({ page, api }) => {
+  await api.signUp({ email: uniqueEmail("segments-fail"), password: "segments-secret" });
   await page.route("**/api/2/wevideouser/attribute?**", (route) =>
     route.fulfill({ status: 500, json: { message: "down", error_code: "internal_error" } }),
   );
@@ -111,8 +106,8 @@ test("template-redirect opens the product's own template path, and nothing else"
   await expectNoAxeViolations(page, "template redirect, refused");
 });
 
-test("an expired account is told so, with the plans a click away", async ({ page }) => {
-  await signInViaApi(page, "expired@demo.test");
+test("an expired account is told so, with the plans a click away", async ({ page, api }) => {
+  await api.signIn("expired@demo.test");
   await page.goto("/cart/expired-account");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your account has expired");
   await expect(
@@ -125,8 +120,8 @@ test("an expired account is told so, with the plans a click away", async ({ page
   await expectNoAxeViolations(page, "expired account");
 });
 
-test("an unverified education e-mail goes to the invalid-email page", async ({ page }) => {
-  await signInViaApi(page, "student-teacher@demo-school.edu");
+test("an unverified education e-mail goes to the invalid-email page", async ({ page, api }) => {
+  await api.signIn("student-teacher@demo-school.edu");
   await page.goto("/cart?p=trial&product=wv_edu_trial#checkout");
   await expect(page).toHaveURL(
     /\/cart\/invalid-email\?p=trial&tier=education&product=wv_edu_trial$/,
@@ -140,8 +135,8 @@ test("an unverified education e-mail goes to the invalid-email page", async ({ p
   await expectNoAxeViolations(page, "invalid education e-mail");
 });
 
-test("a blocked e-mail domain stops the flow with a clear message", async ({ page }) => {
-  await signInViaApi(page, "blocked@mailinator.com");
+test("a blocked e-mail domain stops the flow with a clear message", async ({ page, api }) => {
+  await api.signIn("blocked@mailinator.com");
   for (const href of ["/cart/home", "/cart#checkout", "/cart/what-for"]) {
     await page.goto(href);
     await expect(page.getByRole("heading", { level: 1 }), href).toHaveText(
@@ -158,18 +153,22 @@ test("a blocked e-mail domain stops the flow with a clear message", async ({ pag
 
 test("a school district's addresses go to its student or staff page while the product is free", async ({
   page,
+  api,
 }) => {
   // The district of catalog/accounts.yaml (example domains); its pages are not on this site.
   await page.route("https://www.example-district.org/**", (route) =>
     route.fulfill({ contentType: "text/html", body: "<title>District</title><h1>District</h1>" }),
   );
   const stamp = `${Date.now().toString(36)}${process.pid}`;
-  await signUpViaApi(page, `staff-${stamp}@example-district.org`, "district-secret");
+  await api.signUp({ email: `staff-${stamp}@example-district.org`, password: "district-secret" });
   await page.goto("/cart/plans");
   await expect(page).toHaveURL("https://www.example-district.org/video/staff");
 
   await page.context().clearCookies();
-  await signUpViaApi(page, `pupil-${stamp}@students.example-district.org`, "district-secret");
+  await api.signUp({
+    email: `pupil-${stamp}@students.example-district.org`,
+    password: "district-secret",
+  });
   await page.goto("/cart#checkout");
   await expect(page).toHaveURL("https://www.example-district.org/video/students");
 });

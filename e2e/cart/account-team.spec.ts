@@ -1,8 +1,9 @@
 // Team actions (issue 10): a member leaves the team; the owner closes the team (disband, members
 // detached) or closes it deleting its members. Each behind a confirmation that says what happens
 // and when; each updates the account shown without a page load. Every team is the test's own.
-import { expect, type Page, test } from "@playwright/test";
-import { expectNoAxeViolations, memberViaApi, newTeamViaApi } from "./account-helpers.ts";
+import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./account-helpers.ts";
+import { expect, test } from "./api-helpers.ts";
 
 async function markPage(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -15,9 +16,9 @@ async function expectSamePage(page: Page): Promise<void> {
   ).toBe(true);
 }
 
-test("a member leaves the team, told first what they lose", async ({ browser }) => {
-  const { team, code } = await newTeamViaApi(browser, "leave");
-  const { page } = await memberViaApi(browser, code, "leaver");
+test("a member leaves the team, told first what they lose", async ({ people }) => {
+  const { team, code } = await people.team("leave");
+  const { page } = await people.member(code, "leaver");
   await page.goto("/cart/home");
   await expect(page.getByTestId("account-team")).toHaveText(`${team} (member)`);
   await markPage(page);
@@ -36,10 +37,14 @@ test("a member leaves the team, told first what they lose", async ({ browser }) 
 });
 
 test("the owner closes the team: members are detached and keep their accounts", async ({
-  browser,
+  people,
 }) => {
-  const { team, code, ownerPage } = await newTeamViaApi(browser, "close");
-  const member = await memberViaApi(browser, code, "detached");
+  const {
+    team,
+    code,
+    owner: { page: ownerPage },
+  } = await people.team("close");
+  const member = await people.member(code, "detached");
   await ownerPage.goto("/cart/home");
   await expect(ownerPage.getByTestId("account-team")).toHaveText(`${team} (owner)`);
   await markPage(ownerPage);
@@ -70,9 +75,13 @@ test("the owner closes the team: members are detached and keep their accounts", 
   expect(info).toMatchObject({ success: true, enterpriseMember: false });
 });
 
-test("the owner closes the team and deletes members who never paid", async ({ browser }) => {
-  const { team, code, ownerPage } = await newTeamViaApi(browser, "delete");
-  const member = await memberViaApi(browser, code, "deleted");
+test("the owner closes the team and deletes members who never paid", async ({ people }) => {
+  const {
+    team,
+    code,
+    owner: { page: ownerPage },
+  } = await people.team("delete");
+  const member = await people.member(code, "deleted");
   await ownerPage.goto("/cart/home");
   await markPage(ownerPage);
   await ownerPage.getByRole("button", { name: "Close the team and delete members" }).click();
@@ -94,9 +103,12 @@ test("the owner closes the team and deletes members who never paid", async ({ br
 });
 
 test("delete members that the server does not confirm says 'Fail to get Delete Members!'", async ({
-  browser,
+  people,
 }) => {
-  const { team, ownerPage } = await newTeamViaApi(browser, "delete-fails");
+  const {
+    team,
+    owner: { page: ownerPage },
+  } = await people.team("delete-fails");
   await ownerPage.route("**/api/4/instance/disband", (route) =>
     route.fulfill({ json: { success: "false", productCode: "wv_free" } }),
   );

@@ -2,9 +2,9 @@
 // of at most 0.01): the plans screen and the checkout, loaded on a phone-sized screen and
 // followed until the card fields have mounted, add up the browser's own layout-shift entries.
 // Shifts are geometry, not time, so this is a test; the Lighthouse figures are in `npm run bench`.
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { hrefFor } from "../../src/domain/checkout/routes.ts";
-import { DEMO_PASSWORD } from "./purchase-helpers.ts";
+import { expect, test } from "./api-helpers.ts";
 
 // Lighthouse's mobile screen (Moto G Power): the size at which the bench measures.
 test.use({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true });
@@ -46,12 +46,8 @@ async function shifts(page: Page): Promise<{ total: number; sources: string[] }>
   };
 }
 
-test.beforeEach(async ({ page }) => {
-  await page.goto("/cart/login");
-  await page.getByLabel("E-mail").fill("free@demo.test");
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/cart\/plans/);
+test.beforeEach(async ({ page, api }) => {
+  await api.signIn("free@demo.test");
   await recordShifts(page);
 });
 

@@ -9,27 +9,18 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
 import { createStaticHandler } from "../../scripts/static-handler.ts";
 import { CARD_ERROR_MESSAGES } from "../../src/domain/errors/card-errors.ts";
 import { type RunningServer, startServer } from "../../src/server/main.ts";
-import { DEMO_PASSWORD } from "./purchase-helpers.ts";
+import { browserApi, expect, test } from "./api-helpers.ts";
 
 const CHECKOUT = "/cart?product=wv_single_12m#checkout";
 const PROVIDER_CODE = /StripeCardFields|PaypalButtons|\/pure\.|js\.stripe\.com|paypal\.com/;
 
-async function signIn(page: Page, origin: string, email: string): Promise<void> {
-  await page.goto(`${origin}/cart/login`);
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/cart\/plans/);
-}
-
-test("sandbox mode: the checkout loads no provider's code", async ({ page, baseURL }) => {
+test("sandbox mode: the checkout loads no provider's code", async ({ page, api }) => {
   const requested: string[] = [];
   page.on("request", (request) => requested.push(request.url()));
-  await signIn(page, baseURL ?? "", "free@demo.test");
+  await api.signIn("free@demo.test");
   await page.goto(CHECKOUT);
   await expect(page.getByLabel("Card number")).toBeVisible();
   await page.getByRole("radio", { name: "PayPal" }).check();
@@ -148,19 +139,14 @@ test.describe("Stripe mode", () => {
 
   test("the card fields are Stripe's frame and keep their place; a refused card gets section 8's words, an accepted one pays with Stripe's token", async ({
     page,
+    context,
   }) => {
     const origin = `http://127.0.0.1:${server.port}`;
     await page.route("https://js.stripe.com/**", (route) =>
       route.fulfill({ contentType: "text/javascript", body: FAKE_STRIPE_JS }),
     );
-    // Demo accounts exist only in sandbox mode: a new account.
-    await page.goto(`${origin}/cart/sign-up`);
-    await page.getByLabel("First name").fill("Pat");
-    await page.getByLabel("Last name").fill("Buyer");
-    await page.getByLabel("E-mail").fill(`stripe-${Date.now()}@example.com`);
-    await page.getByLabel("Password").fill("secret-password");
-    await page.getByRole("button", { name: "Sign up for free" }).click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your free account is ready");
+    // Demo accounts exist only in sandbox mode: a new account, through this server's API.
+    await browserApi(context, origin).signUp();
     await page.goto(`${origin}${CHECKOUT}`);
 
     await expect(page.getByText(/Payments are processed by Stripe/)).toBeVisible();

@@ -3,9 +3,10 @@
 // to change their plan (spec 2.5 and 6); the order summary route (/cart/checkout_summary) is the
 // checkout under another address, and takes the form its host wants (spec 2.2: the hash route
 // inside the hub, the browser path in the extension).
-import { expect, type Page, test } from "@playwright/test";
-import { signInViaApi } from "./account-helpers.ts";
-import { fillCard, shownTotal, signUpNewAccount } from "./purchase-helpers.ts";
+
+import type { Page } from "@playwright/test";
+import { expect, test } from "./api-helpers.ts";
+import { fillCard, shownTotal } from "./purchase-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
@@ -19,8 +20,11 @@ for (const [email, says] of [
     "Upgrades are turned off for this account, so its plan cannot be changed here.",
   ],
 ] as const) {
-  test(`${email} is sent to upgrades-disabled from every purchase screen`, async ({ page }) => {
-    await signInViaApi(page, email);
+  test(`${email} is sent to upgrades-disabled from every purchase screen`, async ({
+    page,
+    api,
+  }) => {
+    await api.signIn(email);
     for (const screen of [
       "/cart?p=buy&product=wv_unloct17_12m#checkout",
       "/cart/checkout_summary?p=buy&product=wv_unloct17_12m",
@@ -41,8 +45,8 @@ for (const [email, says] of [
   });
 }
 
-test("the order summary route is the checkout: it prices and pays", async ({ page }) => {
-  await signUpNewAccount(page);
+test("the order summary route is the checkout: it prices and pays", async ({ page, api }) => {
+  await api.signUp();
   await page.goto("/cart/checkout_summary?p=buy&product=wv_single_1m");
   await expect(heading(page)).toHaveText("Order summary");
   expect(await shownTotal(page)).toBe("$9.99");
@@ -57,8 +61,9 @@ test("the order summary route is the checkout: it prices and pays", async ({ pag
 
 test("the order summary takes the hash form in the hub, the path form in the extension", async ({
   page,
+  api,
 }) => {
-  await signUpNewAccount(page);
+  await api.signUp();
   await page.goto(
     `/dev/hub?cart=${encodeURIComponent("/cart/checkout_summary?p=buy&product=wv_single_12m")}`,
   );

@@ -2,16 +2,18 @@
 // single export in HD or 4K (/cart#checkout_single_export), standalone and inside the hub, where
 // confirming posts clicked_confirm_single_export and the settled payment
 // checkout_completed_success (spec 4's event names).
-import { expect, type Page, test } from "@playwright/test";
-import { subscribeViaApi, tabTo } from "./account-helpers.ts";
-import { fillCard, shownTotal, signIn, signUpNewAccount } from "./purchase-helpers.ts";
+
+import type { Page } from "@playwright/test";
+import { tabTo } from "./account-helpers.ts";
+import { expect, test } from "./api-helpers.ts";
+import { fillCard, shownTotal } from "./purchase-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
-test("a Power subscriber adds Essentials from the essentials screen", async ({ page }) => {
+test("a Power subscriber adds Essentials from the essentials screen", async ({ page, api }) => {
   test.setTimeout(60_000);
-  await signUpNewAccount(page);
-  await subscribeViaApi(page, "wv_single_12m");
+  await api.signUp();
+  await api.subscribe("wv_single_12m");
   // A new page load: the app reads the account (bought outside this page) at start-up.
   await page.goto("about:blank");
   await page.goto("/cart#essentials");
@@ -32,16 +34,16 @@ test("a Power subscriber adds Essentials from the essentials screen", async ({ p
   await expect(page.getByText("Your plan includes Essentials.")).toBeVisible();
 });
 
-test("an account with Essentials is told so", async ({ page }) => {
-  await signIn(page, "annual@demo.test");
+test("an account with Essentials is told so", async ({ page, api }) => {
+  await api.signIn("annual@demo.test");
   await page.goto("/cart#essentials");
   await expect(page.getByText("Your plan includes Essentials.")).toBeVisible();
   await expect(page.getByRole("link", { name: "Add Essentials" })).toHaveCount(0);
 });
 
-test("a single HD export, then a 4K one, bought by card", async ({ page }) => {
+test("a single HD export, then a 4K one, bought by card", async ({ page, api }) => {
   test.setTimeout(60_000);
-  await signUpNewAccount(page);
+  await api.signUp();
   // Without a product the screen picks HD.
   await page.goto("/cart#checkout_single_export");
   await expect(heading(page)).toHaveText("Buy a single export");
@@ -69,9 +71,9 @@ test("a single HD export, then a 4K one, bought by card", async ({ page }) => {
   expect(context.productCode).toBe("wv_free");
 });
 
-test("inside the hub, a single export posts the spec's events", async ({ page }) => {
+test("inside the hub, a single export posts the spec's events", async ({ page, api }) => {
   test.setTimeout(60_000);
-  await signUpNewAccount(page);
+  await api.signUp();
   await page.goto(
     `/dev/hub?cart=${encodeURIComponent("/cart?product=single_export_4k#checkout_single_export")}`,
   );
@@ -113,9 +115,10 @@ test("inside the hub, a single export posts the spec's events", async ({ page })
 // person can remove it, by keyboard too.
 test("a coupon for annual plans is not applied to monthly ones and can be removed", async ({
   page,
+  api,
 }) => {
   test.setTimeout(60_000);
-  await signUpNewAccount(page);
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_unloct17_12m#checkout");
   await expect(heading(page)).toHaveText("Checkout");
   await page.getByLabel("Coupon code").fill("referafriend");

@@ -2,12 +2,13 @@
 // the checkout, the order summary before paying, the pay button naming the amount, and the
 // invoice afterwards. Each card error shows spec section 8's message; the total charged is the
 // total shown; a double click or a reload during payment never charges twice.
-import { expect, test } from "@playwright/test";
-import { fillCard, shownTotal, signUpNewAccount } from "./purchase-helpers.ts";
+import { expect, test } from "./api-helpers.ts";
+import { fillCard, shownTotal } from "./purchase-helpers.ts";
 
-test("a new customer buys Power annually by card", async ({ page }) => {
-  await signUpNewAccount(page);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your free account is ready");
+test("a new customer buys Power annually by card", async ({ page, api }) => {
+  // A new free account (made through the API: signing up through /cart/sign-up and landing on the
+  // free account is purchase-signup.spec.ts's).
+  await api.signUp();
 
   await page.goto("/cart#plans");
   await page.getByLabel("Annual").check();
@@ -53,9 +54,9 @@ const CARD_ERRORS = [
   ],
 ] as const;
 
-test("each refused card says what happened, and keeps what was typed", async ({ page }) => {
+test("each refused card says what happened, and keeps what was typed", async ({ page, api }) => {
   test.setTimeout(90_000);
-  await signUpNewAccount(page);
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_single_1m#checkout");
   expect(await shownTotal(page)).toBe("$9.99");
   for (const [number, message] of CARD_ERRORS) {
@@ -72,8 +73,8 @@ test("each refused card says what happened, and keeps what was typed", async ({ 
   expect((await invoices.json()).length).toBe(1);
 });
 
-test("a double click on pay charges once", async ({ page }) => {
-  await signUpNewAccount(page);
+test("a double click on pay charges once", async ({ page, api }) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_unloct17_1m#checkout");
   expect(await shownTotal(page)).toBe("$15.99");
   await fillCard(page, "4242 4242 4242 4242");
@@ -83,8 +84,8 @@ test("a double click on pay charges once", async ({ page }) => {
   expect(invoices.length).toBe(1);
 });
 
-test("a reload during payment finishes that payment, once", async ({ page }) => {
-  await signUpNewAccount(page);
+test("a reload during payment finishes that payment, once", async ({ page, api }) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_unloct17_12m#checkout");
   expect(await shownTotal(page)).toBe("$95.88");
   await fillCard(page, "4242 4242 4242 4242");
@@ -103,8 +104,8 @@ test("a reload during payment finishes that payment, once", async ({ page }) => 
   expect(invoices[0].amountPaid).toBe(9588);
 });
 
-test("two tabs paying at once charge once", async ({ page, context }) => {
-  await signUpNewAccount(page);
+test("two tabs paying at once charge once", async ({ page, context, api }) => {
+  await api.signUp();
   const other = await context.newPage();
   for (const tab of [page, other]) {
     await tab.goto("/cart?p=buy&product=wv_bizindiv_1m#checkout");
@@ -132,8 +133,11 @@ test("two tabs paying at once charge once", async ({ page, context }) => {
   expect(invoices.length).toBe(1);
 });
 
-test("when the price changed, the new summary is shown and asked for again", async ({ page }) => {
-  await signUpNewAccount(page);
+test("when the price changed, the new summary is shown and asked for again", async ({
+  page,
+  api,
+}) => {
+  await api.signUp();
   // The first summary this page sees is one cent off what the server will charge.
   let first = true;
   await page.route("**/api/4/payment/summary", async (route) => {

@@ -1,6 +1,6 @@
 // The whole purchase with the keyboard alone: Tab to each control, type, Space and Enter.
-import { expect, type Locator, type Page, test } from "@playwright/test";
-import { signUpNewAccount } from "./purchase-helpers.ts";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./api-helpers.ts";
 
 /** Presses Tab until the control has focus (as a keyboard user would), failing after 80 steps. */
 async function tabTo(page: Page, target: Locator): Promise<void> {
@@ -11,8 +11,8 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   throw new Error("Tab never reached the control");
 }
 
-test("a whole purchase with the keyboard alone", async ({ page }) => {
-  await signUpNewAccount(page);
+test("a whole purchase with the keyboard alone", async ({ page, api }) => {
+  await api.signUp();
   await page.goto("/cart#plans");
   await tabTo(page, page.getByRole("link", { name: "Choose Unlimited" }));
   await page.keyboard.press("Enter");

@@ -1,10 +1,10 @@
 // Paying with PayPal in sandbox mode: the checkout sends the person to the approval page that
 // stands in for PayPal, and approving lands on paypalCompleted with the invoice.
-import { expect, test } from "@playwright/test";
-import { shownTotal, signUpNewAccount } from "./purchase-helpers.ts";
+import { expect, test } from "./api-helpers.ts";
+import { shownTotal } from "./purchase-helpers.ts";
 
-test("a new customer buys Unlimited monthly with PayPal", async ({ page }) => {
-  await signUpNewAccount(page);
+test("a new customer buys Unlimited monthly with PayPal", async ({ page, api }) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_unloct17_1m#checkout");
   expect(await shownTotal(page)).toBe("$15.99");
   await page.getByLabel("PayPal").check();
@@ -20,8 +20,8 @@ test("a new customer buys Unlimited monthly with PayPal", async ({ page }) => {
   await expect(page.getByText("PayPal", { exact: true })).toBeVisible();
 });
 
-test("cancelling at PayPal charges nothing and leaves a way back", async ({ page }) => {
-  await signUpNewAccount(page);
+test("cancelling at PayPal charges nothing and leaves a way back", async ({ page, api }) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_single_1m#checkout");
   expect(await shownTotal(page)).toBe("$9.99");
   await page.getByLabel("PayPal").check();

@@ -2,13 +2,14 @@
 // filters of the URL, managed accounts told why they cannot buy and whom to ask; seats for
 // Business and the schools plan, a coupon verified then applied, the address and its tax, and a
 // downgrade said plainly with its date.
-import { expect, test } from "@playwright/test";
-import { shownTotal, signIn, signUpNewAccount } from "./purchase-helpers.ts";
+import { expect, test } from "./api-helpers.ts";
+import { shownTotal } from "./purchase-helpers.ts";
 
 test("the plans screen marks the current plan and switches monthly and annual", async ({
   page,
+  api,
 }) => {
-  await signIn(page, "monthly@demo.test");
+  await api.signIn("monthly@demo.test");
   await page.goto("/cart#plans");
   await page.getByLabel("Monthly").check();
   await expect(page.locator("[data-plan=wv_unloct17_1m]")).toContainText("Your current plan");
@@ -36,8 +37,8 @@ for (const [email, why] of [
   ["member@demo.test", "Ask the owner of your team's workspace"],
   ["po@demo.test", "billed by purchase order"],
 ] as const) {
-  test(`${email} is told why they cannot buy here and whom to ask`, async ({ page }) => {
-    await signIn(page, email);
+  test(`${email} is told why they cannot buy here and whom to ask`, async ({ page, api }) => {
+    await api.signIn(email);
     await page.goto("/cart#plans");
     await expect(page.getByTestId("managed-account")).toContainText(why);
     await expect(page.getByRole("link", { name: /^Choose / })).toHaveCount(0);
@@ -47,8 +48,8 @@ for (const [email, why] of [
   });
 }
 
-test("Business seats: 3 included, each extra seat at the seat price", async ({ page }) => {
-  await signUpNewAccount(page);
+test("Business seats: 3 included, each extra seat at the seat price", async ({ page, api }) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_bizoct17_12m#checkout");
   await expect(page.getByLabel("Seats")).toHaveValue("3");
   expect(await shownTotal(page)).toBe("$443.88");
@@ -61,8 +62,11 @@ test("Business seats: 3 included, each extra seat at the seat price", async ({ p
   await expect(page.getByTestId("total")).toHaveText("$153.97");
 });
 
-test("Schools: at least 30 seats, priced by band, a quote above the top band", async ({ page }) => {
-  await signUpNewAccount(page);
+test("Schools: at least 30 seats, priced by band, a quote above the top band", async ({
+  page,
+  api,
+}) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_k12_12m#checkout");
   await expect(page.getByLabel("Seats")).toHaveValue("30");
   expect(await shownTotal(page)).toBe("$374.00");
@@ -75,8 +79,8 @@ test("Schools: at least 30 seats, priced by band, a quote above the top band", a
   );
 });
 
-test("the essentials add-on goes on and off", async ({ page }) => {
-  await signUpNewAccount(page);
+test("the essentials add-on goes on and off", async ({ page, api }) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_single_12m#checkout");
   expect(await shownTotal(page)).toBe("$59.88");
   await page.getByLabel(/Add Essentials/).check();
@@ -86,8 +90,11 @@ test("the essentials add-on goes on and off", async ({ page }) => {
   await expect(page.getByTestId("total")).toHaveText("$59.88");
 });
 
-test("a coupon is verified, then applied, and the summary shows its price", async ({ page }) => {
-  await signUpNewAccount(page);
+test("a coupon is verified, then applied, and the summary shows its price", async ({
+  page,
+  api,
+}) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_single_12m#checkout");
   expect(await shownTotal(page)).toBe("$59.88");
   await page.getByLabel("Coupon code").fill("nosuchcoupon");
@@ -100,8 +107,8 @@ test("a coupon is verified, then applied, and the summary shows its price", asyn
   await expect(page.getByTestId("total")).toHaveText("$44.91");
 });
 
-test("the billing address adds sales tax to the summary", async ({ page }) => {
-  await signUpNewAccount(page);
+test("the billing address adds sales tax to the summary", async ({ page, api }) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_unloct17_12m#checkout");
   expect(await shownTotal(page)).toBe("$95.88");
   await page.getByLabel("Country").selectOption("US");
@@ -112,8 +119,8 @@ test("the billing address adds sales tax to the summary", async ({ page }) => {
   await expect(page.getByRole("button", { name: /^Pay \$1/ })).toBeVisible();
 });
 
-test("a downgrade says nothing is charged today and when it applies", async ({ page }) => {
-  await signIn(page, "monthly@demo.test");
+test("a downgrade says nothing is charged today and when it applies", async ({ page, api }) => {
+  await api.signIn("monthly@demo.test");
   await page.goto("/cart?p=buy&product=wv_single_1m#checkout");
   await expect(page.getByTestId("total")).toHaveText("$0.00");
   await expect(page.getByTestId("scheduled-change")).toContainText(

@@ -2,24 +2,25 @@
 // seats the team uses, the owner chooses the seats in total, the checkout prices the added seats
 // (prorated) before anything is paid, and the saved card pays. A team member cannot buy seats and
 // is told why and whom to ask; an account without a team is offered the Business plan.
-import { expect, type Page, test } from "@playwright/test";
-import { signInViaApi, subscribeViaApi } from "./account-helpers.ts";
-import { shownTotal, signUpNewAccount } from "./purchase-helpers.ts";
+
+import type { Page } from "@playwright/test";
+import { expect, test } from "./api-helpers.ts";
+import { shownTotal } from "./purchase-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
-test("the demo team's owner sees the team's seats and may add more", async ({ page }) => {
-  await signInViaApi(page, "owner@demo.test");
+test("the demo team's owner sees the team's seats and may add more", async ({ page, api }) => {
+  await api.signIn("owner@demo.test");
   await page.goto("/cart#additional-seats");
   await expect(heading(page)).toHaveText("Add seats");
   await expect(page.getByTestId("seat-usage")).toHaveText("Your team uses 2 of its 5 seats.");
   await expect(page.getByLabel("Seats in total")).toHaveValue("6");
 });
 
-test("a new team's owner adds two seats with the saved card", async ({ page }) => {
+test("a new team's owner adds two seats with the saved card", async ({ page, api }) => {
   test.setTimeout(60_000);
-  await signUpNewAccount(page);
-  await subscribeViaApi(page, "wv_bizoct17_12m");
+  await api.signUp();
+  await api.subscribe("wv_bizoct17_12m");
   // A new page load: the app reads the account (bought outside this page) at start-up.
   await page.goto("about:blank");
   await page.goto("/cart#additional-seats");
@@ -54,8 +55,8 @@ test("a new team's owner adds two seats with the saved card", async ({ page }) =
   await expect(page.getByTestId("seat-usage")).toHaveText("Your team uses 1 of its 5 seats.");
 });
 
-test("a team member cannot buy seats and is told why and whom to ask", async ({ page }) => {
-  await signInViaApi(page, "member@demo.test");
+test("a team member cannot buy seats and is told why and whom to ask", async ({ page, api }) => {
+  await api.signIn("member@demo.test");
   await page.goto("/cart#additional-seats");
   await expect(heading(page)).toHaveText("Add seats");
   const notice = page.getByTestId("managed-account");
@@ -70,8 +71,11 @@ test("a team member cannot buy seats and is told why and whom to ask", async ({ 
   await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
 });
 
-test("an account without a team is offered the Business plan, seats kept", async ({ page }) => {
-  await signUpNewAccount(page);
+test("an account without a team is offered the Business plan, seats kept", async ({
+  page,
+  api,
+}) => {
+  await api.signUp();
   await page.goto("/cart#additional-seats");
   await expect(page.getByText("Seats come with the Business plan")).toBeVisible();
   await page.getByRole("link", { name: "See the Business plan" }).click();

@@ -5,9 +5,10 @@
 // The education trial and the teacher plan need a verified school address: anyone else is sent
 // to /cart/invalid-email with the link's p, tier=education and product. A personal trial of a
 // new, unverified account is never sent there.
-import { expect, type Page, test } from "@playwright/test";
-import { activateViaApi, latestMail, signInViaApi, signUpViaApi } from "./account-helpers.ts";
-import { DEMO_PASSWORD, pressPastRateLimit, signUpNewAccount } from "./purchase-helpers.ts";
+
+import type { Page } from "@playwright/test";
+import { api as contract } from "../../src/api/contract/index.ts";
+import { actAsNewVisitor, DEMO_PASSWORD, expect, test } from "./api-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
@@ -18,18 +19,20 @@ async function accountContext(page: Page) {
 
 test("a visitor tries Unlimited from the pricing page: sign up, start, trial running", async ({
   page,
+  api,
 }) => {
   await page.goto("/pricing");
   await page.getByRole("link", { name: "Try Unlimited free for 14 days" }).first().click();
 
-  // A new visitor signs up first; the trial they chose is kept.
+  // A new visitor signs up first, through the screens; the trial they chose is kept.
   await expect(heading(page)).toHaveText("Sign up");
+  await actAsNewVisitor(page);
   await page.getByLabel("First name").fill("Pat");
   await page.getByLabel("Last name").fill("Trier");
   const email = `trier-${Date.now()}@example.com`;
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill("secret-password");
-  await pressPastRateLimit(page, page.getByRole("button", { name: "Sign up for free" }));
+  await page.getByRole("button", { name: "Sign up for free" }).click();
 
   await expect(heading(page)).toHaveText("Start your free trial");
   await expect(page.getByTestId("trial-offer")).toContainText("Unlimited trial: 14 days free");
@@ -56,15 +59,18 @@ test("a visitor tries Unlimited from the pricing page: sign up, start, trial run
   await page.reload();
   await expect(heading(page)).toHaveText("Activate your account");
   await expect(page).not.toHaveURL(/invalid-email/);
-  await activateViaApi(page, email);
+  await api.activate(email);
   await page.goto("/cart?p=buy&product=wv_unloct17_12m#checkout");
   await expect(heading(page)).toHaveText("Checkout");
   await page.reload();
   await expect(heading(page)).toHaveText("Checkout");
 });
 
-test("the Professional trial lands on the trial screen with its own name", async ({ page }) => {
-  await signUpNewAccount(page);
+test("the Professional trial lands on the trial screen with its own name", async ({
+  page,
+  api,
+}) => {
+  await api.signUp();
   await page.goto("/cart?p=trial&product=wv_bizindiv_1m&tier=professional#checkout");
   await expect(page.getByTestId("trial-offer")).toContainText("Professional trial: 14 days free");
   await page.getByRole("button", { name: "Start free trial" }).click();
@@ -75,8 +81,9 @@ test("the Professional trial lands on the trial screen with its own name", async
 
 test("the Business trial names the team's workspace, with a loader while it starts", async ({
   page,
+  api,
 }) => {
-  await signUpNewAccount(page);
+  await api.signUp();
   await page.goto("/cart?p=trial&product=wv_bizoct17_12m&tier=business#checkout");
   await expect(page.getByTestId("trial-offer")).toContainText("Business trial: 14 days free");
   await page.getByLabel("Name of your team's workspace (optional)").fill("Pat Studio");
@@ -104,16 +111,15 @@ test("the Business trial names the team's workspace, with a loader while it star
   expect(info.enterpriseMemberInstance).toMatch(/pat.?studio/i);
 });
 
-test("a teacher with a verified school address starts the education trial", async ({ page }) => {
+test("a teacher with a verified school address starts the education trial", async ({
+  page,
+  api,
+}) => {
   const email = `teacher-${Date.now()}-${process.pid}@demo-school.edu`;
-  await signUpViaApi(page, email, DEMO_PASSWORD);
+  await api.signUp({ email, password: DEMO_PASSWORD });
   // The address is verified with the code the sandbox mails.
-  const sent = await page.request.post("/api/4/user/2fa/emailverification", { data: {} });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const mail = await latestMail(page.request, email, /^Your verification code/);
-  const code = /(\d{6})/.exec(mail.subject)?.[1] ?? "";
-  const verified = await page.request.post("/api/4/user/2fa/verifyemailcode", { data: { code } });
-  expect(verified.status(), await verified.text()).toBe(200);
+  await api.call(contract.generateEmailCode, { body: {} });
+  await api.verifyEmail(email);
 
   await page.goto("/cart?p=trial&tier=education#checkout");
   await expect(page.getByTestId("trial-offer")).toContainText("Education trial: 30 days free");
@@ -128,8 +134,9 @@ test("a teacher with a verified school address starts the education trial", asyn
 
 test("a personal address asking for the education trial goes to the invalid-email page", async ({
   page,
+  api,
 }) => {
-  await signUpNewAccount(page);
+  await api.signUp();
   await page.goto("/cart?p=trial&product=wv_k12_12m&tier=education#checkout");
   await expect(heading(page)).toHaveText("Check your education email");
   const url = new URL(page.url());
@@ -148,8 +155,9 @@ test("a personal address asking for the education trial goes to the invalid-emai
 
 test("buying the teacher plan checks the address; validateEduEmail=true asks for it", async ({
   page,
+  api,
 }) => {
-  await signInViaApi(page, "free@demo.test");
+  await api.signIn("free@demo.test");
   await page.goto("/cart?p=buy&product=wv_teacher_12m&tier=education#checkout");
   await expect(heading(page)).toHaveText("Check your education email");
   expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
@@ -171,15 +179,15 @@ test("buying the teacher plan checks the address; validateEduEmail=true asks for
   });
 });
 
-test("a verified teacher goes on to the checkout", async ({ page }) => {
-  await signInViaApi(page, "teacher@demo-school.edu");
+test("a verified teacher goes on to the checkout", async ({ page, api }) => {
+  await api.signIn("teacher@demo-school.edu");
   await page.goto("/cart?p=buy&product=wv_teacher_12m&tier=education#checkout");
   await expect(heading(page)).toHaveText("Checkout");
   await expect(page).not.toHaveURL(/invalid-email/);
 });
 
-test("an unverified school address is sent to verify it, and may", async ({ page }) => {
-  await signInViaApi(page, "student-teacher@demo-school.edu");
+test("an unverified school address is sent to verify it, and may", async ({ page, api }) => {
+  await api.signIn("student-teacher@demo-school.edu");
   await page.goto("/cart?p=buy&product=wv_teacher_12m#checkout");
   await expect(heading(page)).toHaveText("Check your education email");
   await expect(page.getByTestId("invalid-email")).toContainText(
@@ -192,8 +200,9 @@ test("an unverified school address is sent to verify it, and may", async ({ page
 
 test("a trial the account cannot have says so, and a plan without one offers to buy", async ({
   page,
+  api,
 }) => {
-  await signInViaApi(page, "trial@demo.test");
+  await api.signIn("trial@demo.test");
   await page.goto("/cart?p=trial&product=wv_unloct17_12m#checkout");
   await page.getByRole("button", { name: "Start free trial" }).click();
   await expect(
@@ -211,8 +220,9 @@ test("a trial the account cannot have says so, and a plan without one offers to 
 
 test("the plans screen offers the trial of plans that have one, once per account", async ({
   page,
+  api,
 }) => {
-  await signUpNewAccount(page);
+  await api.signUp();
   await page.goto("/cart/plans");
   await page.getByLabel("Annual").check();
   await page
@@ -229,14 +239,14 @@ test("the plans screen offers the trial of plans that have one, once per account
 
   // An account that had its trial, or pays, is not offered one.
   for (const email of ["trial@demo.test", "monthly@demo.test"]) {
-    await signInViaApi(page, email);
+    await api.signIn(email);
     await page.goto("about:blank");
     // The annual view (a monthly subscriber sees the monthly one by default, issue 22).
     await page.goto("/cart/plans?mode=annual");
     await expect(page.locator("[data-plan=wv_bizindiv_12m]")).toBeVisible();
     await expect(page.getByRole("link", { name: /^Try / })).toHaveCount(0);
   }
-  await signInViaApi(page, "free@demo.test");
+  await api.signIn("free@demo.test");
   await page.goto("about:blank");
   await page.goto("/cart/plans?tab=business");
   await expect(

@@ -32,14 +32,14 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   actAsNewVisitor,
-  signInViaApi,
-  signUpViaApi,
+  type BrowserApi,
+  expect,
+  test,
   uniqueEmail,
-} from "../cart/account-helpers.ts";
-import { pressPastRateLimit } from "../cart/purchase-helpers.ts";
+} from "../cart/api-helpers.ts";
 
 const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
 const PAGES = ["plans", ...tabPages(), "pricing"];
@@ -137,26 +137,23 @@ function landingOf(href: string, how: "sign-up" | "sign-in"): Landing {
   return seats ? { kind: "checkout", product, seats } : { kind: "checkout", product };
 }
 
-let counter = 0;
-
 /** On the sign-up form a link led to: a new account, or free@demo.test through "Sign in". */
 async function getAnAccount(page: Page, how: "sign-up" | "sign-in"): Promise<void> {
   const heading = page.getByRole("heading", { level: 1 });
   await expect(heading).toHaveText("Sign up");
   await actAsNewVisitor(page);
   if (how === "sign-up") {
-    counter += 1;
     await page.getByLabel("First name").fill("Cora");
     await page.getByLabel("Last name").fill("Clicker");
-    await page.getByLabel("E-mail").fill(`cta-${Date.now()}-${process.pid}-${counter}@example.com`);
+    await page.getByLabel("E-mail").fill(uniqueEmail("cta"));
     await page.getByLabel("Password").fill("secret-password");
-    await pressPastRateLimit(page, page.getByRole("button", { name: "Sign up for free" }));
+    await page.getByRole("button", { name: "Sign up for free" }).click();
   } else {
     await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
     await expect(heading).toHaveText("Sign in");
     await page.getByLabel("E-mail").fill("free@demo.test");
     await page.getByLabel("Password").fill("demo-password");
-    await pressPastRateLimit(page, page.getByRole("button", { name: "Sign in" }));
+    await page.getByRole("button", { name: "Sign in" }).click();
   }
   await expect(heading).not.toHaveText(how === "sign-up" ? "Sign up" : "Sign in");
 }
@@ -252,8 +249,6 @@ async function sendSeatForm(page: Page, form: SeatForm): Promise<void> {
 
 for (const how of ["sign-up", "sign-in"] as const) {
   test.describe(`through ${how}`, () => {
-    // Sign-ups and sign-ins from one address are rate limited: a test may wait its turn.
-    test.describe.configure({ timeout: 120_000 });
     for (const { href, pages } of links.filter((link) => throughScreens.has(link.href))) {
       test(`${href} (on ${pages.join(", ")})`, async ({ page }) => {
         await page.goto(pages[0] ?? "/plans");
@@ -281,21 +276,25 @@ for (const how of ["sign-up", "sign-in"] as const) {
  * On the sign-up tab a link led a visitor to: its `redirect`, then a new account and then
  * free@demo.test (through the API, in the same browser) each go there and land as `landing` says.
  */
-async function landBothWays(page: Page, landing: (how: "sign-up" | "sign-in") => Landing) {
+async function landBothWays(
+  page: Page,
+  api: BrowserApi,
+  landing: (how: "sign-up" | "sign-in") => Landing,
+) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign up");
   const redirect = new URL(page.url()).searchParams.get("redirect") ?? "";
   expect(redirect).toMatch(/^\/cart[?#]/);
-  await signUpViaApi(page, uniqueEmail("cta"), "secret-password");
+  await api.signUp({ email: uniqueEmail("cta") });
   await page.goto(redirect);
   await expectLanding(page, landing("sign-up"));
-  await signInViaApi(page, "free@demo.test");
+  await api.signIn("free@demo.test");
   await page.goto(redirect);
   await expectLanding(page, landing("sign-in"));
 }
 
 test.describe("through the sign-up tab's redirect", () => {
   for (const { href, pages } of links.filter((link) => !throughScreens.has(link.href))) {
-    test(`${href} (on ${pages.join(", ")})`, async ({ page }) => {
+    test(`${href} (on ${pages.join(", ")})`, async ({ page, api }) => {
       await page.goto(href);
       await expect(page).toHaveURL(/\/cart\/plans\?tab=signup/);
       const link = new URL(href, "http://x").searchParams;
@@ -303,14 +302,14 @@ test.describe("through the sign-up tab's redirect", () => {
       // The link itself, unchanged, is where signing up or in goes back to.
       expect(params.get("redirect")).toBe(href);
       for (const key of ["p", "product", "tier"]) expect(params.get(key)).toBe(link.get(key));
-      await landBothWays(page, (how) => landingOf(href, how));
+      await landBothWays(page, api, (how) => landingOf(href, how));
     });
   }
 
   for (const form of otherForms) {
-    test(`the seat calculator on ${form.page} keeps the seats`, async ({ page }) => {
+    test(`the seat calculator on ${form.page} keeps the seats`, async ({ page, api }) => {
       await sendSeatForm(page, form);
-      await landBothWays(page, () => ({
+      await landBothWays(page, api, () => ({
         kind: "checkout",
         product: form.hidden.product ?? "",
         seats: "45",
