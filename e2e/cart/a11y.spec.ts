@@ -7,7 +7,8 @@ import {
   PATH_SCREENS,
   requiresLogin,
 } from "../../src/domain/checkout/routes.ts";
-import { activateViaApi, signInViaApi, signUpViaApi, uniqueEmail } from "./account-helpers.ts";
+import { activateViaApi, signInViaApi } from "./account-helpers.ts";
+import { browserApi, uniqueEmail } from "./api-helpers.ts";
 import { fillCard, shownTotal } from "./purchase-helpers.ts";
 
 async function expectNoViolations(page: Page, state: string): Promise<void> {
@@ -106,7 +107,7 @@ async function signIn(page: Page, email: string): Promise<void> {
 /** A new free account made through the API (the sign-up screen has its own tests); its e-mail. */
 async function newAccount(page: Page): Promise<string> {
   const email = uniqueEmail("a11y");
-  await signUpViaApi(page, email, "secret-password");
+  await browserApi(page.context()).signUp({ email, password: "secret-password" });
   return email;
 }
 

@@ -52,7 +52,10 @@ test("an address already taken is announced, and what was typed stays", async ({
   await expectNoAxeViolations(page, "edit details, refused");
 });
 
-test("a new e-mail address needs the current password and waits for its code", async ({ page, api }) => {
+test("a new e-mail address needs the current password and waits for its code", async ({
+  page,
+  api,
+}) => {
   const old = uniqueEmail("details-move");
   await api.signUp({ email: old, password: "details-secret" });
   const moved = uniqueEmail("details-moved");

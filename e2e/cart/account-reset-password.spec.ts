@@ -30,7 +30,9 @@ async function askForResetLink(
   const email = uniqueEmail("reset");
   await api.signUp({ email, password: "first-password" });
   await page.context().clearCookies();
-  await api.call(contract.forgotPassword, { body: { email, recaptchaResponse: await forgotAnswer(email) } });
+  await api.call(contract.forgotPassword, {
+    body: { email, recaptchaResponse: await forgotAnswer(email) },
+  });
   const link = linkIn(await api.latestMail(email, /^Reset your password$/));
   expect(link).toMatch(/^\/cart\/new-password\?vc=.+&email=/);
   return { email, link };

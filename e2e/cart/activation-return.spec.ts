@@ -1,23 +1,15 @@
 // Issue 22, item 4: verifying the e-mail code returns to the trial or purchase it interrupted,
 // and an unverified education address is sent to invalid-email only from education purchases.
-import { expect, test } from "@playwright/test";
-import {
-  activateViaApi,
-  expectNoAxeViolations,
-  latestMail,
-  signInViaApi,
-  signUpViaApi,
-  startTrialViaApi,
-  uniqueEmail,
-} from "./account-helpers.ts";
+import { activateViaApi, expectNoAxeViolations, signInViaApi } from "./account-helpers.ts";
+import { expect, latestMail, test, uniqueEmail } from "./api-helpers.ts";
 
 const heading = (page: import("@playwright/test").Page) => page.getByRole("heading", { level: 1 });
 
-test("verifying the code returns to the purchase the step interrupted", async ({ page }) => {
+test("verifying the code returns to the purchase the step interrupted", async ({ page, api }) => {
   const email = uniqueEmail("verify-return");
-  await signUpViaApi(page, email, "verify-secret");
+  await api.signUp({ email: email, password: "verify-secret" });
   await activateViaApi(page, email);
-  await startTrialViaApi(page, "unlimited");
+  await api.startTrial("unlimited");
   // A new address is unverified until its code is entered (the trial's TrialEmailVerification).
   const moved = uniqueEmail("verify-return-moved");
   const edited = await page.request.put("/api/4/user", {

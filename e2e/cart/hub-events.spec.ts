@@ -1,8 +1,9 @@
 // Every hub event of spec 4 where it belongs (issue 22, item 11): inside /dev/hub, each control or
 // outcome posts its event (the map is src/browser/README.md "Which control sends which event").
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
-import { latestMail, signInViaApi, signUpViaApi, uniqueEmail } from "./account-helpers.ts";
+import type { Page } from "@playwright/test";
+import { signInViaApi } from "./account-helpers.ts";
+import { expect, latestMail, test, uniqueEmail } from "./api-helpers.ts";
 
 function hub(page: Page, cart: string) {
   return page.goto(`/dev/hub?cart=${encodeURIComponent(cart)}`);
@@ -18,8 +19,11 @@ async function expectNoAxeViolationsInFrame(page: Page, state: string): Promise<
   ).toEqual([]);
 }
 
-test("the editor links ask the hub for its dashboard (navigate_to_dashboard)", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("hub-dash"), "hub-secret");
+test("the editor links ask the hub for its dashboard (navigate_to_dashboard)", async ({
+  page,
+  api,
+}) => {
+  await api.signUp({ email: uniqueEmail("hub-dash"), password: "hub-secret" });
   await hub(page, "/cart/home");
   const frame = frameOf(page);
   await expect(frame.getByRole("heading", { level: 1 })).toHaveText("Home");
@@ -75,9 +79,10 @@ test("Close posts close_checkout_modal in the hub's modal, close_iframe otherwis
 
 test("a declined card posts payment_credit_card, then checkout_completed_failure", async ({
   page,
+  api,
 }) => {
   test.setTimeout(60_000);
-  await signUpViaApi(page, uniqueEmail("hub-decline"), "hub-secret");
+  await api.signUp({ email: uniqueEmail("hub-decline"), password: "hub-secret" });
   await hub(page, "/cart?p=buy&product=wv_single_1m#checkout");
   const frame = frameOf(page);
   await expect(frame.getByRole("heading", { level: 1 })).toHaveText("Checkout");
@@ -95,8 +100,8 @@ test("a declined card posts payment_credit_card, then checkout_completed_failure
   await expect(named(page, "checkout_completed_success")).toHaveCount(0);
 });
 
-test("PayPal posts payment_paypal as the payment starts", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("hub-paypal"), "hub-secret");
+test("PayPal posts payment_paypal as the payment starts", async ({ page, api }) => {
+  await api.signUp({ email: uniqueEmail("hub-paypal"), password: "hub-secret" });
   await hub(page, "/cart?p=buy&product=wv_single_1m#checkout");
   const frame = frameOf(page);
   await frame.getByLabel("PayPal").check();
@@ -104,9 +109,9 @@ test("PayPal posts payment_paypal as the payment starts", async ({ page }) => {
   await expect(named(page, "payment_paypal")).toHaveCount(1);
 });
 
-test("verifying the e-mail code posts email_activation", async ({ page }) => {
+test("verifying the e-mail code posts email_activation", async ({ page, api }) => {
   const email = uniqueEmail("hub-activate");
-  await signUpViaApi(page, email, "hub-secret");
+  await api.signUp({ email: email, password: "hub-secret" });
   const mail = await latestMail(page.request, email, /^Your verification code/);
   await hub(page, "/cart#email-activation");
   const frame = frameOf(page);

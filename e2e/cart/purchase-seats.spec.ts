@@ -87,8 +87,11 @@ test("an account without a team is offered the Business plan, seats kept", async
 });
 
 // Issue 18, item 11: the summary and the charge follow the seat count on screen.
-test("seats below the Business minimum take the price off and say at least 3", async ({ page }) => {
-  await signUpNewAccount(page);
+test("seats below the Business minimum take the price off and say at least 3", async ({
+  page,
+  api,
+}) => {
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_bizoct17_12m#checkout");
   await expect(heading(page)).toHaveText("Checkout");
   const seats = page.getByLabel("Seats", { exact: true });
@@ -109,8 +112,9 @@ test("seats below the Business minimum take the price off and say at least 3", a
 
 test("a Schools order above the top band, then below the minimum, says at least 30", async ({
   page,
+  api,
 }) => {
-  await signUpNewAccount(page);
+  await api.signUp();
   await page.goto("/cart?p=buy&product=wv_k12_12m#checkout");
   await expect(heading(page)).toHaveText("Checkout");
   const seats = page.getByLabel("Seats", { exact: true });

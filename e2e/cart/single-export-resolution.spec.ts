@@ -1,9 +1,9 @@
 // Single exports honour 720, 1080 and 2160 (spec 2.4 and 5; issue 22, item 10).
-import { expect, test } from "@playwright/test";
-import { expectNoAxeViolations, signUpViaApi, uniqueEmail } from "./account-helpers.ts";
+import { expectNoAxeViolations } from "./account-helpers.ts";
+import { expect, test, uniqueEmail } from "./api-helpers.ts";
 
-test("?2160=true selects the 4K export and offers only it", async ({ page }) => {
-  await signUpViaApi(page, uniqueEmail("export-4k"), "export-secret");
+test("?2160=true selects the 4K export and offers only it", async ({ page, api }) => {
+  await api.signUp({ email: uniqueEmail("export-4k"), password: "export-secret" });
   await page.goto("/cart?2160=true#checkout_single_export");
   await expect(page).toHaveURL(/product=single_export_4k/);
   await expect(page).toHaveURL(/2160=true/);
@@ -18,8 +18,9 @@ test("?2160=true selects the 4K export and offers only it", async ({ page }) => 
 
 test("?1080=true and ?720=true offer HD and 4K, HD first; a choice keeps the filter", async ({
   page,
+  api,
 }) => {
-  await signUpViaApi(page, uniqueEmail("export-hd"), "export-secret");
+  await api.signUp({ email: uniqueEmail("export-hd"), password: "export-secret" });
   for (const filter of ["1080", "720"]) {
     await page.goto(`/cart?${filter}=true#checkout_single_export`);
     await expect(page).toHaveURL(/product=single_export_hd/);
