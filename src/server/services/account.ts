@@ -2,6 +2,13 @@
 // workspace, and every flag derived from them at the clock's current time. Views (user info,
 // context, products) and the payment rules all start from here.
 import {
+  type Entitlements,
+  entitlementsOf,
+  type PaidFacts,
+  type TeamPaid,
+  teamPaidNow,
+} from "../../domain/account/entitlements.ts";
+import {
   effectiveOrderState,
   isCancelled,
   isExpiredTrial,
@@ -27,7 +34,17 @@ export type Account = {
   isOwner: boolean;
   /** An enterprise member who is not the owner. */
   isMember: boolean;
-  /** The product the account uses: the workspace's for an approved member, else its own. */
+  /**
+   * What the account may use now (domain/account/entitlements.ts): its own subscription, or the
+   * team's current paid state for an approved member. Features, seats and exports read this.
+   */
+  entitlements: Entitlements;
+  /** What the workspace the account owns or belongs to has now; null without one. */
+  team: TeamPaid | null;
+  /**
+   * The product the account shows: the team's while a member uses it, else the account's own
+   * order (an expired trial still names its trial, with isExpiredTrial).
+   */
   productCode: string;
   plan: PlanEntry | null;
   orderState: OrderState;
@@ -49,6 +66,22 @@ export function planOf(catalog: Catalog, code: string): PlanEntry | null {
   return catalog.plans.find((p) => p.code === code) ?? null;
 }
 
+/** A subscription row as the entitlement rules read it. */
+export function paidFacts(sub: Subscription): PaidFacts {
+  return {
+    productCode: sub.productCode,
+    orderState: sub.orderState,
+    covidPromotion: sub.covidPromotion,
+    orderEnd: sub.orderEnd,
+    expired: sub.expiredFlag,
+    seats: sub.seats,
+    pendingProductCode: sub.pendingProductCode,
+    pendingSeats: sub.pendingSeats,
+    pendingAt: sub.pendingAt,
+    exportCredits: sub.exportCredits,
+  };
+}
+
 export async function loadAccount(
   q: Queryable,
   catalog: Catalog,
@@ -64,7 +97,22 @@ export async function loadAccount(
   const isOwner = instance !== null && instance.ownerUserId === user.id;
   const isMember = instance !== null && !isOwner;
   const approvedMember = isMember && user.memberState === "approved";
-  const productCode = approvedMember && instance ? instance.productCode : sub.productCode;
+  const owner =
+    instance === null
+      ? null
+      : isOwner
+        ? sub
+        : instance.ownerUserId === null
+          ? null
+          : await Subscriptions.get(q, instance.ownerUserId);
+  const entitlements = entitlementsOf({
+    own: paidFacts(sub),
+    team: approvedMember ? { owner: owner && paidFacts(owner) } : null,
+    plans: catalog.plans,
+    now,
+  });
+  const team = instance ? teamPaidNow(owner && paidFacts(owner), catalog.plans, now) : null;
+  const productCode = entitlements.source === "team" ? entitlements.productCode : sub.productCode;
   const plan = planOf(catalog, productCode);
   const orderState = effectiveOrderState(parseOrderState(sub.orderState), sub.covidPromotion);
   const days = orderState === "automatic" ? null : remainingDays(sub.orderEnd, now);
@@ -76,6 +124,8 @@ export async function loadAccount(
     instance,
     isOwner,
     isMember,
+    entitlements,
+    team,
     productCode,
     plan,
     orderState,
