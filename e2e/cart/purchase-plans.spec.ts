@@ -3,6 +3,7 @@
 // Business and the schools plan, a coupon verified then applied, the address and its tax, and a
 // downgrade said plainly with its date.
 import { expect, test } from "@playwright/test";
+import { activateViaApi, DEMO_PASSWORD, signUpViaApi } from "./account-helpers.ts";
 import { shownTotal, signIn, signUpNewAccount } from "./purchase-helpers.ts";
 
 test("the plans screen marks the current plan and switches monthly and annual", async ({
@@ -62,7 +63,10 @@ test("Business seats: 3 included, each extra seat at the seat price", async ({ p
 });
 
 test("Schools: at least 30 seats, priced by band, a quote above the top band", async ({ page }) => {
-  await signUpNewAccount(page);
+  // Education plans are sold to a verified education address (spec 6).
+  const email = `schools-${Date.now().toString(36)}-${process.pid}@demo-school.edu`;
+  await signUpViaApi(page, email, DEMO_PASSWORD);
+  await activateViaApi(page, email);
   await page.goto("/cart?p=buy&product=wv_k12_12m#checkout");
   await expect(page.getByLabel("Seats")).toHaveValue("30");
   expect(await shownTotal(page)).toBe("$374.00");
@@ -120,4 +124,13 @@ test("a downgrade says nothing is charged today and when it applies", async ({ p
     /Nothing is charged today\. Your plan changes to Power on \w+ \d{1,2}, \d{4}/,
   );
   await expect(page.getByRole("button", { name: "Confirm the change" })).toBeVisible();
+});
+
+test("a personal address buying a Schools plan goes to the invalid-email page", async ({
+  page,
+}) => {
+  await signUpNewAccount(page);
+  await page.goto("/cart?p=buy&product=wv_k12_6m&tier=education#checkout");
+  await expect(page).toHaveURL(/\/cart\/invalid-email\?p=buy&tier=education&product=wv_k12_6m$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your education email");
 });

@@ -1,5 +1,6 @@
 // E-mail rules: blocked domains, education (teacher) addresses and the school-district redirect
 // (spec sections 2.5, 5 and 6).
+import { isEducationCode } from "./tier.ts";
 
 export function emailDomain(email: string): string {
   const at = email.lastIndexOf("@");
@@ -49,6 +50,21 @@ export function teacherEmailValid(facts: {
   return facts.emailVerified && isEducationEmail(facts.email, facts.extraDomains);
 }
 
+/**
+ * Spec 6: education plans need a valid education e-mail. Every education product (the teacher
+ * plan, the schools plans of 12 and 6 months, the education trial) may be quoted, bought or tried
+ * only by an account whose education address is verified; anything else is not an education
+ * product and needs nothing.
+ */
+export function educationEligible(facts: {
+  productCode: string;
+  email: string;
+  emailVerified: boolean;
+  extraDomains?: readonly string[];
+}): boolean {
+  return !isEducationCode(facts.productCode) || teacherEmailValid(facts);
+}
+
 /** What the teacher e-mail rules read: the account, and the buy or trial link of the page. */
 export type TeacherCheckFacts = {
   productCode: string;
@@ -70,8 +86,8 @@ function isTeacherProduct(code: string | null): boolean {
 /**
  * Whether a failed teacher check sends the person to the invalid-email page (spec 2.5: an
  * invalid or unverified *education* e-mail): the URL asks (validateEduEmail=true), the account is
- * on a teacher plan or the education trial, or the page buys a teacher plan or starts an
- * education trial. A personal or business trial that awaits activation is checked (spec 4) but
+ * on a teacher plan or the education trial, or the page buys any education product (teacher,
+ * schools: educationEligible) or starts an education trial. A personal or business trial that awaits activation is checked (spec 4) but
  * never sent there: its address need not be a school's (docs/decisions/0021-trial-landing.md).
  */
 export function educationEmailRequired(f: TeacherCheckFacts): boolean {
@@ -79,7 +95,7 @@ export function educationEmailRequired(f: TeacherCheckFacts): boolean {
   return (
     query.validateEduEmail ||
     isTeacherProduct(f.productCode) ||
-    isTeacherProduct(query.productCode) ||
+    (query.productCode !== null && isEducationCode(query.productCode)) ||
     (query.p === "trial" &&
       (query.tier === "education" || (query.productCode?.includes("k12") ?? false)))
   );

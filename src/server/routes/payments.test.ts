@@ -223,7 +223,7 @@ describe("upgrade", () => {
         body: { product: { code: "wv_teacher_12m" } },
         idempotencyKey: newKey(),
       }),
-    ).toMatchObject({ status: 409, body: { error_code: "product_not_purchasable" } });
+    ).toMatchObject({ status: 403, body: { error_code: "education_email_required" } });
     expect((await chargedAmounts()).length).toBe(charged);
     const mobile = await server.signedIn("mobile@demo.test");
     expect(
@@ -314,7 +314,7 @@ describe("free trial", () => {
     });
     expect(
       await client.call(api.activateFreeTrial, {
-        body: { vertical: "education" },
+        body: { vertical: "unlimited" },
         idempotencyKey: newKey(),
       }),
     ).toMatchObject({ status: 409, body: { error_code: "trial_not_available" } });
@@ -329,7 +329,7 @@ describe("free trial", () => {
           body: { vertical: "education" },
           idempotencyKey: newKey(),
         }),
-      ).toMatchObject({ status: 409, body: { error_code: "trial_not_available" } });
+      ).toMatchObject({ status: 403, body: { error_code: "education_email_required" } });
     }
     const client = server.client();
     await client.call(api.signIn, { body: { email: "edu@school.edu", password: "secret-1" } });

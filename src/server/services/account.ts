@@ -1,6 +1,7 @@
 // An account as the rules of spec section 4 see it: the user, the subscription, the team
 // workspace, and every flag derived from them at the clock's current time. Views (user info,
 // context, products) and the payment rules all start from here.
+import { educationEligible } from "../../domain/account/email-rules.ts";
 import {
   type Entitlements,
   entitlementsOf,
@@ -61,6 +62,19 @@ export type Account = {
   location: Location;
   now: number;
 };
+
+/**
+ * Spec 6 (domain educationEligible): whether this account may quote, buy or try this product. An
+ * education product needs a verified education address (school districts' domains count).
+ */
+export function educationEligibleFor(catalog: Catalog, account: Account, code: string): boolean {
+  return educationEligible({
+    productCode: code,
+    email: account.user.email,
+    emailVerified: account.user.emailVerified,
+    extraDomains: catalog.schoolDistricts.flatMap((d) => d.emailDomains),
+  });
+}
 
 export function planOf(catalog: Catalog, code: string): PlanEntry | null {
   return catalog.plans.find((p) => p.code === code) ?? null;
