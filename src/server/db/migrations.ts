@@ -317,6 +317,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE subscriptions ADD COLUMN price_basis TEXT;
     `,
   },
+  {
+    version: 10,
+    name: "one trial per person: the normalised address each trial was counted against",
+    sql: `
+      CREATE TABLE trial_claims (
+        identity TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        product_code TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -4,6 +4,7 @@ import { api } from "../../api/contract/index.ts";
 import type { Invoice } from "../../api/contract/payment.ts";
 import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { tierForVertical, trialProductForTier } from "../../domain/account/tier.ts";
+import { trialIdentity, trialRefusal } from "../../domain/account/trials.ts";
 import { apiError, cardError } from "../../domain/errors/api-errors.ts";
 import type { Routes } from "../app.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
@@ -12,6 +13,7 @@ import { CardTokens } from "../db/ledger.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
+import { TrialClaims } from "../db/trial-claims.ts";
 import type { User } from "../db/users.ts";
 import { Users } from "../db/users.ts";
 import { fail, HttpError, json } from "../http/reply.ts";
@@ -316,9 +318,22 @@ export function paymentRoutes(routes: Routes): void {
         if (!educationEligibleFor(ctx.app.catalog, account, plan.code)) {
           return errorOutcome(apiError("education_email_required"));
         }
-        if (user.previousTrialOwner || account.orderState === "automatic" || account.isTrial) {
-          return errorOutcome(apiError("trial_not_available"));
-        }
+        // One trial per person (domain/account/trials.ts): counted against the normalised
+        // address, so plus tags, Gmail dots and googlemail.com get no second trial, and only
+        // for an address the person has verified.
+        const identity = trialIdentity(user.email);
+        const refusal = trialRefusal({
+          hadTrial:
+            user.previousTrialOwner ||
+            identity === null ||
+            (await TrialClaims.taken(ctx.app.db, identity)),
+          orderState: account.orderState,
+          isTrial: account.isTrial,
+          isExpiredTrial: account.isExpiredTrial,
+          managed: account.managed,
+          emailVerified: user.emailVerified,
+        });
+        if (refusal) return errorOutcome(apiError(refusal));
         const ccRequired =
           account.sub.ccRequiredForTrial || user.properties.ccRequiredForTrial === "true";
         if (ccRequired && !user.paymentCustomer && !user.paypalSubscriptionId) {
@@ -340,6 +355,14 @@ export function paymentRoutes(routes: Routes): void {
           status: 200,
           body: answer,
           commit: async (tx) => {
+            if (identity !== null) {
+              await TrialClaims.claim(tx, {
+                identity,
+                userId: user.id,
+                productCode: plan.code,
+                now,
+              });
+            }
             const result = await startTrial(tx, account, plan, {
               days,
               instanceName: body.instanceName ?? null,

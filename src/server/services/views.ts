@@ -6,6 +6,7 @@ import type { UserContextResponse, UserInfoResponse } from "../../api/contract/u
 import { districtRedirect, type SchoolDistrictRule } from "../../domain/account/email-rules.ts";
 import { prefersHtmlEditor } from "../../domain/account/features.ts";
 import { FREE_PRODUCT, isTrialCode, trialProductForTier } from "../../domain/account/tier.ts";
+import { trialOffered } from "../../domain/account/trials.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import {
   activeCampaigns,
@@ -197,9 +198,16 @@ export function productsView(account: Account, catalog: Catalog): z.input<typeof
     FreeProduct: FREE_PRODUCT,
     TermDurationMonths: sub.termMonths ?? plan?.termDuration ?? null,
     "Purchasable Products": purchasable(catalog, account),
-    "Purchasable Products Trial": user.previousTrialOwner
-      ? []
-      : catalog.plans.filter((p) => p.isTrial && !p.legacy).map((p) => p.code),
+    // The same rule as the trial call's (domain/account/trials.ts): no trial after a trial.
+    "Purchasable Products Trial": trialOffered({
+      hadTrial: user.previousTrialOwner,
+      orderState: account.orderState,
+      isTrial: account.isTrial,
+      isExpiredTrial: account.isExpiredTrial,
+      managed: account.managed,
+    })
+      ? catalog.plans.filter((p) => p.isTrial && !p.legacy).map((p) => p.code)
+      : [],
     "Seat Price": Math.max(0, prices.seatPrice),
     Seats: sub.seats,
     sku_term: `${plan?.termDuration ?? 1}m`,
