@@ -3,6 +3,7 @@ import { endedState } from "../renewals/schedule.ts";
 import { makePlan } from "../testing/builders.ts";
 import {
   entitlementsOf,
+  joinableSeats,
   type PaidFacts,
   paidNow,
   planFeatures,
@@ -228,5 +229,32 @@ describe("entitlementsOf: one answer for every read of what an account uses", ()
       "TrialEmailVerification",
     ]);
     expect(planFeatures(null)).toEqual([]);
+  });
+});
+
+describe("joinableSeats: no join beyond a scheduled seat reduction", () => {
+  const reduction = {
+    pendingProductCode: "wv_bizoct17_12m",
+    pendingSeats: 3,
+    pendingAt: NOW + DAY,
+  };
+  it.each<[string, PaidFacts | null, number]>([
+    ["a paying team with nothing scheduled", business, 6],
+    ["a team with a reduction to 3 scheduled", { ...business, ...reduction }, 3],
+    [
+      "a scheduled increase does not add seats before it is paid",
+      { ...business, ...reduction, pendingSeats: 9 },
+      6,
+    ],
+    [
+      "a switch to a one-person plan scheduled: the owner's seat only",
+      { ...business, ...reduction, pendingProductCode: "wv_single_12m", pendingSeats: 1 },
+      1,
+    ],
+    ["a reduction in effect", { ...business, ...reduction, pendingAt: NOW }, 3],
+    ["an expired trial", { ...businessTrial, orderEnd: NOW - 1 }, 0],
+    ["no owner", null, 0],
+  ])("%s: %i", (_, owner, expected) => {
+    expect(joinableSeats(owner, plans, NOW)).toBe(expected);
   });
 });

@@ -91,6 +91,26 @@ export function teamPaidNow(
   return { productCode: paid.productCode, seats: Math.max(1, paid.seats) };
 }
 
+/**
+ * The seats a team may fill by new joins (issue 18 item 3,
+ * docs/decisions/0027-seat-reductions.md): what it has now, and no more than a scheduled change
+ * will leave it (a seat reduction, or a switch to a one-person plan: the owner's seat only), so
+ * that nobody joins onto a seat that is not paid for after the renewal.
+ */
+export function joinableSeats(
+  owner: PaidFacts | null,
+  plans: readonly PlanEntry[],
+  now: number,
+): number {
+  const team = teamPaidNow(owner, plans, now);
+  if (team.productCode === null || owner === null) return 0;
+  const pending = owner.pendingProductCode;
+  if (pending === null || (owner.pendingAt ?? now) <= now) return team.seats;
+  const scheduled = plans.find((p) => p.code === pending);
+  const scheduledSeats = scheduled?.multiUser ? (owner.pendingSeats ?? team.seats) : 1;
+  return Math.min(team.seats, scheduledSeats);
+}
+
 export type EntitlementInput = {
   own: PaidFacts;
   /** The team of an approved member who is not its owner (the owner uses `own`); else null. */

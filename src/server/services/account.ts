@@ -23,7 +23,7 @@ import { paymentMethodOf } from "../../domain/account/payment-method.ts";
 import { resolveTier, type Tier } from "../../domain/account/tier.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import type { Queryable } from "../db/db.ts";
-import { type Instance, Instances } from "../db/instances.ts";
+import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { freeSubscription, type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
 import { type Location, locationOf } from "./location.ts";
@@ -58,6 +58,8 @@ export type Account = {
   upgradesDisabled: boolean;
   paymentMethod: "paypal" | "cc" | null;
   usedSeats: number;
+  /** Seats held in the workspace: approved members and invitations to an address not accepted. */
+  heldSeats: number;
   tier: Tier;
   location: Location;
   now: number;
@@ -132,6 +134,7 @@ export async function loadAccount(
   const days = orderState === "automatic" ? null : remainingDays(sub.orderEnd, now);
   const professionalTrial = productCode === "wv_bizindiv_trial";
   const usedSeats = instance ? await Users.countApprovedMembers(q, instance.id) : 0;
+  const heldSeats = instance ? usedSeats + (await Invites.countPending(q, instance.id)) : 0;
   return {
     user,
     sub,
@@ -170,6 +173,7 @@ export async function loadAccount(
       paymentMethod: sub.paymentProcessor,
     }),
     usedSeats,
+    heldSeats,
     tier: resolveTier({ tier: plan?.tier ?? "personal", productCode }),
     location: locationOf(user),
     now,

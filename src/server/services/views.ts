@@ -245,7 +245,7 @@ export function productsView(account: Account, catalog: Catalog): z.input<typeof
     FontPackages: "",
     defaultCapacity: plan?.capacity ?? "",
     maxInvitations:
-      account.isOwner && instance ? Math.max(0, (account.team?.seats ?? 0) - account.usedSeats) : 0,
+      account.isOwner && instance ? Math.max(0, (account.team?.seats ?? 0) - account.heldSeats) : 0,
     exportTimeLeft: exportMax,
     subscriptionExportTimeMax: exportMax,
     timeUsed: 0,
