@@ -44,7 +44,8 @@ const EDUCATION_PLANS: [string, number | undefined][] = [
   ["wv_k12_6m", 30],
 ];
 
-describe("education plans need a verified education address", () => {
+// Accounts, purchases and a year of renewals per test: more than the default 5 s on a busy machine.
+describe("education plans need a verified education address", { timeout: 30_000 }, () => {
   it("refuses every education product to a business address, on quote and on purchase, charging nothing", async () => {
     const client = await buyer("cheap-team@example.com", true);
     const before = await charges();
@@ -106,7 +107,8 @@ describe("education plans need a verified education address", () => {
   });
 });
 
-describe("the 6-month schools plan", () => {
+// Accounts, purchases and a year of renewals per test: more than the default 5 s on a busy machine.
+describe("the 6-month schools plan", { timeout: 30_000 }, () => {
   it("stops at 50,000 seats like the 12-month plan (it quoted 1,000,000)", async () => {
     const client = await buyer("district@school.edu", true);
     for (const code of ["wv_k12_6m", "wv_k12_12m"]) {

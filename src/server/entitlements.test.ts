@@ -141,7 +141,8 @@ const dropped = {
   licenceHasLicense: false,
 };
 
-describe("a team member uses what the team pays for now", () => {
+// Accounts, purchases and a year of renewals per test: more than the default 5 s on a busy machine.
+describe("a team member uses what the team pays for now", { timeout: 30_000 }, () => {
   it("drops every member when the owner's Business trial expires, and lets nobody join on it", async () => {
     const owner = await businessTrialOwner("expiring-owner@example.com");
     const code = await invite(owner);

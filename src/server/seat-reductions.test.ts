@@ -79,7 +79,8 @@ async function licence(owner: TestClient) {
   return answer.body;
 }
 
-describe("a scheduled seat reduction", () => {
+// Accounts, purchases and a year of renewals per test: more than the default 5 s on a busy machine.
+describe("a scheduled seat reduction", { timeout: 30_000 }, () => {
   it("lets nobody join beyond the seats it leaves: 6 seats, 3 scheduled, 5 try to join", async () => {
     const owner = await teamOwner("reducing-owner@example.com", 6);
     const scheduled = await owner.client.call(api.upgrade, {
@@ -120,7 +121,8 @@ describe("a scheduled seat reduction", () => {
   });
 });
 
-describe("invitations to an address hold their seats", () => {
+// Accounts, purchases and a year of renewals per test: more than the default 5 s on a busy machine.
+describe("invitations to an address hold their seats", { timeout: 30_000 }, () => {
   it("keeps the invited person's seat from open joins and from a seat reduction", async () => {
     const owner = await teamOwner("holding-owner@example.com", 3);
     const held = await invite(owner.client, "held-seat@example.com");

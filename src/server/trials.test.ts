@@ -36,7 +36,8 @@ async function isTrial(client: TestClient): Promise<boolean> {
   return context.ok && context.body.isTrial;
 }
 
-describe("one trial per person", () => {
+// Accounts, purchases and a year of renewals per test: more than the default 5 s on a busy machine.
+describe("one trial per person", { timeout: 30_000 }, () => {
   it("refuses a second trial to plus tags, Gmail dots and googlemail.com", async () => {
     const first = await account("pat.smith@gmail.com");
     expect((await startTrial(first)).ok).toBe(true);
