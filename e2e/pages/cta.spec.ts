@@ -5,7 +5,7 @@
 // - p=buy to #checkout: the checkout of that product (an order summary priced by the server);
 // - p=buy to #checkout_single_export: the single export of that quality;
 // - p=trial: the trial screen of that plan;
-// - the teacher plan and education trials: the invalid-email page, with p, tier=education and
+// - every education product (teacher, schools) and education trials: the invalid-email page, with p, tier=education and
 //   product (these accounts have no verified school address: spec 2.5);
 // - #signup: the free account, or the plans after signing in;
 // - the seat calculator's form: the checkout with the seats typed in.
@@ -33,6 +33,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
+import { isEducationCode } from "../../src/domain/account/tier.ts";
 import {
   actAsNewVisitor,
   signInViaApi,
@@ -115,10 +116,10 @@ type Landing =
 
 function isEducationLink(params: URLSearchParams): boolean {
   const product = params.get("product") ?? "";
-  if (product.includes("teacher")) return true;
-  return (
-    params.get("p") === "trial" && (params.get("tier") === "education" || product.includes("k12"))
-  );
+  // Every education product (teacher, schools, the education trial) needs a verified education
+  // address (spec 6, issue 18 item 2).
+  if (isEducationCode(product)) return true;
+  return params.get("p") === "trial" && params.get("tier") === "education";
 }
 
 /** Where a link lands once the visitor has an account (the rules of the comment above). */
