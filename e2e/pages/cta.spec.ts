@@ -5,8 +5,9 @@
 // - p=buy to #checkout: the checkout of that product (an order summary priced by the server);
 // - p=buy to #checkout_single_export: the single export of that quality;
 // - p=trial: the trial screen of that plan;
-// - every education product (teacher, schools) and education trials: the invalid-email page, with p, tier=education and
-//   product (these accounts have no verified school address: spec 2.5);
+// - every education product (teacher, schools) and education trials: the invalid-email page,
+//   with p, tier=education and product (these accounts have no verified school address: spec
+//   2.5 and 6);
 // - #signup: the free account, or the plans after signing in;
 // - the seat calculator's form: the checkout with the seats typed in.
 //
