@@ -39,35 +39,6 @@ export function TrialScreen() {
       </Frame>
     );
   }
-  // One trial per person (domain/account/trials.ts): an expired trial, a running one or a paying
-  // account is offered the plans, never "Start free trial".
-  const offered = trialOffered({
-    hadTrial: productInfo?.previousTrialOwner ?? false,
-    orderState: user.orderState,
-    isTrial: user.isTrial,
-    isExpiredTrial: user.isExpiredTrial,
-    managed: false,
-  });
-  // (Not right after this screen started one: the account reads as on trial until it moves on.)
-  if (user.isAuth && !offered && state.status !== "success" && !busy) {
-    return (
-      <Frame title={title}>
-        <p data-testid="trial-unavailable">
-          {user.isExpiredTrial
-            ? "Your free trial has ended. Choose a plan to keep your projects."
-            : "A free trial is not available for this account. Choose a plan to continue."}
-        </p>
-        {query.productCode && (
-          <a className="btn" href={hrefFor("checkout", { p: "buy", product: query.productCode })}>
-            Buy it instead
-          </a>
-        )}
-        <a className="btn secondary" href={hrefFor("plans")}>
-          See the plans
-        </a>
-      </Frame>
-    );
-  }
   if (offer.status === "failure") {
     return (
       <Frame title={title}>
@@ -87,6 +58,35 @@ export function TrialScreen() {
     return (
       <Frame title={title}>
         <p>This plan has no free trial.</p>
+        {query.productCode && (
+          <a className="btn" href={hrefFor("checkout", { p: "buy", product: query.productCode })}>
+            Buy it instead
+          </a>
+        )}
+        <a className="btn secondary" href={hrefFor("plans")}>
+          See the plans
+        </a>
+      </Frame>
+    );
+  }
+  // One trial per person (domain/account/trials.ts): an expired trial, a running one or a paying
+  // account is offered the plans, never "Start free trial".
+  const offered = trialOffered({
+    hadTrial: productInfo?.previousTrialOwner ?? false,
+    orderState: user.orderState,
+    isTrial: user.isTrial,
+    isExpiredTrial: user.isExpiredTrial,
+    managed: false,
+  });
+  // (Not right after this screen started one: the account reads as on trial until it moves on.)
+  if (user.isAuth && !offered && state.status !== "success" && !busy) {
+    return (
+      <Frame title={title}>
+        <p data-testid="trial-unavailable">
+          {user.isExpiredTrial
+            ? "Your free trial has ended. Choose a plan to keep your projects."
+            : "A free trial is not available for this account. Choose a plan to continue."}
+        </p>
         {query.productCode && (
           <a className="btn" href={hrefFor("checkout", { p: "buy", product: query.productCode })}>
             Buy it instead
