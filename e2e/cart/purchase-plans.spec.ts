@@ -2,7 +2,7 @@
 // filters of the URL, managed accounts told why they cannot buy and whom to ask; seats for
 // Business and the schools plan, a coupon verified then applied, the address and its tax, and a
 // downgrade said plainly with its date.
-import { expect, test } from "./api-helpers.ts";
+import { DEMO_PASSWORD, expect, test } from "./api-helpers.ts";
 import { shownTotal } from "./purchase-helpers.ts";
 
 test("the plans screen marks the current plan and switches monthly and annual", async ({
@@ -66,7 +66,10 @@ test("Schools: at least 30 seats, priced by band, a quote above the top band", a
   page,
   api,
 }) => {
-  await api.signUp();
+  // Education plans are sold to a verified education address (spec 6).
+  const email = `schools-${Date.now().toString(36)}-${process.pid}@demo-school.edu`;
+  await api.signUp({ email, password: DEMO_PASSWORD });
+  await api.activate(email);
   await page.goto("/cart?p=buy&product=wv_k12_12m#checkout");
   await expect(page.getByLabel("Seats")).toHaveValue("30");
   expect(await shownTotal(page)).toBe("$374.00");
@@ -127,4 +130,14 @@ test("a downgrade says nothing is charged today and when it applies", async ({ p
     /Nothing is charged today\. Your plan changes to Power on \w+ \d{1,2}, \d{4}/,
   );
   await expect(page.getByRole("button", { name: "Confirm the change" })).toBeVisible();
+});
+
+test("a personal address buying a Schools plan goes to the invalid-email page", async ({
+  page,
+  api,
+}) => {
+  await api.signUp();
+  await page.goto("/cart?p=buy&product=wv_k12_6m&tier=education#checkout");
+  await expect(page).toHaveURL(/\/cart\/invalid-email\?p=buy&tier=education&product=wv_k12_6m$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your education email");
 });

@@ -36,6 +36,15 @@ test("a visitor tries Unlimited from the pricing page: sign up, start, trial run
 
   await expect(heading(page)).toHaveText("Start your free trial");
   await expect(page.getByTestId("trial-offer")).toContainText("Unlimited trial: 14 days free");
+  // A trial starts once the address is verified (one trial per person, issue 18 item 6): the
+  // screen says so and leads to the activation step; verified, the same press starts it.
+  await page.getByRole("button", { name: "Start free trial" }).click();
+  await expect(page.getByRole("alert")).toContainText("not verified yet");
+  await expect(page.getByRole("link", { name: "Verify my e-mail address" })).toHaveAttribute(
+    "href",
+    "/cart#email-activation",
+  );
+  await api.activate(email);
   await page.getByRole("button", { name: "Start free trial" }).click();
 
   await expect(heading(page)).toHaveText("Your trial has started");
@@ -43,23 +52,13 @@ test("a visitor tries Unlimited from the pricing page: sign up, start, trial run
   await expect(page.getByTestId("trial-status")).toContainText(
     /Your Unlimited trial runs until \w+ \d{1,2}, \d{4} \(14 days\)/,
   );
-  // The new account still has to verify its address: the screen says how.
-  await expect(page.getByRole("link", { name: "Activate your account" })).toBeVisible();
   expect(await accountContext(page)).toMatchObject({
     isTrial: true,
     productCode: "wv_unlimited_trial",
   });
 
-  // A personal trial awaiting activation is not an education account: never sent to the
-  // invalid-email page. Its trial asks for a verified address (the TrialEmailVerification
-  // feature, spec 4), so the activation step comes first, also after a reload (start-up runs the
-  // teacher check again); once activated, buying goes on as usual.
-  await page.goto("/cart?p=buy&product=wv_unloct17_12m#checkout");
-  await expect(heading(page)).toHaveText("Activate your account");
-  await page.reload();
-  await expect(heading(page)).toHaveText("Activate your account");
-  await expect(page).not.toHaveURL(/invalid-email/);
-  await api.activate(email);
+  // A personal trial is not an education account: never sent to the invalid-email page; buying
+  // goes on as usual.
   await page.goto("/cart?p=buy&product=wv_unloct17_12m#checkout");
   await expect(heading(page)).toHaveText("Checkout");
   await page.reload();
@@ -70,7 +69,7 @@ test("the Professional trial lands on the trial screen with its own name", async
   page,
   api,
 }) => {
-  await api.signUp();
+  await api.activate(await api.signUp());
   await page.goto("/cart?p=trial&product=wv_bizindiv_1m&tier=professional#checkout");
   await expect(page.getByTestId("trial-offer")).toContainText("Professional trial: 14 days free");
   await page.getByRole("button", { name: "Start free trial" }).click();
@@ -83,7 +82,7 @@ test("the Business trial names the team's workspace, with a loader while it star
   page,
   api,
 }) => {
-  await api.signUp();
+  await api.activate(await api.signUp());
   await page.goto("/cart?p=trial&product=wv_bizoct17_12m&tier=business#checkout");
   await expect(page.getByTestId("trial-offer")).toContainText("Business trial: 14 days free");
   await page.getByLabel("Name of your team's workspace (optional)").fill("Pat Studio");
@@ -204,18 +203,25 @@ test("a trial the account cannot have says so, and a plan without one offers to 
 }) => {
   await api.signIn("trial@demo.test");
   await page.goto("/cart?p=trial&product=wv_unloct17_12m#checkout");
-  await page.getByRole("button", { name: "Start free trial" }).click();
-  await expect(
-    page
-      .getByRole("alert")
-      .filter({ hasText: "A free trial is not available for this account. Choose a plan" }),
-  ).toBeVisible();
+  await expect(page.getByTestId("trial-unavailable")).toHaveText(
+    "A free trial is not available for this account. Choose a plan to continue.",
+  );
+  await expect(page.getByRole("button", { name: "Start free trial" })).toHaveCount(0);
   await expect(heading(page)).toHaveText("Start your free trial");
 
   await page.goto("/cart?p=trial&product=wv_single_12m#checkout");
   await expect(page.getByText("This plan has no free trial.")).toBeVisible();
   await page.getByRole("link", { name: "Buy it instead" }).click();
   await expect(heading(page)).toHaveText("Checkout");
+
+  // An expired trial is offered the plans, never another trial (issue 18 item 6).
+  await api.signIn("expired@demo.test");
+  await page.goto("about:blank");
+  await page.goto("/cart?p=trial&product=wv_unloct17_12m#checkout");
+  await expect(page.getByTestId("trial-unavailable")).toHaveText(
+    "Your free trial has ended. Choose a plan to keep your projects.",
+  );
+  await expect(page.getByRole("button", { name: "Start free trial" })).toHaveCount(0);
 });
 
 test("the plans screen offers the trial of plans that have one, once per account", async ({
@@ -238,7 +244,7 @@ test("the plans screen offers the trial of plans that have one, once per account
   ).toHaveCount(0);
 
   // An account that had its trial, or pays, is not offered one.
-  for (const email of ["trial@demo.test", "monthly@demo.test"]) {
+  for (const email of ["trial@demo.test", "expired@demo.test", "monthly@demo.test"]) {
     await api.signIn(email);
     await page.goto("about:blank");
     // The annual view (a monthly subscriber sees the monthly one by default, issue 22).

@@ -5,8 +5,9 @@
 // - p=buy to #checkout: the checkout of that product (an order summary priced by the server);
 // - p=buy to #checkout_single_export: the single export of that quality;
 // - p=trial: the trial screen of that plan;
-// - the teacher plan and education trials: the invalid-email page, with p, tier=education and
-//   product (these accounts have no verified school address: spec 2.5);
+// - every education product (teacher, schools) and education trials: the invalid-email page,
+//   with p, tier=education and product (these accounts have no verified school address: spec
+//   2.5 and 6);
 // - #signup: the free account, or the plans after signing in;
 // - the seat calculator's form: the checkout with the seats typed in.
 //
@@ -33,6 +34,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
+import { isEducationCode } from "../../src/domain/account/tier.ts";
 import {
   actAsNewVisitor,
   type BrowserApi,
@@ -115,10 +117,10 @@ type Landing =
 
 function isEducationLink(params: URLSearchParams): boolean {
   const product = params.get("product") ?? "";
-  if (product.includes("teacher")) return true;
-  return (
-    params.get("p") === "trial" && (params.get("tier") === "education" || product.includes("k12"))
-  );
+  // Every education product (teacher, schools, the education trial) needs a verified education
+  // address (spec 6, issue 18 item 2).
+  if (isEducationCode(product)) return true;
+  return params.get("p") === "trial" && params.get("tier") === "education";
 }
 
 /** Where a link lands once the visitor has an account (the rules of the comment above). */
@@ -135,6 +137,17 @@ function landingOf(href: string, how: "sign-up" | "sign-in"): Landing {
   if (url.hash === "#checkout_single_export") return { kind: "single-export", product };
   const seats = params.get("seats");
   return seats ? { kind: "checkout", product, seats } : { kind: "checkout", product };
+}
+
+/**
+ * Where the seat calculator's form lands: the checkout with the seats typed in, or, for an
+ * education product (the schools plan), the invalid-email page, as these accounts have no
+ * verified school address (spec 6, issue 18 item 2).
+ */
+function seatFormLanding(product: string): Landing {
+  return isEducationCode(product)
+    ? { kind: "invalid-email", p: "buy", product }
+    : { kind: "checkout", product, seats: "45" };
 }
 
 /** On the sign-up form a link led to: a new account, or free@demo.test through "Sign in". */
@@ -262,11 +275,7 @@ for (const how of ["sign-up", "sign-in"] as const) {
       test(`the seat calculator on ${screenForm.page} keeps the seats`, async ({ page }) => {
         await sendSeatForm(page, screenForm);
         await getAnAccount(page, how);
-        await expectLanding(page, {
-          kind: "checkout",
-          product: screenForm.hidden.product ?? "",
-          seats: "45",
-        });
+        await expectLanding(page, seatFormLanding(screenForm.hidden.product ?? ""));
       });
     }
   });
@@ -309,11 +318,7 @@ test.describe("through the sign-up tab's redirect", () => {
   for (const form of otherForms) {
     test(`the seat calculator on ${form.page} keeps the seats`, async ({ page, api }) => {
       await sendSeatForm(page, form);
-      await landBothWays(page, api, () => ({
-        kind: "checkout",
-        product: form.hidden.product ?? "",
-        seats: "45",
-      }));
+      await landBothWays(page, api, () => seatFormLanding(form.hidden.product ?? ""));
     });
   }
 });

@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { asOfDir } from "../../scripts/pages-as-of.ts";
 import { createStaticHandler, sendNotFound } from "../../scripts/static-handler.ts";
+import { isEducationCode } from "../../src/domain/account/tier.ts";
 import {
   type PriceCombination,
   priceCombinations,
@@ -246,7 +247,7 @@ test("one price everywhere: static page = catalog quote = summary = charge = inv
       for (const row of group) row.summary = await summaryOf(visitor, row.combo);
       const priced = group.filter((r) => r.summary?.ok);
       await inPool(priced, 4, async (row) => {
-        const client = await newBuyer(server, { school: row.combo.plan.includes("teacher") });
+        const client = await newBuyer(server, { school: isEducationCode(row.combo.plan) });
         const total = row.summary?.ok ? row.summary.total : undefined;
         row.purchase = await purchase(server, client, row.combo, total);
       });

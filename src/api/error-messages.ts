@@ -66,6 +66,7 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "upgrades_disabled":
     case "managed_account":
     case "trial_not_available":
+    case "education_email_required":
     case "card_required_for_trial":
     case "no_subscription":
     case "no_essentials":

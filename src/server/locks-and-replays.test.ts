@@ -199,7 +199,7 @@ for (const { name, database, skip } of databases) {
   });
 }
 
-describe("item 8: migration 31 on a database with orders that share a charge", () => {
+describe("item 8: migration 14 on a database with orders that share a charge", () => {
   for (const kind of ["sqlite", "pglite"] as const) {
     it(`keeps the first order on its charge and marks the others (${kind})`, async () => {
       const dir = mkdtempSync(join(tmpdir(), "charge-ref-"));
@@ -208,7 +208,7 @@ describe("item 8: migration 31 on a database with orders that share a charge", (
         await migrate(
           db,
           0,
-          MIGRATIONS.filter((m) => m.version !== 31),
+          MIGRATIONS.filter((m) => m.version !== 14),
         );
         const insert = (id: string, chargeRef: string | null) =>
           db.run(
@@ -220,7 +220,7 @@ describe("item 8: migration 31 on a database with orders that share a charge", (
         for (const id of ["o1", "o2", "o3"]) await insert(id, "ch_same");
         await insert("o4", null);
         await insert("o5", null);
-        expect(await migrate(db, 0)).toEqual([31]);
+        expect(await migrate(db, 0)).toEqual([14]);
         const rows = await db.all<{ id: string; charge_ref: string | null }>(
           "SELECT id, charge_ref FROM orders ORDER BY id",
         );

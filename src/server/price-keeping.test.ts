@@ -12,6 +12,7 @@ import type { Catalog, PriceMigration } from "../domain/catalog/catalog-schema.t
 import { testClock } from "./clock.ts";
 import { Instances } from "./db/instances.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
+import { Users } from "./db/users.ts";
 import { fixtureCatalog, TEST_NOW } from "./testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";
 
@@ -48,6 +49,10 @@ async function buyer(email: string, code: string, seats?: number): Promise<numbe
     body: { email, password: "secret-1", firstName: "Kee", lastName: "Per" },
   });
   if (!signUp.ok) throw new Error(signUp.body.message);
+  // Verified: the schools plan is sold to a verified education address (issue 18 item 2).
+  await server.running.deps.db.transaction((tx) =>
+    Users.update(tx, signUp.body.userId, { emailVerified: true }),
+  );
   const token = await client.call(api.sandboxToken, {
     body: { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123", postalCode: "1" },
   });
@@ -97,7 +102,7 @@ beforeAll(async () => {
   early = await buyer("early@example.com", "wv_single_12m");
   await setClock(TEST_NOW + 2 * DAY);
   late = await buyer("late@example.com", "wv_single_12m");
-  school = await buyer("school@example.com", "wv_k12_12m", 120);
+  school = await buyer("school@district.k12.ca.us", "wv_k12_12m", 120);
   const db = server.running.deps.db;
   await db.transaction(async (tx) => {
     await Subscriptions.update(tx, school, { priceBasis: null });

@@ -33,6 +33,7 @@ const QUOTE_ERRORS = [
   "coupon_not_applicable",
   "seats_in_use",
   "already_subscribed",
+  "education_email_required",
 ] as const;
 /** Who may buy on the web at all (assertCanPurchase in src/server/routes/payments.ts). */
 const PURCHASER_ERRORS = ["blocked_domain", "upgrades_disabled", "managed_account"] as const;
@@ -278,6 +279,8 @@ export const api = {
       "account_busy",
       "trial_not_available",
       "card_required_for_trial",
+      "education_email_required",
+      "email_not_verified",
     ],
   }),
   invoices: endpoint({

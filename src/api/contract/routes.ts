@@ -92,6 +92,7 @@ const ERROR_CODE_SET: ReadonlySet<string> = new Set([
   "upgrades_disabled",
   "managed_account",
   "trial_not_available",
+  "education_email_required",
   "card_required_for_trial",
   "no_subscription",
   "no_essentials",

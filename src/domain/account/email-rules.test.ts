@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   districtRedirect,
+  educationEligible,
   educationEmailRequired,
   isBlockedEmail,
   isEducationEmail,
@@ -51,9 +52,44 @@ describe("e-mail rules", () => {
     expect(teacherCheckNeeded({ ...free, query: teacherLink })).toBe(true);
     const eduTrial = { ...noLink, p: "trial", tier: "education" };
     expect(teacherCheckNeeded({ ...free, query: eduTrial })).toBe(true);
-    // Buying the schools plan is not a teacher's purchase: no check.
-    const schools = { ...noLink, p: "buy", productCode: "wv_k12_12m", tier: "education" };
-    expect(teacherCheckNeeded({ ...free, query: schools })).toBe(false);
+    // Buying a schools plan needs an education address too (spec 6, issue 18 item 2).
+    for (const productCode of ["wv_k12_12m", "wv_k12_6m"]) {
+      const schools = { ...noLink, p: "buy", productCode, tier: "education" };
+      expect(teacherCheckNeeded({ ...free, query: schools })).toBe(true);
+      expect(educationEmailRequired({ ...free, query: schools })).toBe(true);
+    }
+    // A purchase-order school account is not sent away from its own pages.
+    expect(educationEmailRequired({ ...free, productCode: "wv_k12_12m" })).toBe(false);
+  });
+
+  describe("educationEligible: every education product needs a verified education address", () => {
+    const school = { email: "t@school.edu", emailVerified: true };
+    it.each([
+      ["wv_teacher_12m", school, true],
+      ["wv_k12_12m", school, true],
+      ["wv_k12_6m", school, true],
+      ["wv_edu_trial", school, true],
+      ["wv_teacher_12m", { ...school, emailVerified: false }, false],
+      ["wv_k12_12m", { ...school, emailVerified: false }, false],
+      ["wv_k12_12m", { email: "buyer@example.com", emailVerified: true }, false],
+      ["wv_k12_6m", { email: "buyer@example.com", emailVerified: true }, false],
+      ["wv_edu_trial", { email: "buyer@example.com", emailVerified: true }, false],
+      ["wv_bizoct17_12m", { email: "buyer@example.com", emailVerified: false }, true],
+      ["wv_free", { email: "buyer@example.com", emailVerified: false }, true],
+    ])("%s for %o: %s", (productCode, facts, expected) => {
+      expect(educationEligible({ productCode, ...facts })).toBe(expected);
+    });
+    it("counts a school district's own domain", () => {
+      const facts = { email: "t@example-district.org", emailVerified: true };
+      expect(educationEligible({ productCode: "wv_k12_12m", ...facts })).toBe(false);
+      expect(
+        educationEligible({
+          productCode: "wv_k12_12m",
+          ...facts,
+          extraDomains: ["example-district.org"],
+        }),
+      ).toBe(true);
+    });
   });
 
   it("sends only education accounts and purchases to the invalid-email page", () => {

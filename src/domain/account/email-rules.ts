@@ -1,5 +1,6 @@
 // E-mail rules: blocked domains, education (teacher) addresses and the school-district redirect
 // (spec sections 2.5, 5 and 6).
+import { isEducationCode } from "./tier.ts";
 
 export function emailDomain(email: string): string {
   const at = email.lastIndexOf("@");
@@ -49,6 +50,21 @@ export function teacherEmailValid(facts: {
   return facts.emailVerified && isEducationEmail(facts.email, facts.extraDomains);
 }
 
+/**
+ * Spec 6: education plans need a valid education e-mail. Every education product (the teacher
+ * plan, the schools plans of 12 and 6 months, the education trial) may be quoted, bought or tried
+ * only by an account whose education address is verified; anything else is not an education
+ * product and needs nothing.
+ */
+export function educationEligible(facts: {
+  productCode: string;
+  email: string;
+  emailVerified: boolean;
+  extraDomains?: readonly string[];
+}): boolean {
+  return !isEducationCode(facts.productCode) || teacherEmailValid(facts);
+}
+
 /** What the teacher e-mail rules read: the account, and the buy or trial link of the page. */
 export type TeacherCheckFacts = {
   productCode: string;
@@ -70,20 +86,20 @@ function isTeacherProduct(code: string | null): boolean {
 /**
  * Whether a failed teacher check sends the person to the invalid-email page (spec 2.5: an
  * invalid or unverified *education* e-mail): only for an education purchase on this page (issue
- * 22): the URL asks (validateEduEmail=true), the page buys a teacher plan or buys with
- * tier=education (the Schools plan excepted: a school buys it, not a teacher's address), or it
- * starts an education trial. The account's own plan does not count: an education trial's account
- * that buys Unlimited, or looks at the plans, is not sent there. A personal or business trial
- * that awaits activation is checked (spec 4) but never sent there either: its address need not be
- * a school's (docs/decisions/0021-trial-landing.md).
+ * 22): the URL asks (validateEduEmail=true), the page buys or tries an education product (teacher,
+ * schools, the education trial: educationEligible, issue 18 item 2), or buys or tries with
+ * tier=education. The account's own plan does not count: an education trial's account that buys
+ * Unlimited, or looks at the plans, is not sent there. A personal or business trial that awaits
+ * activation is checked (spec 4) but never sent there either: its address need not be a school's
+ * (docs/decisions/0021-trial-landing.md).
  */
 export function educationEmailRequired(f: TeacherCheckFacts): boolean {
   const { query } = f;
   const k12 = query.productCode?.includes("k12") ?? false;
   return (
     query.validateEduEmail ||
-    (query.p !== null && isTeacherProduct(query.productCode)) ||
-    (query.p === "buy" && query.tier === "education" && !k12) ||
+    (query.p !== null && query.productCode !== null && isEducationCode(query.productCode)) ||
+    (query.p === "buy" && query.tier === "education") ||
     (query.p === "trial" && (query.tier === "education" || k12))
   );
 }

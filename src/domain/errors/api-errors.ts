@@ -162,6 +162,11 @@ export const API_ERRORS = {
     message:
       "This account is managed by your organisation or a purchase order. Ask your administrator to change the plan.",
   },
+  education_email_required: {
+    status: 403,
+    message:
+      "Education plans are for teachers and schools with a verified education e-mail address. Verify your school address, or choose another plan.",
+  },
   trial_not_available: {
     status: 409,
     message: "A free trial is not available for this account. Choose a plan to continue.",

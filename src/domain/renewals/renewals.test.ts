@@ -311,6 +311,28 @@ describe("nextRenewalStep", () => {
       seats: 4,
       scheduledChange: true,
     });
+    // A seat reduction never renews fewer seats than the team holds (issue 18 item 3).
+    for (const [seatsInUse, renewed] of [
+      [0, 4],
+      [3, 4],
+      [4, 4],
+      [5, 5],
+    ] as const) {
+      expect(
+        nextRenewalStep(catalog, { ...seats, seatsInUse }, feb15),
+        `${seatsInUse}`,
+      ).toMatchObject({
+        seats: renewed,
+      });
+    }
+    // ... and a switch to a one-person plan is not held up by members (they lose the team plan).
+    const toPower = {
+      ...seats,
+      pendingProductCode: "wv_single_1m",
+      pendingSeats: 1,
+      seatsInUse: 5,
+    };
+    expect(nextRenewalStep(catalog, toPower, feb15)).toMatchObject({ seats: 1 });
     const notYet = state({ pendingProductCode: "wv_single_12m", pendingAt: feb15 + DAY });
     expect(nextRenewalStep(catalog, notYet, feb15)).toMatchObject({
       productCode: "wv_single_1m",

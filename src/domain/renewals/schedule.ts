@@ -31,6 +31,12 @@ export type BillingState = {
   pendingAt: number | null;
   /** The account has already fallen to the free plan (expired): nothing more happens. */
   expired: boolean;
+  /**
+   * Seats held in the team workspace the account owns (members and invitations to an address),
+   * when it owns one: a scheduled seat reduction never renews fewer team seats than are in use
+   * (docs/decisions/0027-seat-reductions.md).
+   */
+  seatsInUse?: number;
 };
 
 /** A renewal is claimed once per (account, anchor, index): the slot of the period it pays for. */
@@ -83,8 +89,10 @@ export function nextRenewalStep(
       ? { productCode: state.pendingProductCode, seats: state.pendingSeats ?? state.seats }
       : null;
   const productCode = change?.productCode ?? state.productCode;
-  const seats = change?.seats ?? state.seats;
   const target = catalog.plans.find((p) => p.code === productCode);
+  const seats = change
+    ? Math.max(change.seats, target?.multiUser ? (state.seatsInUse ?? 0) : 0)
+    : state.seats;
   const months = target ? (target.validMonths ?? target.termDuration) : termMonths;
 
   // The same term keeps the anchor; a new term (or a period that would not move forward, which a

@@ -280,6 +280,8 @@ export function makeSpecCatalog(overrides: Partial<Catalog> = {}): Catalog {
     multiUser: true,
     includedSeats: 30,
     minSeats: 30,
+    // Spec 5: seat orders go up to 50,000 (the 12-month plan's bands end there too).
+    maxSeats: 50000,
     seatPrice: 499,
     premiumTemplates: "business-education",
     maxPublishResolution: "2160p",

@@ -6,6 +6,7 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
+import { trialOffered } from "../../domain/account/trials.ts";
 import { planCards } from "../../domain/checkout/plan-cards.ts";
 import { managedReason, planStatus } from "../../domain/checkout/purchase.ts";
 import { hrefFor, SCREEN_TITLES, toSearch } from "../../domain/checkout/routes.ts";
@@ -58,13 +59,17 @@ export function PlansScreen({ title }: { title: string }) {
   // visitor up, then goes on to the plan they chose.
   if (query.tab === "signup" && !user.isAuth) return <SignUpScreen title={SCREEN_TITLES.signup} />;
   const managed = user.isAuth ? managedReason(user) : null;
-  // A trial is offered to visitors and to accounts that are not paying and never had one (what
-  // the server's activatefreetrial allows).
+  // A trial is offered to visitors and to accounts that are not paying and never had one, an
+  // expired trial included (the server's rule: domain/account/trials.ts).
   const mayTry =
-    !managed &&
-    !user.isTrial &&
-    user.orderState !== "automatic" &&
-    !productInfo?.previousTrialOwner;
+    !user.isAuth ||
+    trialOffered({
+      hadTrial: productInfo?.previousTrialOwner ?? false,
+      orderState: user.orderState,
+      isTrial: user.isTrial,
+      isExpiredTrial: user.isExpiredTrial,
+      managed: managed !== null,
+    });
   const allowed = query.availableProducts.length > 0 ? query.availableProducts : query.productCodes;
   const shown = options
     ? filterPlans(planCards(options.products, mode), {

@@ -6,9 +6,11 @@
 import { useStore } from "@nanostores/react";
 import type { SubmitEvent } from "react";
 import { useEffect } from "react";
+import { trialOffered } from "../../domain/account/trials.ts";
 import { managedReason } from "../../domain/checkout/purchase.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { startFreeTrial } from "../../stores/payment.ts";
+import { $productInfo } from "../../stores/products.ts";
 import { $query } from "../../stores/router.ts";
 import { loadTrialOffer, openTrial, startTrial } from "../../stores/trial.ts";
 import { $user } from "../../stores/user.ts";
@@ -27,6 +29,7 @@ export function TrialScreen() {
     const name = new FormData(event.currentTarget).get("instanceName");
     void startTrial(typeof name === "string" ? name : "");
   };
+  const productInfo = useStore($productInfo);
   const managed = managedReason(user);
   const title = "Start your free trial";
   if (managed) {
@@ -66,6 +69,35 @@ export function TrialScreen() {
       </Frame>
     );
   }
+  // One trial per person (domain/account/trials.ts): an expired trial, a running one or a paying
+  // account is offered the plans, never "Start free trial".
+  const offered = trialOffered({
+    hadTrial: productInfo?.previousTrialOwner ?? false,
+    orderState: user.orderState,
+    isTrial: user.isTrial,
+    isExpiredTrial: user.isExpiredTrial,
+    managed: false,
+  });
+  // (Not right after this screen started one: the account reads as on trial until it moves on.)
+  if (user.isAuth && !offered && state.status !== "success" && !busy) {
+    return (
+      <Frame title={title}>
+        <p data-testid="trial-unavailable">
+          {user.isExpiredTrial
+            ? "Your free trial has ended. Choose a plan to keep your projects."
+            : "A free trial is not available for this account. Choose a plan to continue."}
+        </p>
+        {query.productCode && (
+          <a className="btn" href={hrefFor("checkout", { p: "buy", product: query.productCode })}>
+            Buy it instead
+          </a>
+        )}
+        <a className="btn secondary" href={hrefFor("plans")}>
+          See the plans
+        </a>
+      </Frame>
+    );
+  }
   return (
     <Frame title={title}>
       {trial && (
@@ -91,6 +123,12 @@ export function TrialScreen() {
           </>
         )}
         {state.status === "failure" && <Problem failure={state.error} />}
+        {state.status === "failure" && state.error.code === "email_not_verified" && (
+          // A trial starts once the address is verified: the activation step, then back here.
+          <a className="btn secondary" href={hrefFor("email-activation", {}, { via: "hash" })}>
+            Verify my e-mail address
+          </a>
+        )}
         <button type="submit" className="btn" disabled={busy} aria-busy={busy}>
           {busy ? "Starting your trial…" : "Start free trial"}
         </button>

@@ -1,4 +1,4 @@
-// Queries of the coupon_redemptions table (migration 20; issue 18, item 5): each coupon an account
+// Queries of the coupon_redemptions table (migration 12; issue 18, item 5): each coupon an account
 // took a discount with, once. The pricing module does not take a first-term discount again for a
 // coupon listed here (src/domain/pricing/campaigns.ts, alreadyRedeemed).
 import type { Queryable } from "./db.ts";

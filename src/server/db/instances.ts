@@ -106,6 +106,18 @@ export const Invites = {
     const { sql, params } = inviteMap.insert(invite);
     await q.run(sql, params);
   },
+  /**
+   * Invitations to an address not accepted yet: each holds a seat of its team (issue 18 item 3),
+   * except `exceptCode`, the one being accepted.
+   */
+  async countPending(q: Queryable, instanceId: number, exceptCode: string | null = null) {
+    const row = await q.get<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM invites
+        WHERE instance_id = ? AND email IS NOT NULL AND accepted_at IS NULL AND code <> ?`,
+      [instanceId, exceptCode ?? ""],
+    );
+    return Number(row?.n ?? 0);
+  },
   /** Marks an invitation accepted; false when someone accepted it first. */
   async accept(q: Queryable, code: string, userId: number, now: number): Promise<boolean> {
     const result = await q.run(

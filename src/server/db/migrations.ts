@@ -318,8 +318,21 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // 40-49 are infrastructure's (issue 18); the lead renumbers on merge.
-    version: 40,
+    // 10 (issue 18, item 6): one trial per person.
+    version: 10,
+    name: "one trial per person: the normalised address each trial was counted against",
+    sql: `
+      CREATE TABLE trial_claims (
+        identity TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        product_code TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    // 11 (issue 18, item 20): rate limits shared by every server.
+    version: 11,
     name: "rate-limit buckets shared by every server on one database (decision 0028)",
     sql: `
       CREATE TABLE rate_limits (
@@ -332,8 +345,8 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // Issue 18, item 5 (versions 20-29 are this change's; the lead renumbers on merge).
-    version: 20,
+    // 12 (issue 18, item 5): a first-term discount once per account and coupon.
+    version: 12,
     name: "coupon redemptions: a first-term discount applies once per account and coupon",
     sql: `
       CREATE TABLE coupon_redemptions (
@@ -346,21 +359,21 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // 30 (issue 18, item 7): a lock is released only by the request that took it. The holder
+    // 13 (issue 18, item 7): a lock is released only by the request that took it. The holder
     // names who may take it over (the same Idempotency-Key after a crash); the token names the
     // one acquisition that may release it. Rows from before have none and run out with their lease.
-    version: 30,
+    version: 13,
     name: "account locks carry the token of the acquisition that holds them",
     sql: `
       ALTER TABLE account_locks ADD COLUMN token TEXT;
     `,
   },
   {
-    // 31 (issue 18, item 8): one order per charge at the provider, whatever the key table holds
+    // 14 (issue 18, item 8): one order per charge at the provider, whatever the key table holds
     // (keys are forgotten after a day; a replay finds the provider's first charge again). Orders
     // that already share a charge (written by such replays before this migration) keep theirs on
     // the first one and are marked on the others, so the index can be built and they stay found.
-    version: 31,
+    version: 14,
     name: "one order per provider charge (unique charge_ref)",
     sql: `
       UPDATE orders SET charge_ref = charge_ref || '#duplicate:' || id
@@ -370,9 +383,9 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // 32 (issue 18, item 12): a change of e-mail address waits for the code sent to the new
+    // 15 (issue 18, item 12): a change of e-mail address waits for the code sent to the new
     // address; until then the account keeps (and signs in with) its old one.
-    version: 32,
+    version: 15,
     name: "e-mail changes pending their code",
     sql: `
       CREATE TABLE email_changes (
@@ -386,10 +399,10 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // 33 (issue 18, item 14): the accounts a team's invitation created. Disbanding with
+    // 16 (issue 18, item 14): the accounts a team's invitation created. Disbanding with
     // deleteMembers deletes only these, and only if never used elsewhere; any other member keeps
     // their account, detached from the team.
-    version: 33,
+    version: 16,
     name: "accounts created by a team's invitation",
     sql: `
       CREATE TABLE team_accounts (

@@ -68,7 +68,7 @@ export const Orders = {
   },
   /**
    * The order that holds a provider's charge, if any: a charge pays for one order only (unique
-   * index, migration 31), so a replay that finds the provider's first charge answers with it.
+   * index, migration 14), so a replay that finds the provider's first charge answers with it.
    */
   async byChargeRef(q: Queryable, chargeRef: string): Promise<Order | null> {
     const row = await q.get("SELECT * FROM orders WHERE charge_ref = ?", [chargeRef]);

@@ -98,7 +98,7 @@ export class MemoryRateStore implements RateStore {
 }
 
 /**
- * Buckets in the shared database's rate_limits table (migration 40): one upsert per change, whose
+ * Buckets in the shared database's rate_limits table (migration 11): one upsert per change, whose
  * row lock serialises concurrent changes of one bucket on every server. PostgreSQL only: one
  * SQLite database has one server, whose memory is as good and costs no write per request.
  */

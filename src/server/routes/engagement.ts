@@ -2,6 +2,7 @@
 import { api } from "../../api/contract/index.ts";
 import type { InviteFailureReason } from "../../domain/account/invites.ts";
 import { maskEmail } from "../../domain/account/mask-email.ts";
+import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import type { CampaignEntry } from "../../domain/catalog/catalog-schema.ts";
 import { couponMatches, isCampaignActive } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
@@ -9,7 +10,7 @@ import type { Ctx } from "../context.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { Users } from "../db/users.ts";
 import { type ErrorReply, fail, json } from "../http/reply.ts";
-import { joinTeam } from "../services/teams.ts";
+import { joinTeam, teamPaidOf } from "../services/teams.ts";
 import { limitTelemetry, recordTelemetry } from "../services/telemetry.ts";
 import { accountOf } from "./helpers.ts";
 
@@ -105,14 +106,17 @@ export function engagementRoutes(routes: Routes): void {
     const inviter = invite.inviterUserId
       ? await Users.byId(ctx.app.db, invite.inviterUserId)
       : null;
-    const plan = ctx.app.catalog.plans.find((p) => p.code === instance.productCode);
+    // The plan a new member would join on: what the team has now.
+    const team = await teamPaidOf(ctx.app.db, ctx.app.catalog, instance, ctx.now());
+    const productCode = team.productCode ?? FREE_PRODUCT;
+    const plan = ctx.app.catalog.plans.find((p) => p.code === productCode);
     return json({
       code: invite.code,
       instanceName: instance.name,
       inviterName: inviter ? `${inviter.firstName} ${inviter.lastName}`.trim() : instance.name,
       // Anyone with the code reads this: the addressee recognises a masked address (item 13).
       email: invite.email === null ? null : maskEmail(invite.email),
-      productCode: instance.productCode,
+      productCode,
       tier: plan?.tier ?? "business",
       accepted: invite.email !== null && invite.acceptedAt !== null,
     });

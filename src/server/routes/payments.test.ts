@@ -6,6 +6,7 @@ import {
   GENERIC_CARD_ERROR_MESSAGE,
 } from "../../domain/errors/card-errors.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
+import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
@@ -24,12 +25,17 @@ async function cardToken(client: TestClient, number: string): Promise<string> {
   return answer.body.id;
 }
 
-async function newAccount(email: string): Promise<TestClient> {
+async function newAccount(email: string, verified = false): Promise<TestClient> {
   const client = server.client();
   const answer = await client.call(api.signUp, {
     body: { email, password: "secret-1", firstName: "Pat", lastName: "Buyer" },
   });
   if (!answer.ok) throw new Error(answer.body.message);
+  // A trial starts only for a verified address (issue 18 item 6).
+  if (verified)
+    await server.running.deps.db.transaction((tx) =>
+      Users.update(tx, answer.body.userId, { emailVerified: true }),
+    );
   return client;
 }
 
@@ -223,7 +229,7 @@ describe("upgrade", () => {
         body: { product: { code: "wv_teacher_12m" } },
         idempotencyKey: newKey(),
       }),
-    ).toMatchObject({ status: 409, body: { error_code: "product_not_purchasable" } });
+    ).toMatchObject({ status: 403, body: { error_code: "education_email_required" } });
     expect((await chargedAmounts()).length).toBe(charged);
     const mobile = await server.signedIn("mobile@demo.test");
     expect(
@@ -294,7 +300,7 @@ describe("upgrade", () => {
 
 describe("free trial", () => {
   it("starts once per account, with a workspace for business", async () => {
-    const client = await newAccount("trialist@example.com");
+    const client = await newAccount("trialist@example.com", true);
     const answer = await client.call(api.activateFreeTrial, {
       body: { vertical: "business", instanceName: "Trial Team" },
       idempotencyKey: newKey(),
@@ -314,7 +320,7 @@ describe("free trial", () => {
     });
     expect(
       await client.call(api.activateFreeTrial, {
-        body: { vertical: "education" },
+        body: { vertical: "unlimited" },
         idempotencyKey: newKey(),
       }),
     ).toMatchObject({ status: 409, body: { error_code: "trial_not_available" } });
@@ -329,7 +335,7 @@ describe("free trial", () => {
           body: { vertical: "education" },
           idempotencyKey: newKey(),
         }),
-      ).toMatchObject({ status: 409, body: { error_code: "trial_not_available" } });
+      ).toMatchObject({ status: 403, body: { error_code: "education_email_required" } });
     }
     const client = server.client();
     await client.call(api.signIn, { body: { email: "edu@school.edu", password: "secret-1" } });

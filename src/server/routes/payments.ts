@@ -2,8 +2,9 @@
 // and subscription cancellation. Every figure charged is the order summary's total.
 import { api } from "../../api/contract/index.ts";
 import type { Invoice } from "../../api/contract/payment.ts";
-import { isBlockedEmail, teacherEmailValid } from "../../domain/account/email-rules.ts";
+import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { tierForVertical, trialProductForTier } from "../../domain/account/tier.ts";
+import { trialIdentity, trialRefusal } from "../../domain/account/trials.ts";
 import { apiError, cardError } from "../../domain/errors/api-errors.ts";
 import type { Routes } from "../app.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
@@ -12,12 +13,13 @@ import { CardTokens } from "../db/ledger.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
+import { TrialClaims } from "../db/trial-claims.ts";
 import type { User } from "../db/users.ts";
 import { Users } from "../db/users.ts";
 import { fail, HttpError, json } from "../http/reply.ts";
 import type { ProviderFailure } from "../payments/provider.ts";
 import { classifyCard } from "../payments/test-cards.ts";
-import type { Account } from "../services/account.ts";
+import { type Account, educationEligibleFor } from "../services/account.ts";
 import { withOwnAccountLock } from "../services/account-lock.ts";
 import { sendEmailCode } from "../services/emails.ts";
 import type { Outcome } from "../services/idempotency.ts";
@@ -86,19 +88,10 @@ export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest)
   if (plan && (plan.isTrial || plan.price === 0 || plan.legacy)) {
     throw new HttpError(apiError("product_not_purchasable", code));
   }
-  // The teacher plan is for a verified school address (spec 5); the app sends anyone else to the
-  // invalid-email page first, so this refuses a crafted call.
-  const { user } = account;
-  const schools = catalog.schoolDistricts.flatMap((d) => d.emailDomains);
-  if (
-    code.includes("teacher") &&
-    !teacherEmailValid({
-      email: user.email,
-      emailVerified: user.emailVerified,
-      extraDomains: schools,
-    })
-  ) {
-    throw new HttpError(apiError("product_not_purchasable", code));
+  // Education plans (teacher, schools, spec 6) are for a verified education address; the app
+  // sends anyone else to the invalid-email page first, so this refuses a crafted call.
+  if (!educationEligibleFor(catalog, account, code)) {
+    throw new HttpError(apiError("education_email_required"));
   }
   const priced = quoteFor(catalog, account, {
     targetProduct: code,
@@ -337,20 +330,25 @@ export function paymentRoutes(routes: Routes): void {
         if (!plan) return errorOutcome(apiError("trial_not_available"));
         // The education trial is for a verified school address (spec 2.5 and 6); the app sends
         // anyone else to the invalid-email page first, so this refuses a crafted call.
-        const schools = ctx.app.catalog.schoolDistricts.flatMap((d) => d.emailDomains);
-        if (
-          tier === "education" &&
-          !teacherEmailValid({
-            email: user.email,
-            emailVerified: user.emailVerified,
-            extraDomains: schools,
-          })
-        ) {
-          return errorOutcome(apiError("trial_not_available"));
+        if (!educationEligibleFor(ctx.app.catalog, account, plan.code)) {
+          return errorOutcome(apiError("education_email_required"));
         }
-        if (user.previousTrialOwner || account.orderState === "automatic" || account.isTrial) {
-          return errorOutcome(apiError("trial_not_available"));
-        }
+        // One trial per person (domain/account/trials.ts): counted against the normalised
+        // address, so plus tags, Gmail dots and googlemail.com get no second trial, and only
+        // for an address the person has verified.
+        const identity = trialIdentity(user.email);
+        const refusal = trialRefusal({
+          hadTrial:
+            user.previousTrialOwner ||
+            identity === null ||
+            (await TrialClaims.taken(ctx.app.db, identity)),
+          orderState: account.orderState,
+          isTrial: account.isTrial,
+          isExpiredTrial: account.isExpiredTrial,
+          managed: account.managed,
+          emailVerified: user.emailVerified,
+        });
+        if (refusal) return errorOutcome(apiError(refusal));
         const ccRequired =
           account.sub.ccRequiredForTrial || user.properties.ccRequiredForTrial === "true";
         if (ccRequired && !user.paymentCustomer && !user.paypalSubscriptionId) {
@@ -372,6 +370,14 @@ export function paymentRoutes(routes: Routes): void {
           status: 200,
           body: answer,
           commit: async (tx) => {
+            if (identity !== null) {
+              await TrialClaims.claim(tx, {
+                identity,
+                userId: user.id,
+                productCode: plan.code,
+                now,
+              });
+            }
             const result = await startTrial(tx, account, plan, {
               days,
               instanceName: body.instanceName ?? null,

@@ -1,6 +1,7 @@
 // Products, plan options and the order summary.
 import { api } from "../../api/contract/index.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
+import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Routes } from "../app.ts";
 import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
@@ -8,7 +9,7 @@ import { freeSubscription } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
 import { newUser } from "../db/users.ts";
 import { fromApiError, json } from "../http/reply.ts";
-import { loadAccount } from "../services/account.ts";
+import { educationEligibleFor, loadAccount } from "../services/account.ts";
 import { optionsView } from "../services/options.ts";
 import { quoteFor } from "../services/quotes.ts";
 import { productsView } from "../services/views.ts";
@@ -71,6 +72,14 @@ export function productRoutes(routes: Routes): void {
     const account = await accountOrVisitor(ctx);
     const targetProduct =
       typeof body.targetProduct === "string" ? body.targetProduct : body.targetProduct.code;
+    // Spec 6: a signed-in account is quoted an education plan only with a verified education
+    // address. A visitor sees the price the plans page shows, and signs in before the checkout.
+    if (
+      (await ctx.user()) !== null &&
+      !educationEligibleFor(ctx.app.catalog, account, targetProduct)
+    ) {
+      return fromApiError(apiError("education_email_required"));
+    }
     const priced = quoteFor(ctx.app.catalog, account, {
       targetProduct,
       seats: body.seats,

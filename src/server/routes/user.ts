@@ -89,18 +89,22 @@ export function userRoutes(routes: Routes): void {
     const account = await accountOf(ctx);
     const { instance } = account;
     if (!instance) return fail("not_enterprise");
-    const plan = ctx.app.catalog.plans.find((p) => p.code === instance.productCode);
+    // What the team has now (domain entitlements): a team whose plan ended licenses nothing.
+    const productCode = account.team?.productCode ?? null;
+    const seats = account.team?.seats ?? 0;
+    const plan = ctx.app.catalog.plans.find((p) => p.code === productCode);
     const seatPrice = plan ? planPrice(plan, priceSetOf(ctx.app.catalog, account)).seatPrice : -1;
     return json({
-      hasLicense: account.isOwner || account.user.memberState === "approved",
+      hasLicense:
+        productCode !== null && (account.isOwner || account.entitlements.source === "team"),
       licensePricingStructure: instance.licensePricingStructure,
       instanceId: instance.id,
       instanceName: instance.name,
-      productCode: instance.productCode,
+      productCode: productCode ?? FREE_PRODUCT,
       seatPrice,
-      currentSeats: instance.maxSeats,
+      currentSeats: seats,
       usedSeats: account.usedSeats,
-      maxSeats: instance.maxSeats,
+      maxSeats: seats,
       isEnterpriseAdmin: account.isOwner,
     });
   });

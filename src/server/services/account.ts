@@ -1,7 +1,14 @@
 // An account as the rules of spec section 4 see it: the user, the subscription, the team
 // workspace, and every flag derived from them at the clock's current time. Views (user info,
 // context, products) and the payment rules all start from here.
-
+import { educationEligible } from "../../domain/account/email-rules.ts";
+import {
+  type Entitlements,
+  entitlementsOf,
+  type PaidFacts,
+  type TeamPaid,
+  teamPaidNow,
+} from "../../domain/account/entitlements.ts";
 import {
   effectiveOrderState,
   isCancelled,
@@ -17,7 +24,7 @@ import { resolveTier, type Tier } from "../../domain/account/tier.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
-import { type Instance, Instances } from "../db/instances.ts";
+import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { freeSubscription, type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
 import { type Location, locationOf } from "./location.ts";
@@ -29,7 +36,17 @@ export type Account = {
   isOwner: boolean;
   /** An enterprise member who is not the owner. */
   isMember: boolean;
-  /** The product the account uses: the workspace's for an approved member, else its own. */
+  /**
+   * What the account may use now (domain/account/entitlements.ts): its own subscription, or the
+   * team's current paid state for an approved member. Features, seats and exports read this.
+   */
+  entitlements: Entitlements;
+  /** What the workspace the account owns or belongs to has now; null without one. */
+  team: TeamPaid | null;
+  /**
+   * The product the account shows: the team's while a member uses it, else the account's own
+   * order (an expired trial still names its trial, with isExpiredTrial).
+   */
   productCode: string;
   plan: PlanEntry | null;
   orderState: OrderState;
@@ -44,13 +61,44 @@ export type Account = {
   usedSeats: number;
   /** Coupons whose discount the account has taken (issue 18, item 5), lower case. */
   redeemedCoupons: string[];
+  /** Seats held in the workspace: approved members and invitations to an address not accepted. */
+  heldSeats: number;
   tier: Tier;
   location: Location;
   now: number;
 };
 
+/**
+ * Spec 6 (domain educationEligible): whether this account may quote, buy or try this product. An
+ * education product needs a verified education address (school districts' domains count).
+ */
+export function educationEligibleFor(catalog: Catalog, account: Account, code: string): boolean {
+  return educationEligible({
+    productCode: code,
+    email: account.user.email,
+    emailVerified: account.user.emailVerified,
+    extraDomains: catalog.schoolDistricts.flatMap((d) => d.emailDomains),
+  });
+}
+
 export function planOf(catalog: Catalog, code: string): PlanEntry | null {
   return catalog.plans.find((p) => p.code === code) ?? null;
+}
+
+/** A subscription row as the entitlement rules read it. */
+export function paidFacts(sub: Subscription): PaidFacts {
+  return {
+    productCode: sub.productCode,
+    orderState: sub.orderState,
+    covidPromotion: sub.covidPromotion,
+    orderEnd: sub.orderEnd,
+    expired: sub.expiredFlag,
+    seats: sub.seats,
+    pendingProductCode: sub.pendingProductCode,
+    pendingSeats: sub.pendingSeats,
+    pendingAt: sub.pendingAt,
+    exportCredits: sub.exportCredits,
+  };
 }
 
 export async function loadAccount(
@@ -68,18 +116,36 @@ export async function loadAccount(
   const isOwner = instance !== null && instance.ownerUserId === user.id;
   const isMember = instance !== null && !isOwner;
   const approvedMember = isMember && user.memberState === "approved";
-  const productCode = approvedMember && instance ? instance.productCode : sub.productCode;
+  const owner =
+    instance === null
+      ? null
+      : isOwner
+        ? sub
+        : instance.ownerUserId === null
+          ? null
+          : await Subscriptions.get(q, instance.ownerUserId);
+  const entitlements = entitlementsOf({
+    own: paidFacts(sub),
+    team: approvedMember ? { owner: owner && paidFacts(owner) } : null,
+    plans: catalog.plans,
+    now,
+  });
+  const team = instance ? teamPaidNow(owner && paidFacts(owner), catalog.plans, now) : null;
+  const productCode = entitlements.source === "team" ? entitlements.productCode : sub.productCode;
   const plan = planOf(catalog, productCode);
   const orderState = effectiveOrderState(parseOrderState(sub.orderState), sub.covidPromotion);
   const days = orderState === "automatic" ? null : remainingDays(sub.orderEnd, now);
   const professionalTrial = productCode === "wv_bizindiv_trial";
   const usedSeats = instance ? await Users.countApprovedMembers(q, instance.id) : 0;
+  const heldSeats = instance ? usedSeats + (await Invites.countPending(q, instance.id)) : 0;
   return {
     user,
     sub,
     instance,
     isOwner,
     isMember,
+    entitlements,
+    team,
     productCode,
     plan,
     orderState,
@@ -111,6 +177,7 @@ export async function loadAccount(
     }),
     usedSeats,
     redeemedCoupons: await CouponRedemptions.ofUser(q, user.id),
+    heldSeats,
     tier: resolveTier({ tier: plan?.tier ?? "personal", productCode }),
     location: locationOf(user),
     now,

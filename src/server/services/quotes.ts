@@ -130,7 +130,8 @@ export function quoteFor(
   if (plan) {
     const shortfall = account.isOwner
       ? seatsInUseShortfall({
-          usedSeats: account.usedSeats,
+          // Invitations to an address hold seats too (issue 18 item 3).
+          usedSeats: account.heldSeats,
           targetMultiUser: plan.multiUser,
           targetSeats: seats,
         })

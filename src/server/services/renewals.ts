@@ -34,7 +34,7 @@ import { randomId } from "../auth/tokens.ts";
 import { type Clock, isSettableClock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db, Queryable } from "../db/db.ts";
-import { Instances } from "../db/instances.ts";
+import { Instances, Invites } from "../db/instances.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { type Renewal, Renewals } from "../db/renewals.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
@@ -205,7 +205,11 @@ export class RenewalWorker {
           const sub = await Subscriptions.get(db, userId);
           if (!user || !sub) return;
           const now = clock.now();
-          const step = nextRenewalStep(catalog, billingState(sub), now);
+          const step = nextRenewalStep(
+            catalog,
+            { ...billingState(sub), seatsInUse: await seatsHeld(db, user) },
+            now,
+          );
           if (step.kind === "none") return;
           if (step.kind === "end") {
             await this.end(user, sub, step.reason, step.endedAt, now);
@@ -554,6 +558,13 @@ function billingState(sub: Subscription) {
     pendingAt: sub.pendingAt,
     expired: sub.expiredFlag,
   };
+}
+
+/** Seats held in the workspace the account owns (members and pending invitations), else 0. */
+async function seatsHeld(q: Queryable, user: User): Promise<number> {
+  const owned = await ownedInstance(q, user);
+  if (owned === null) return 0;
+  return (await Users.countApprovedMembers(q, owned)) + (await Invites.countPending(q, owned));
 }
 
 async function ownedInstance(tx: Queryable, user: User): Promise<number | null> {

@@ -2,7 +2,9 @@
 // applied in one transaction, under the joiner's account lock. The team's seats are counted inside
 // the transaction that adds the member, after locking the team's row, so concurrent joins can
 // never take more seats than the team has.
+import { joinableSeats, type TeamPaid, teamPaidNow } from "../../domain/account/entitlements.ts";
 import { type JoinRefusal, joinRefusal, memberFate } from "../../domain/account/teams.ts";
+import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import type { Ctx } from "../context.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
@@ -10,7 +12,23 @@ import { Orders } from "../db/orders.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { TeamAccounts } from "../db/team-accounts.ts";
 import { Users } from "../db/users.ts";
+import { paidFacts } from "./account.ts";
 import { withOwnAccountLock } from "./account-lock.ts";
+
+/**
+ * What a team workspace has now: its owner's paid team plan and seats (domain entitlements), read
+ * from the owner's subscription, never from a copy on the workspace.
+ */
+export async function teamPaidOf(
+  q: Queryable,
+  catalog: Catalog,
+  instance: Instance,
+  now: number,
+): Promise<TeamPaid> {
+  const owner =
+    instance.ownerUserId === null ? null : await Subscriptions.get(q, instance.ownerUserId);
+  return teamPaidNow(owner && paidFacts(owner), catalog.plans, now);
+}
 
 export type JoinResult =
   | { ok: true; instance: Instance }
@@ -34,13 +52,21 @@ export async function joinTeam(
     return ctx.app.db.transaction(async (tx): Promise<JoinResult> => {
       const instance = await Instances.byIdForUpdate(tx, input.instanceId);
       if (!instance) return { ok: false, reason: "not_found" };
+      // A new member joins on what the team has now (a team whose plan ended has no seats), and
+      // not beyond a scheduled seat reduction; invitations to an address hold their seats.
+      const owner =
+        instance.ownerUserId === null ? null : await Subscriptions.get(tx, instance.ownerUserId);
+      const seats = joinableSeats(owner && paidFacts(owner), ctx.app.catalog.plans, now);
+      const held =
+        (await Users.countApprovedMembers(tx, instance.id)) +
+        (await Invites.countPending(tx, instance.id, input.invite?.code ?? null));
       const refusal = joinRefusal({
         memberOfThis: account.instance?.id === instance.id,
         memberOfAnother: account.instance !== null && account.instance.id !== instance.id,
         paying,
         cancelSubscription: input.cancelSubscription,
-        usedSeats: await Users.countApprovedMembers(tx, instance.id),
-        maxSeats: instance.maxSeats,
+        usedSeats: held,
+        maxSeats: seats,
       });
       if (refusal) return { ok: false, reason: refusal };
       const invite = input.invite;

@@ -6,7 +6,8 @@ import type { UserContextResponse, UserInfoResponse } from "../../api/contract/u
 import { districtRedirect, type SchoolDistrictRule } from "../../domain/account/email-rules.ts";
 import { prefersHtmlEditor } from "../../domain/account/features.ts";
 import { FREE_PRODUCT, isTrialCode, trialProductForTier } from "../../domain/account/tier.ts";
-import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
+import { trialOffered } from "../../domain/account/trials.ts";
+import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import {
   activeCampaigns,
   basePriceWithoutAddOns,
@@ -61,7 +62,8 @@ export function userInfoView(
     canEditSSOCredentials: user.ssoType !== null,
     canEditCredentials: user.ssoType === null,
     instanceId: instance?.id ?? null,
-    instanceProduct: instance?.productCode ?? null,
+    // What the team has now (its owner's paid team plan), not what it was created with.
+    instanceProduct: instance ? (account.team?.productCode ?? FREE_PRODUCT) : null,
     usedSeats: account.usedSeats,
     domainStatus: user.domainStatus,
     privacyPreferences: [
@@ -123,7 +125,8 @@ export function contextView(
     lastOrderId: sub.orderId,
     termDurationMonths: sub.termMonths,
     isTrial: account.isTrial,
-    isMemberTrial: account.isMember && instance !== null && isTrialCode(instance.productCode),
+    isMemberTrial:
+      account.entitlements.source === "team" && isTrialCode(account.entitlements.productCode),
     isExpiredTrial: account.isExpiredTrial,
     isExpiredAccount: expiredAccount,
     isCancelled: account.isCancelled,
@@ -136,7 +139,7 @@ export function contextView(
     isManagedAccount: account.managed,
     isUserEnterpriseMember: account.isMember,
     isEnterpriseAdmin: account.isOwner || user.enterpriseRole === "admin",
-    hasInstanceProduct: account.isMember && user.memberState === "approved",
+    hasInstanceProduct: account.isMember && account.entitlements.source === "team",
     disableAccountUpgrades: user.disableAccountUpgrades,
     upgradesDisabled: account.upgradesDisabled,
     androidSubscription: user.androidSubscription,
@@ -157,26 +160,8 @@ export function contextView(
     seatPrice,
     currentSeats: sub.seats,
     usedSeats: account.usedSeats,
-    maxSeats: instance?.maxSeats ?? sub.seats,
+    maxSeats: instance ? (account.team?.seats ?? 0) : sub.seats,
   };
-}
-
-function features(plan: PlanEntry | null): string {
-  if (!plan) return "";
-  const list = [
-    plan.maxPublishResolution === "2160p"
-      ? "Publish4K"
-      : plan.maxPublishResolution === "1080p"
-        ? "Publish1080p"
-        : "Publish720p",
-    plan.screenCapture ? "ScreenCapture" : null,
-    plan.dualCapture ? "DualCapture" : null,
-    plan.premiumMusic ? "PremiumMusic" : null,
-    plan.essentials ? "Essentials" : null,
-    plan.multiUser ? "TeamManagement" : null,
-    plan.isTrial ? "TrialEmailVerification" : null,
-  ];
-  return list.filter((f): f is string => f !== null).join(" ");
 }
 
 function purchasable(catalog: Catalog, account: Account): string[] {
@@ -215,15 +200,17 @@ function nextBillingAmount(account: Account, catalog: Catalog): number | null {
 }
 
 export function productsView(account: Account, catalog: Catalog): z.input<typeof ProductsResponse> {
-  const { user, sub, plan, instance } = account;
+  const { user, sub, plan, instance, entitlements } = account;
   const priceSet = priceSetOf(catalog, account);
   const prices = plan ? planPrice(plan, priceSet) : { price: 0, seatPrice: -1 };
   const upgrade = plan?.essentialsUpgrade
     ? catalog.plans.find((p) => p.code === plan.essentialsUpgrade)
     : undefined;
   const addOn = catalog.essentials.addOns.find((a) => a.termDuration === plan?.termDuration);
+  // What may be used (features, exports, team) is the entitlements'; plan is what is shown.
+  const used = entitlements.plan;
   const exportMax =
-    plan?.publishMinutesPerMonth == null ? -1 : plan.publishMinutesPerMonth * 60_000;
+    entitlements.exportMinutesPerMonth === null ? -1 : entitlements.exportMinutesPerMonth * 60_000;
   const hd = catalog.singleExports.find((e) => e.resolution !== "2160p");
   const uhd = catalog.singleExports.find((e) => e.resolution === "2160p");
   return {
@@ -238,14 +225,21 @@ export function productsView(account: Account, catalog: Catalog): z.input<typeof
     FreeProduct: FREE_PRODUCT,
     TermDurationMonths: sub.termMonths ?? plan?.termDuration ?? null,
     "Purchasable Products": purchasable(catalog, account),
-    "Purchasable Products Trial": user.previousTrialOwner
-      ? []
-      : catalog.plans.filter((p) => p.isTrial && !p.legacy).map((p) => p.code),
+    // The same rule as the trial call's (domain/account/trials.ts): no trial after a trial.
+    "Purchasable Products Trial": trialOffered({
+      hadTrial: user.previousTrialOwner,
+      orderState: account.orderState,
+      isTrial: account.isTrial,
+      isExpiredTrial: account.isExpiredTrial,
+      managed: account.managed,
+    })
+      ? catalog.plans.filter((p) => p.isTrial && !p.legacy).map((p) => p.code)
+      : [],
     "Seat Price": Math.max(0, prices.seatPrice),
     Seats: sub.seats,
     sku_term: `${plan?.termDuration ?? 1}m`,
     essentialsInfo: {
-      hasEssentials: plan?.essentials ?? false,
+      hasEssentials: entitlements.essentials,
       upgradePlan: upgrade?.code ?? null,
       essentialsPrice: plan?.essentials ? plan.essentialsPrice : (addOn?.price ?? 0),
       newTotalPrice: upgrade ? planPrice(upgrade, priceSet).price : prices.price,
@@ -256,34 +250,38 @@ export function productsView(account: Account, catalog: Catalog): z.input<typeof
     previousTrialProduct: user.previousTrialProduct,
     expiredAccount: account.isExpiredTrial || sub.expiredFlag,
     licensePricingStructure: instance?.licensePricingStructure ?? null,
-    hasLicense: instance !== null && (account.isOwner || user.memberState === "approved"),
+    hasLicense:
+      instance !== null &&
+      (account.isOwner
+        ? (account.team?.productCode ?? null) !== null
+        : entitlements.source === "team"),
     subscriptionName: plan?.name ?? account.productCode,
     baseProductPrice: plan ? basePriceWithoutAddOns(plan, catalog, priceSet) : 0,
-    Features: features(plan),
+    Features: entitlements.features.join(" "),
     "4KExportPrice": uhd?.price ?? 0,
     ExportPrice: hd?.price ?? 0,
     // Storage is not sold by the gigabyte in this catalogue.
     "GB Price": 0,
     "Export Upgrades": catalog.exportUpgrades.map((u) => `${u.hours}:${u.price}`).join(","),
-    maxExportResolution: plan?.maxPublishResolution ?? "720p",
+    maxExportResolution: entitlements.maxExportResolution,
     maxExportMins: Math.round(catalog.maxExportMs / 60_000),
     ExportQuotaMonths: plan?.validMonths ?? 1,
     Vertical: plan?.vertical ?? "personal",
-    PriorityProcessingLevel: plan?.multiUser ? 2 : plan?.premiumMusic ? 1 : 0,
+    PriorityProcessingLevel: used?.multiUser ? 2 : used?.premiumMusic ? 1 : 0,
     excludedFeatures: "",
     FontPackages: "",
     defaultCapacity: plan?.capacity ?? "",
     maxInvitations:
-      account.isOwner && instance ? Math.max(0, instance.maxSeats - account.usedSeats) : 0,
+      account.isOwner && instance ? Math.max(0, (account.team?.seats ?? 0) - account.heldSeats) : 0,
     exportTimeLeft: exportMax,
     subscriptionExportTimeMax: exportMax,
     timeUsed: 0,
     exportTimeMax: exportMax,
-    flexExportTimeMax: plan?.recurring === false ? exportMax : 0,
+    flexExportTimeMax: used?.recurring === false ? exportMax : 0,
     nextBillingDate: account.orderState === "automatic" ? sub.orderEnd : null,
     nextBillingAmount: nextBillingAmount(account, catalog),
     upcomingPurchaseOrder: sub.upcomingPurchaseOrder,
-    exportCredits: sub.exportCredits,
+    exportCredits: entitlements.exportCredits,
     googleWalletSubscription: user.googleWalletSubscription,
     itunesSubscription: user.itunesSubscription,
     androidSubscription: user.androidSubscription,
