@@ -55,10 +55,6 @@ export default defineConfig({
       DATA_DIR: mkdtempSync(join(tmpdir(), "checkout-e2e-")),
       DATABASE_URL: "",
       SERVER_SECRET: "",
-      // Tests that make accounts through the API act as distinct visitors (X-Forwarded-For from
-      // e2e/cart/account-helpers.ts), so the per-address sign-up and sign-in limits hold for
-      // every other request without making a full run wait on them.
-      TRUSTED_PROXIES: "loopback",
     },
     reuseExistingServer: false,
     timeout: 30_000,

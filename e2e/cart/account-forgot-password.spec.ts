@@ -2,7 +2,7 @@
 // wrong-password message and from the header's "New Password"; the human check runs unseen, the
 // answer is the same for known and unknown addresses, and the e-mail lands in /dev/mailbox.
 import { expectNoAxeViolations, signInViaApi } from "./account-helpers.ts";
-import { actAsNewVisitor, expect, latestMail, linkIn, test, uniqueEmail } from "./api-helpers.ts";
+import { expect, latestMail, linkIn, test, uniqueEmail } from "./api-helpers.ts";
 
 const sent = (email: string) =>
   `If an account uses ${email}, we have sent it a link to choose a new password. The link works once, for one hour. Check your inbox and spam folder.`;
@@ -14,7 +14,6 @@ test("sign-in's Forgot password? asks for a link, which arrives in the mailbox a
   const email = uniqueEmail("forgot");
   await api.signUp({ email: email, password: "first-password" });
   await page.context().clearCookies();
-  await actAsNewVisitor(page);
   await page.goto("/cart/login");
   await page.getByRole("link", { name: "Forgot password?" }).click();
   await expect(page).toHaveURL(/\/cart\/forgot-password$/);
@@ -42,7 +41,6 @@ test("an unknown address gets the same answer, and no e-mail", async ({ page, ap
   const unknown = uniqueEmail("forgot-unknown");
   await api.signUp({ email: known, password: "first-password" });
   await page.context().clearCookies();
-  await actAsNewVisitor(page);
   for (const email of [unknown, known]) {
     await page.goto("/cart/forgot-password");
     await page.getByLabel("E-mail").fill(email);
@@ -56,7 +54,6 @@ test("an unknown address gets the same answer, and no e-mail", async ({ page, ap
 });
 
 test("the wrong-password message links to the request screen", async ({ page }) => {
-  await actAsNewVisitor(page);
   await page.goto("/cart/login");
   await page.getByLabel("E-mail").fill("free@demo.test");
   await page.getByLabel("Password").fill("not-the-password");

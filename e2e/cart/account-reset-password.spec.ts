@@ -4,23 +4,10 @@ import type { Page } from "@playwright/test";
 import { api as contract } from "../../src/api/contract/index.ts";
 import { forgotAnswer } from "../../src/server/testing/human-answer.ts";
 import { expectNoAxeViolations } from "./account-helpers.ts";
-import {
-  actAsNewVisitor,
-  type BrowserApi,
-  expect,
-  linkIn,
-  test,
-  uniqueEmail,
-} from "./api-helpers.ts";
+import { type BrowserApi, expect, linkIn, test, uniqueEmail } from "./api-helpers.ts";
 
 const PROBLEM =
   "There was a problem sending your new password. Please try again. If the problem persists, please contact the provider's support.";
-
-// The page is a visitor with an address of its own: its password changes and its sign-in count
-// against no other test's per-address limits.
-test.beforeEach(async ({ page }) => {
-  await actAsNewVisitor(page);
-});
 
 /** A new account that has asked for a reset link, signed out; returns its e-mail and the link. */
 async function askForResetLink(

@@ -1,13 +1,11 @@
 // The checkout app under /cart (issue 8): routing and not-found, the start-up loader, the redirect
 // to sign-in and back, back and forward with focus on each new heading, and the hub demo.
 import { expect, type Page, test } from "@playwright/test";
-import { actAsNewVisitor } from "./api-helpers.ts";
 
 const DEMO_PASSWORD = "demo-password";
 
-/** Signs in on the sign-in screen, as a visitor with an address of its own (its own limits). */
+/** Signs in on the sign-in screen. */
 async function signIn(page: Page, email: string): Promise<void> {
-  await actAsNewVisitor(page);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -3,16 +3,11 @@
 // Signing up for free lands on free-account-completed. (Every link of the static pages is
 // followed the same way in e2e/pages/cta.spec.ts.) These tests are about the sign-up and sign-in
 // forms, so they type into them; every other browser test gets its account through the API
-// (api-helpers.ts). Each test is a visitor with an address of its own, so the server's
-// per-address limits on signing up and in are its own.
+// (api-helpers.ts).
 import { expect, type Page, test } from "@playwright/test";
-import { actAsNewVisitor, uniqueEmail } from "./api-helpers.ts";
+import { uniqueEmail } from "./api-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
-
-test.beforeEach(async ({ page }) => {
-  await actAsNewVisitor(page);
-});
 
 async function fillSignUp(page: Page): Promise<void> {
   await page.getByLabel("First name").fill("Sam");

@@ -8,7 +8,7 @@
 
 import type { Page } from "@playwright/test";
 import { api as contract } from "../../src/api/contract/index.ts";
-import { actAsNewVisitor, DEMO_PASSWORD, expect, test } from "./api-helpers.ts";
+import { DEMO_PASSWORD, expect, test } from "./api-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
@@ -26,7 +26,6 @@ test("a visitor tries Unlimited from the pricing page: sign up, start, trial run
 
   // A new visitor signs up first, through the screens; the trial they chose is kept.
   await expect(heading(page)).toHaveText("Sign up");
-  await actAsNewVisitor(page);
   await page.getByLabel("First name").fill("Pat");
   await page.getByLabel("Last name").fill("Trier");
   const email = `trier-${Date.now()}@example.com`;

@@ -35,13 +35,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 import { isEducationCode } from "../../src/domain/account/tier.ts";
-import {
-  actAsNewVisitor,
-  type BrowserApi,
-  expect,
-  test,
-  uniqueEmail,
-} from "../cart/api-helpers.ts";
+import { type BrowserApi, expect, test, uniqueEmail } from "../cart/api-helpers.ts";
 
 const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
 const PAGES = ["plans", ...tabPages(), "pricing"];
@@ -154,7 +148,6 @@ function seatFormLanding(product: string): Landing {
 async function getAnAccount(page: Page, how: "sign-up" | "sign-in"): Promise<void> {
   const heading = page.getByRole("heading", { level: 1 });
   await expect(heading).toHaveText("Sign up");
-  await actAsNewVisitor(page);
   if (how === "sign-up") {
     await page.getByLabel("First name").fill("Cora");
     await page.getByLabel("Last name").fill("Clicker");
