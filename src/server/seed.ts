@@ -21,6 +21,10 @@ export type DemoAccount = { email: string; role: string };
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { email: "free@demo.test", role: "free user" },
   { email: "trial@demo.test", role: "trial user (Unlimited trial, 10 days left)" },
+  {
+    email: "unverified@demo.test",
+    role: "Unlimited trial with an unverified e-mail (started before trials needed a verified one)",
+  },
   { email: "expired@demo.test", role: "expired trial" },
   { email: "monthly@demo.test", role: "paying, monthly (Unlimited, card)" },
   { email: "annual@demo.test", role: "paying, annual (Power with essentials, PayPal)" },
@@ -93,6 +97,21 @@ export async function seedDemoAccounts(
       user: { previousTrialOwner: true, previousTrialProduct: "wv_unlimited_trial" },
       plan: pick(catalog, "wv_unlimited_trial"),
       sub: () => trial(now - 4 * DAY_MS, 14),
+    },
+    {
+      // Trials now start for a verified address only (issue 18 item 6); accounts whose trial began
+      // before that still meet the TrialEmailVerification step of spec 4.
+      email: "unverified@demo.test",
+      first: "Umar",
+      last: "Unverified",
+      user: {
+        emailVerified: false,
+        activationRequired: true,
+        previousTrialOwner: true,
+        previousTrialProduct: "wv_unlimited_trial",
+      },
+      plan: pick(catalog, "wv_unlimited_trial"),
+      sub: () => trial(now - 1 * DAY_MS, 14),
     },
     {
       email: "expired@demo.test",

@@ -16,13 +16,12 @@ import { singleExportChoice } from "../../stores/single-export.ts";
 import { loadAnalytics, reporter } from "../../stores/telemetry.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
-import { OrderSummary } from "../checkout/OrderSummary.tsx";
 import { PlanChoices } from "../checkout/PlanChoices.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 
 // The payment step (the billing address, card fields, PayPal, and later the providers' SDKs)
 // loads after the screen, not with it: what /cart loads before the payment step stays
-// within its budget (scripts/cart-bundle.ts), and so does the coupon form. The chunks start
+// within its budget (scripts/cart-bundle.ts), and so do the coupon form and the order summary. The chunks start
 // loading with the plan and its summary, and the screen shows them all at once (below).
 const addressChunk = () =>
   reporter.watchChunk(import("../checkout/AddressForm.tsx"), { name: "payment" });
@@ -30,9 +29,12 @@ const paymentChunk = () =>
   reporter.watchChunk(import("../checkout/PaymentForm.tsx"), { name: "payment" });
 const couponChunk = () =>
   reporter.watchChunk(import("../checkout/CouponForm.tsx"), { name: "payment" });
+const summaryChunk = () =>
+  reporter.watchChunk(import("../checkout/OrderSummary.tsx"), { name: "payment" });
 const AddressForm = lazy(() => addressChunk().then((m) => ({ default: m.AddressForm })));
 const CouponForm = lazy(() => couponChunk().then((m) => ({ default: m.CouponForm })));
 const PaymentForm = lazy(() => paymentChunk().then((m) => ({ default: m.PaymentForm })));
+const OrderSummary = lazy(() => summaryChunk().then((m) => ({ default: m.OrderSummary })));
 
 /** The single-export checkout's URL for `code`, the rest of the query (720/1080/2160) kept. */
 function exportHref(search: string, code: string): string {
@@ -61,7 +63,8 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
     }
     if (!product) return;
     void loadAnalytics().then((m) => m.analytics.trackAddToCart({ product }));
-    for (const chunk of [addressChunk, paymentChunk, couponChunk]) void chunk().catch(() => {});
+    for (const chunk of [addressChunk, paymentChunk, couponChunk, summaryChunk])
+      void chunk().catch(() => {});
     void openCheckout();
   }, [product, chosenExport]);
   // Nothing moves under the reader's eyes (UX.md; layout shift ≤ 0.01, e2e/cart/layout-shift):
