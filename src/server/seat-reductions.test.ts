@@ -6,8 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../api/contract/index.ts";
 import { DAY_MS } from "./clock.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
-import { Users } from "./db/users.ts";
-import type { RenewalRun } from "./services/renewals.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
 
 const PASSWORD = "secret-1";
@@ -22,26 +20,10 @@ afterAll(async () => {
 
 const db = () => server.running.deps.db;
 
-async function moveClock(advanceMs: number): Promise<RenewalRun> {
-  const response = await fetch(`${server.running.url}/dev/clock`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ advanceMs }),
-  });
-  const body = (await response.json()) as { renewals: RenewalRun };
-  expect(response.status, JSON.stringify(body)).toBe(200);
-  return body.renewals;
-}
+const moveClock = (advanceMs: number) => server.moveClock(advanceMs);
 
-async function account(email: string): Promise<{ client: TestClient; userId: number }> {
-  const client = server.client();
-  const answer = await client.call(api.signUp, {
-    body: { email, password: PASSWORD, firstName: "Sea", lastName: "Ter" },
-  });
-  if (!answer.ok) throw new Error(answer.body.message);
-  await db().transaction((tx) => Users.update(tx, answer.body.userId, { emailVerified: true }));
-  return { client, userId: answer.body.userId };
-}
+/** A new account with a verified address. */
+const account = (email: string) => server.verifiedAccount(email, PASSWORD);
 
 async function teamOwner(email: string, seats: number) {
   const { client, userId } = await account(email);

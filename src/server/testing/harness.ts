@@ -16,9 +16,11 @@ import { createApiClient } from "../../api/client.ts";
 import { type Endpoint, ErrorBody } from "../../api/contract/common.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import { type TestClock, testClock } from "../clock.ts";
+import { Users } from "../db/users.ts";
 import { memoryLogger } from "../log.ts";
 import { type RunningServer, type StartOptions, startServer } from "../main.ts";
 import { DEMO_PASSWORD } from "../seed.ts";
+import type { RenewalRun } from "../services/renewals.ts";
 import { fixtureCatalog, TEST_NOW } from "./fixture-catalog.ts";
 
 /** Extra request headers a test sends (X-Forwarded-For behind a proxy, ...). */
@@ -172,6 +174,10 @@ export type TestServer = {
   client(): TestClient;
   /** A client signed in as a demo account. */
   signedIn(email: string, password?: string): Promise<TestClient>;
+  /** A new account whose address is verified (as trials and team joins need), signed in. */
+  verifiedAccount(email: string, password: string): Promise<{ client: TestClient; userId: number }>;
+  /** Moves a settable clock (`CLOCK: "settable"`) through /dev/clock; what the renewals did. */
+  moveClock(advanceMs: number): Promise<RenewalRun>;
   close(): Promise<void>;
 };
 
@@ -234,6 +240,27 @@ export async function startTestServer(
       const answer = await client.call(api.signIn, { body: { email, password } });
       if (!answer.ok) throw new Error(`Sign-in of ${email} failed: ${answer.body.message}`);
       return client;
+    },
+    async verifiedAccount(email, password) {
+      const client = new TestClient(running.url);
+      const { api } = await import("../../api/contract/index.ts");
+      const answer = await client.call(api.signUp, {
+        body: { email, password, firstName: "Ada", lastName: "Team" },
+      });
+      if (!answer.ok) throw new Error(`Sign-up of ${email} failed: ${answer.body.message}`);
+      const userId = answer.body.userId;
+      await running.deps.db.transaction((tx) => Users.update(tx, userId, { emailVerified: true }));
+      return { client, userId };
+    },
+    async moveClock(advanceMs) {
+      const response = await fetch(`${running.url}/dev/clock`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ advanceMs }),
+      });
+      const body = (await response.json()) as { renewals: RenewalRun };
+      if (response.status !== 200) throw new Error(`/dev/clock: ${JSON.stringify(body)}`);
+      return body.renewals;
     },
     async close() {
       await running.close();
