@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumArgs, findChromium } from "./scripts/find-chromium.ts";
@@ -14,8 +14,26 @@ if (!executablePath) {
   throw new Error("No Chromium found. Run `node scripts/ensure-chromium.ts` or set CHROMIUM_PATH.");
 }
 
+// Every time limit (a test's 30 s, an expectation's 5 s) times the machine's oversubscription when
+// the run starts: the load average per core, at least 1 (a quiet machine keeps the defaults, so a
+// hang fails as soon as before) and at most 6. The limits are wall-clock time, but what a test
+// needs is CPU time: at a load of 27 on two cores a screen took 10 times as long to appear, and
+// tests that wait on the right condition failed only by running out of time (decision 0030).
+// E2E_TIMEOUT_SCALE sets the factor instead; the workers inherit the run's factor through it.
+const timeoutScale =
+  Number(process.env.E2E_TIMEOUT_SCALE) ||
+  Math.min(6, Math.max(1, Math.round((10 * loadavg()[0]) / availableParallelism()) / 10));
+if (!process.env.E2E_TIMEOUT_SCALE) {
+  process.env.E2E_TIMEOUT_SCALE = String(timeoutScale);
+  if (timeoutScale !== 1) {
+    console.log(`playwright: time limits x${timeoutScale} (load ${loadavg()[0].toFixed(1)})`);
+  }
+}
+
 export default defineConfig({
   testDir: "e2e",
+  timeout: 30_000 * timeoutScale,
+  expect: { timeout: 5_000 * timeoutScale },
   outputDir: "test-results",
   fullyParallel: true,
   // Two browsers at once (Playwright's default is half the cores: one here). On the 2-core machine
@@ -57,6 +75,10 @@ export default defineConfig({
       SERVER_SECRET: "",
     },
     reuseExistingServer: false,
-    timeout: 30_000,
+    // How long Playwright waits for the server to answer (it polls, so a quick start is not held
+    // up). It starts in about 3 s on a quiet 2-core machine, but took 50 s at a load of 27 (eight
+    // people's builds and tests on two cores), past the former 30 s: the whole stage then failed
+    // before its first test (decision 0030). Only a server that never answers waits this long.
+    timeout: 120_000,
   },
 });

@@ -1,7 +1,7 @@
 // Every hub event of spec 4 where it belongs (issue 22, item 11): inside /dev/hub, each control or
 // outcome posts its event (the map is src/browser/README.md "Which control sends which event").
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "../axe.ts";
 import { signInViaApi } from "./account-helpers.ts";
 import { expect, latestMail, test, uniqueEmail } from "./api-helpers.ts";
 
@@ -12,11 +12,7 @@ const named = (page: Page, name: string) => page.locator(`#events li[data-event=
 const frameOf = (page: Page) => page.frameLocator("#cart");
 
 async function expectNoAxeViolationsInFrame(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).include("#cart").analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    state,
-  ).toEqual([]);
+  await expectNoAxeViolations(page, state, { include: "#cart" });
 }
 
 test("the editor links ask the hub for its dashboard (navigate_to_dashboard)", async ({

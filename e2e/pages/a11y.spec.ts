@@ -1,17 +1,8 @@
 // axe-core finds no violation on the static pages, in every state a visitor can put them in:
 // each tab, each billing mode, a toggletip open, every FAQ answer open.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { SITEMAP_PATHS } from "../../src/view-models/seo.ts";
-
-async function expectNoViolations(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`,
-  );
-  expect(summary, state).toEqual([]);
-}
+import { expectNoAxeViolations as expectNoViolations } from "../axe.ts";
 
 for (const path of [...SITEMAP_PATHS, "/404"]) {
   test(`${path} has no axe violations`, async ({ page }) => {
