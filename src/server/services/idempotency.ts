@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Clock } from "../clock.ts";
-import type { Db, Queryable } from "../db/db.ts";
+import type { Db, Queryable, TransactionOptions } from "../db/db.ts";
 import { IdempotencyKeys } from "../db/idempotency.ts";
 
 export type StoredAnswer = { status: number; body: unknown; replayed: boolean };
@@ -28,6 +28,8 @@ export type Outcome = {
    * fill in fields of `body`, which is stored after they ran.
    */
   commit?: (tx: Queryable) => Promise<void>;
+  /** The isolation of that transaction (default serializable; see TransactionOptions). */
+  isolation?: TransactionOptions["isolation"];
 };
 
 function canonical(value: unknown): unknown {
@@ -134,22 +136,22 @@ export class IdempotencyService {
     return { status: error.status, body: error.body, replayed: false };
   }
 
-  /** Claims the key, finds its answer, or finds it pending, in one transaction. */
-  private claim(userId: number, key: string, print: string): Promise<Claim> {
+  /**
+   * Claims the key, finds its answer, or finds it pending. A new key (nearly every request) is
+   * claimed by one INSERT ... ON CONFLICT DO NOTHING that commits alone; a key that exists is
+   * read, and perhaps taken over, in one transaction.
+   */
+  private async claim(userId: number, key: string, print: string): Promise<Claim> {
     const now = this.clock.now();
     const leaseNow = this.leaseClock();
     const leaseUntil = leaseNow + this.leaseMs;
+    const claim = { userId, key, fingerprint: print, owner: this.bootId, now, leaseUntil };
+    if (await IdempotencyKeys.claimAlone(this.db, claim)) return { kind: "claimed" };
     return this.db.transaction(async (tx): Promise<Claim> => {
       const existing = await IdempotencyKeys.get(tx, userId, key);
       if (!existing) {
-        const claimed = await IdempotencyKeys.claim(tx, {
-          userId,
-          key,
-          fingerprint: print,
-          owner: this.bootId,
-          now,
-          leaseUntil,
-        });
+        // Released since the insert above: claim it now.
+        const claimed = await IdempotencyKeys.claim(tx, claim);
         // Not claimed: another server inserted it since (read committed); look again.
         return claimed ? { kind: "claimed" } : { kind: "busy", owner: "" };
       }
@@ -246,20 +248,23 @@ export class IdempotencyService {
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
       return { status: outcome.status, body: outcome.body, replayed: false };
     }
-    const commit = this.db.transaction(async (tx) => {
-      if (outcome.commit) await outcome.commit(tx);
-      // Serialised after the writes: an answer may carry what they produced (ids, names).
-      const response = JSON.stringify(outcome.body);
-      const completed = await IdempotencyKeys.complete(tx, {
-        userId,
-        key,
-        owner: this.bootId,
-        status: outcome.status,
-        response,
-        now: this.clock.now(),
-      });
-      if (!completed) throw new Error(`Idempotency key ${key} was taken over while in use`);
-    });
+    const commit = this.db.transaction(
+      async (tx) => {
+        if (outcome.commit) await outcome.commit(tx);
+        // Serialised after the writes: an answer may carry what they produced (ids, names).
+        const response = JSON.stringify(outcome.body);
+        const completed = await IdempotencyKeys.complete(tx, {
+          userId,
+          key,
+          owner: this.bootId,
+          status: outcome.status,
+          response,
+          now: this.clock.now(),
+        });
+        if (!completed) throw new Error(`Idempotency key ${key} was taken over while in use`);
+      },
+      { isolation: outcome.isolation },
+    );
     try {
       await commit;
     } catch (error) {
