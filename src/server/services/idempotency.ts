@@ -58,7 +58,15 @@ export function validKey(key: string | undefined): key is string {
 /** Runs the claimed request's work while holding something (the account's lock). */
 export type Exclusive = (run: () => Promise<StoredAnswer>) => Promise<StoredAnswer>;
 
-type InFlight = { fingerprint: string; answer: Promise<StoredAnswer> };
+type InFlight = {
+  fingerprint: string;
+  answer: Promise<StoredAnswer>;
+  /**
+   * Whether the key is this request's (claimed by it, or stored with its fingerprint), known once
+   * its claim is read: false for a request that itself reuses the key with another body.
+   */
+  holdsKey: Promise<boolean>;
+};
 
 /** How long a pending key stays its owner's without a renewal (renewed every third of it). */
 export const LEASE_MS = 15_000;
@@ -119,15 +127,32 @@ export class IdempotencyService {
     const id = `${userId}\u0000${key}`;
     const running = this.inFlight.get(id);
     if (running) {
-      if (running.fingerprint !== print) return Promise.resolve(this.reused());
+      // Another body than the running request's: refused if that request holds the key. If it
+      // does not (it reuses the key with a body of its own), this one asks the database itself.
+      if (running.fingerprint !== print)
+        return running.holdsKey.then((holds) =>
+          holds ? this.reused() : this.run(userId, key, print, work, exclusive),
+        );
       return running.answer.then((a) => ({ ...a, replayed: true }));
     }
-    const answer = this.execute(userId, key, print, work, exclusive);
-    this.inFlight.set(id, { fingerprint: print, answer });
+    let decide: (holds: boolean) => void = () => {};
+    const holdsKey = new Promise<boolean>((resolve) => {
+      decide = resolve;
+    });
     const forget = () => {
-      if (this.inFlight.get(id)?.answer === answer) this.inFlight.delete(id);
+      if (this.inFlight.get(id)?.holdsKey === holdsKey) this.inFlight.delete(id);
     };
-    answer.then(forget, forget);
+    const answer = this.execute(userId, key, print, work, exclusive, (holds) => {
+      // A request that does not hold the key leaves the list before anyone waiting is told.
+      if (!holds) forget();
+      decide(holds);
+    });
+    this.inFlight.set(id, { fingerprint: print, answer, holdsKey });
+    const settle = () => {
+      forget();
+      decide(false);
+    };
+    answer.then(settle, settle);
     return answer;
   }
 
@@ -185,6 +210,8 @@ export class IdempotencyService {
     print: string,
     work: () => Promise<Outcome>,
     exclusive: Exclusive | undefined,
+    /** Told once the claim is read whether the key is this request's (InFlight.holdsKey). */
+    decided: (holds: boolean) => void,
   ): Promise<StoredAnswer> {
     const giveUpAt = this.leaseClock() + this.waitMs;
     let claim = await this.claim(userId, key, print);
@@ -196,6 +223,7 @@ export class IdempotencyService {
       pause = Math.min(100, pause * 2);
       claim = await this.claim(userId, key, print);
     }
+    decided(claim.kind !== "mismatch");
     if (claim.kind === "mismatch") return this.reused();
     if (claim.kind === "done")
       return { status: claim.status, body: JSON.parse(claim.response), replayed: true };
