@@ -447,13 +447,17 @@ async function benchPostgres(url: string, bareUrl: string): Promise<Figures> {
       ),
       "PostgreSQL: order errors": run.orderRun.errors,
       "PostgreSQL: raw inserts/s (same rows, one commit each)": Math.round(raw.perSecond),
-      "PostgreSQL: orders / raw inserts (goal ≥ 0.5)": Number((run.orderRate / raw.perSecond).toFixed(2)),
+      "PostgreSQL: orders / raw inserts (goal ≥ 0.5)": Number(
+        (run.orderRate / raw.perSecond).toFixed(2),
+      ),
       "PostgreSQL: two servers, committed orders/s (50 connections)": Math.round(twoRate),
       "PostgreSQL: two servers, order p99 latency, ms": Number(
         percentile(two.latencies, 99).toFixed(2),
       ),
       "PostgreSQL: two servers, order errors": two.errors,
-      "PostgreSQL: two servers / one server (goal ≥ 1.5)": Number((twoRate / run.orderRate).toFixed(2)),
+      "PostgreSQL: two servers / one server (goal ≥ 1.5)": Number(
+        (twoRate / run.orderRate).toFixed(2),
+      ),
     };
   } finally {
     await stopChild(api.child);

@@ -452,10 +452,9 @@ for (const backend of backends) {
 
     it("export credits: added in one statement, from no subscription, by concurrent read-committed transactions", async () => {
       const userId = await db.transaction((tx) => Users.insert(tx, someUser()));
-      await db.transaction(
-        (tx) => Subscriptions.addExportCredits(tx, userId, 2, NOW),
-        { isolation: "read committed" },
-      );
+      await db.transaction((tx) => Subscriptions.addExportCredits(tx, userId, 2, NOW), {
+        isolation: "read committed",
+      });
       expect(await Subscriptions.get(db, userId)).toEqual({
         ...freeSubscription(userId, NOW),
         exportCredits: 2,
@@ -592,7 +591,9 @@ for (const backend of backends) {
       const other = unique("key");
       expect(await IdempotencyKeys.claimAlone(db, { ...alone, key })).toBe(false);
       expect(await IdempotencyKeys.claimAlone(db, { ...alone, key: other })).toBe(true);
-      expect(await IdempotencyKeys.claimAlone(db, { ...alone, key: other, owner: "d" })).toBe(false);
+      expect(await IdempotencyKeys.claimAlone(db, { ...alone, key: other, owner: "d" })).toBe(
+        false,
+      );
       expect((await IdempotencyKeys.get(db, 1, other))?.owner).toBe("c");
       expect(await IdempotencyKeys.get(db, 1, key)).toEqual({
         userId: 1,
