@@ -118,6 +118,20 @@ export const SandboxCustomers = {
   },
 };
 
+// One charge row, written by the single-statement insert and by the plain one.
+const INSERT_CHARGE = `INSERT INTO sandbox_charges (idempotency_key, id, customer_id, amount, currency, description, error_code, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const chargeParams = (c: SandboxCharge) => [
+  c.idempotencyKey,
+  c.id,
+  c.customerId,
+  c.amount,
+  c.currency,
+  c.description,
+  c.errorCode,
+  c.createdAt,
+];
+
 export const SandboxCharges = {
   async byKey(q: Queryable, idempotencyKey: string): Promise<SandboxCharge | null> {
     const r = await q.get<Record<string, unknown>>(
@@ -142,36 +156,13 @@ export const SandboxCharges = {
    */
   async insertFirst(db: Db, c: SandboxCharge): Promise<boolean> {
     const result = await db.runAlone(
-      `INSERT INTO sandbox_charges (idempotency_key, id, customer_id, amount, currency, description, error_code, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
-      [
-        c.idempotencyKey,
-        c.id,
-        c.customerId,
-        c.amount,
-        c.currency,
-        c.description,
-        c.errorCode,
-        c.createdAt,
-      ],
+      `${INSERT_CHARGE} ON CONFLICT (idempotency_key) DO NOTHING`,
+      chargeParams(c),
     );
     return result.changes === 1;
   },
   async insert(q: Queryable, c: SandboxCharge): Promise<void> {
-    await q.run(
-      `INSERT INTO sandbox_charges (idempotency_key, id, customer_id, amount, currency, description, error_code, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        c.idempotencyKey,
-        c.id,
-        c.customerId,
-        c.amount,
-        c.currency,
-        c.description,
-        c.errorCode,
-        c.createdAt,
-      ],
-    );
+    await q.run(INSERT_CHARGE, chargeParams(c));
   },
   async count(q: Queryable): Promise<number> {
     const r = await q.get<{ n: number }>(
