@@ -44,9 +44,6 @@ export type ValidateDeps = { fs: CatalogFs };
 export async function validate(dir: string, deps: ValidateDeps): Promise<ValidateReport> {
   const { readTexts } = await import("../core/read-texts.ts");
   const raw = readTexts(deps.fs, dir);
-  // zod's compiled fast path pays off over many parses; one run of the CLI parses each file once.
-  const { z } = await import("zod");
-  z.config({ jitless: true });
   const { validateRaw } = await import("../core/load-catalog.ts");
   const loaded = validateRaw(raw, dir);
   if (!loaded.ok) return { ok: false, dir, issues: loaded.issues, warnings: loaded.warnings };

@@ -8,10 +8,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { catalogTexts } from "../testing/catalog-fixture.ts";
 import { diskFs } from "./catalog-fs.ts";
-import { fnv1a as checksum } from "./fnv1a.ts";
 import { validateRaw } from "./load-catalog.ts";
 import {
   cacheFileFor,
+  fnv1a as checksum,
   encodeEntries,
   entryOf,
   parseCacheIn as parseCacheOf,

@@ -11,14 +11,13 @@
 // as empty; an entry whose value fails its checksum is not used. Both are replaced, atomically, by
 // the next run that parses something.
 //
-// Plain JSON with a JS checksum (fnv1a.ts), not node:v8's serializer or zlib's crc32: loading
+// Plain JSON with a JS checksum (fnv1a below), not node:v8's serializer or zlib's crc32: loading
 // either of those modules costs ~5 ms, a sixth of Node's whole start-up, on every run. So only
 // values that JSON holds exactly are kept (no NaN, infinities or -0; plain objects and lists); a
 // file with anything else is parsed on every run, as without a cache.
 //
 // Node's modules through process.getBuiltinModule (cli/bin.cjs says why).
 import yamlPackage from "yaml/package.json" with { type: "json" };
-import { fnv1a, fnv1aHex } from "./fnv1a.ts";
 
 const { readFileSync, renameSync, writeFileSync } = process.getBuiltinModule("node:fs");
 const { getCompileCacheDir } = process.getBuiltinModule("node:module");
@@ -53,6 +52,18 @@ export type ParseCache = {
   /** Writes the cache when this run parsed anything new; best effort, never throws. */
   save(): void;
 };
+
+/**
+ * FNV-1a (32 bits) over a string's UTF-16 code units: each value's checksum, and the cache file's
+ * name from its folder's path. Any one changed character changes it (each step is a bijection),
+ * which is what a damaged file looks like; it is no defence against forgery (whoever can write the
+ * folder can already change the code Node runs from its compile cache).
+ */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
 
 /** A stored entry: the text, its value as JSON, and that JSON's checksum. */
 type Entry = [text: string, json: string, checksum: number];
@@ -117,7 +128,7 @@ export function entryOf(text: string, data: unknown): Entry {
 
 /** The cache file, in the folder `cacheDir`, of the catalogue folder `catalogDir`. */
 export function cacheFileFor(cacheDir: string, catalogDir: string): string {
-  return `${cacheDir}/catalog-yaml-${fnv1aHex(resolve(catalogDir))}.cache`;
+  return `${cacheDir}/catalog-yaml-${fnv1a(resolve(catalogDir)).toString(16).padStart(8, "0")}.cache`;
 }
 
 /** The parse cache of the catalogue folder `catalogDir`, kept in the folder `cacheDir`. */

@@ -1,8 +1,8 @@
-// The CLI bundle (decision 0017) for the tests that run it (scripts/build-cli.test.ts,
-// cli/load-bundle.test.ts): the one `npm test`'s catalog stage built into cli/dist when it is
-// still current, else one built once for all of them, in a temporary folder that stays current
-// until a source changes (a run of the unit stage alone, or a test run after an edit). Tests
-// never write cli/dist, which `catalog` runs may be reading.
+// The CLI bundle (decision 0017) for the tests that run it (scripts/build-cli.test.ts): the one
+// `npm test`'s catalog stage built into cli/dist when it is still current, else one built once, in
+// a temporary folder that stays current until a source changes (a run of the unit stage alone, or
+// a test run after an edit), one build at a time across vitest's workers. Tests never write
+// cli/dist, which `catalog` runs may be reading.
 import { createHash } from "node:crypto";
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
