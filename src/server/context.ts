@@ -11,8 +11,7 @@ import { tokenHash } from "./auth/tokens.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/db.ts";
-import type { Subscription } from "./db/subscriptions.ts";
-import { type User, Users } from "./db/users.ts";
+import { type SessionRows, type User, Users } from "./db/users.ts";
 import { parseBody, readBody, validate } from "./http/body.ts";
 import { type Client, clientKey } from "./http/client-address.ts";
 import { parseCookies } from "./http/cookies.ts";
@@ -79,8 +78,8 @@ export class Ctx {
   readonly responseHeaders: Headers = {};
   private bodyValue: Promise<unknown> | null = null;
   private sessionUser: Promise<User | null> | null = null;
-  /** The session user's subscription as read with the user (null when it has none). */
-  sessionSubscription: Subscription | null = null;
+  /** What was read with the session user (its subscription, its coupons), for loadAccount. */
+  sessionRows: SessionRows | null = null;
 
   constructor(app: AppDeps, req: IncomingMessage, url: URL, client: Client) {
     this.app = app;
@@ -130,7 +129,7 @@ export class Ctx {
     this.sessionUser ??= (async () => {
       const hash = this.sessionHash();
       const found = hash ? await Users.bySession(this.app.db, hash, this.now()) : null;
-      this.sessionSubscription = found?.subscription ?? null;
+      this.sessionRows = found;
       return found?.user ?? null;
     })();
     return this.sessionUser;

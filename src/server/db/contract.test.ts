@@ -18,6 +18,7 @@ import {
   tellPostgresSkipped,
 } from "../testing/postgres.ts";
 import { AccountLocks } from "./account-locks.ts";
+import { CouponRedemptions } from "./coupon-redemptions.ts";
 import { bool, type Db, UniqueViolation } from "./db.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
 import { Instances, Invites } from "./instances.ts";
@@ -25,7 +26,7 @@ import { CardTokens, PaypalApprovals, SandboxCharges, SandboxCustomers } from ".
 import { MIGRATIONS, migrate, postgresDdl } from "./migrations.ts";
 import { type Order, Orders } from "./orders.ts";
 import { Events, Outbox } from "./outbox.ts";
-import { numberPlaceholders, openPostgres } from "./postgres.ts";
+import { numberPlaceholders, openPostgres, PostgresDb } from "./postgres.ts";
 import { Secrets } from "./secrets.ts";
 import { Sessions } from "./sessions.ts";
 import { SqliteDb } from "./sqlite.ts";
@@ -156,6 +157,29 @@ function someOrder(userId: number, overrides: Partial<Order> = {}): Order {
     ...overrides,
   };
 }
+
+describe.skipIf(!url)("prepared statements on a PostgreSQL server", () => {
+  it("runs a statement prepared before a migration changed its table's columns", async () => {
+    // One connection, so the statement is prepared on the connection the change then hits.
+    const { db } = await openTestPostgres(url ?? "", 1);
+    try {
+      await db.exec("CREATE TABLE prepared_t (a BIGINT)");
+      await db.transaction((tx) => tx.run("INSERT INTO prepared_t (a) VALUES (?)", [1]));
+      const read = () => db.all("SELECT * FROM prepared_t WHERE a = ?", [1]);
+      expect(await read()).toEqual([{ a: 1 }]);
+      expect(await read()).toEqual([{ a: 1 }]);
+      // Another server's migration: the prepared `SELECT *` now has a column more.
+      await db.exec("ALTER TABLE prepared_t ADD COLUMN b TEXT");
+      expect(await read()).toEqual([{ a: 1, b: null }]);
+      await db.exec("ALTER TABLE prepared_t ADD COLUMN c TEXT");
+      expect(
+        await db.transaction((tx) => tx.all("SELECT * FROM prepared_t WHERE a = ?", [1])),
+      ).toEqual([{ a: 1, b: null, c: null }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
 
 describe("PostgreSQL rendering", () => {
   it("numbers ? placeholders outside literals, quoted names and comments", () => {
@@ -307,6 +331,16 @@ for (const backend of backends) {
       const bare = await Users.bySession(db, hash, NOW);
       expect(bare?.user.id).toBe(id);
       expect(bare?.subscription).toBe(null);
+      expect(bare?.redeemedCoupons).toEqual([]);
+      // The coupons the account redeemed come with it (one row each), for the quote.
+      for (const coupon of ["SPRING", "autumn"]) {
+        await db.transaction((tx) =>
+          CouponRedemptions.record(tx, { userId: id, coupon, orderId: unique("ord"), now: NOW }),
+        );
+      }
+      const withCoupons = await Users.bySession(db, hash, NOW);
+      expect(withCoupons?.user.id).toBe(id);
+      expect(withCoupons?.redeemedCoupons).toEqual(["autumn", "spring"]);
 
       await db.transaction((tx) => Subscriptions.insert(tx, freeSubscription(id, NOW)));
       const joined = await Users.bySession(db, hash, NOW);
@@ -414,6 +448,28 @@ for (const backend of backends) {
         pendingAt: NOW + HOUR,
       });
       expect(await Subscriptions.get(db, -1)).toBe(null);
+    });
+
+    it("export credits: added in one statement, from no subscription, by concurrent read-committed transactions", async () => {
+      const userId = await db.transaction((tx) => Users.insert(tx, someUser()));
+      await db.transaction((tx) => Subscriptions.addExportCredits(tx, userId, 2, NOW), {
+        isolation: "read committed",
+      });
+      expect(await Subscriptions.get(db, userId)).toEqual({
+        ...freeSubscription(userId, NOW),
+        exportCredits: 2,
+      });
+      const retriesBefore = db instanceof PostgresDb ? db.retries : 0;
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          db.transaction((tx) => Subscriptions.addExportCredits(tx, userId, 1, NOW + i + 1), {
+            isolation: "read committed",
+          }),
+        ),
+      );
+      expect((await Subscriptions.get(db, userId))?.exportCredits).toBe(14);
+      // They queued on the row's lock: none failed to serialize and ran again.
+      if (db instanceof PostgresDb) expect(db.retries).toBe(retriesBefore);
     });
 
     it("instances and invites: names and coupons in any case, members, one acceptance", async () => {
@@ -530,6 +586,15 @@ for (const backend of backends) {
         );
       expect(await claim("a")).toBe(true);
       expect(await claim("b")).toBe(false);
+      // The same claim as one statement that commits alone (Db.runAlone).
+      const alone = { userId: 1, fingerprint: "print", owner: "c", now: NOW, leaseUntil: 1000 };
+      const other = unique("key");
+      expect(await IdempotencyKeys.claimAlone(db, { ...alone, key })).toBe(false);
+      expect(await IdempotencyKeys.claimAlone(db, { ...alone, key: other })).toBe(true);
+      expect(await IdempotencyKeys.claimAlone(db, { ...alone, key: other, owner: "d" })).toBe(
+        false,
+      );
+      expect((await IdempotencyKeys.get(db, 1, other))?.owner).toBe("c");
       expect(await IdempotencyKeys.get(db, 1, key)).toEqual({
         userId: 1,
         key,
@@ -709,6 +774,12 @@ for (const backend of backends) {
       );
       expect(await SandboxCustomers.tokenOf(db, customer)).toBe("t2");
       expect(await SandboxCustomers.tokenOf(db, "cus_none")).toBe(null);
+      expect(await SandboxCustomers.chargeErrorOf(db, "cus_none")).toBe(undefined);
+      const declining = unique("cus");
+      await db.transaction((tx) =>
+        SandboxCustomers.upsert(tx, { id: declining, tokenId: token.id, email: "a@b.c", now: NOW }),
+      );
+      expect(await SandboxCustomers.chargeErrorOf(db, declining)).toBe("card_declined");
 
       const before = await SandboxCharges.count(db);
       const charge = {
@@ -735,6 +806,12 @@ for (const backend of backends) {
       await expect(
         db.transaction((tx) => SandboxCharges.insert(tx, { ...charge, id: unique("ch") })),
       ).rejects.toBeInstanceOf(UniqueViolation);
+      // The first charge of a key stays; a second insert with the key records nothing.
+      expect(await SandboxCharges.insertFirst(db, { ...charge, id: unique("ch") })).toBe(false);
+      expect(await SandboxCharges.byKey(db, charge.idempotencyKey)).toEqual(charge);
+      const second = { ...charge, idempotencyKey: unique("order"), id: unique("ch") };
+      expect(await SandboxCharges.insertFirst(db, second)).toBe(true);
+      expect(await SandboxCharges.byKey(db, second.idempotencyKey)).toEqual(second);
 
       const approval = {
         id: unique("pp"),

@@ -29,7 +29,9 @@ export type TransactionOptions = {
    * SQLite runs one writer at a time, so every transaction is serializable there. On PostgreSQL
    * transactions are SERIALIZABLE by default, and retried when the database reports a
    * serialization failure or a deadlock; "read committed" is for work that serialises itself
-   * with a lock it takes first (migrations), as a serializable snapshot would predate the lock.
+   * with a lock it takes first (migrations), as a serializable snapshot would predate the lock,
+   * and for work whose every statement is atomic on its own and reads nothing it then writes
+   * from (a one-off order: services/orders.ts commitIsolation; docs/decisions/0034).
    */
   isolation?: "serializable" | "read committed";
 };
@@ -43,6 +45,14 @@ export interface Db extends Queryable {
    * from the start after a serialization failure (PostgreSQL).
    */
   transaction<T>(work: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * One write that commits on its own, outside any transaction: on PostgreSQL a single round trip
+   * at the server's default isolation (read committed), never retried; on SQLite it joins the
+   * next group commit. The statement must be atomic by itself and depend on nothing read before
+   * it (an `INSERT ... ON CONFLICT`, an `UPDATE ... WHERE` that checks what it relies on), so
+   * that no serializable transaction is needed around it (docs/decisions/0034).
+   */
+  runAlone(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
   close(): void | Promise<void>;
 }
 

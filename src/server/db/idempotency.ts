@@ -1,5 +1,5 @@
 // Queries of the idempotency_keys table (see services/idempotency.ts for the protocol).
-import type { Queryable } from "./db.ts";
+import type { Db, Queryable } from "./db.ts";
 
 export type IdempotencyRecord = {
   userId: number;
@@ -30,6 +30,20 @@ type Raw = {
   created_at: number;
 };
 
+type NewClaim = {
+  userId: number;
+  key: string;
+  fingerprint: string;
+  owner: string;
+  now: number;
+  leaseUntil: number;
+};
+
+const CLAIM_SQL = `INSERT INTO idempotency_keys (user_id, key, fingerprint, state, owner, created_at, lease_until)
+       VALUES (?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (user_id, key) DO NOTHING`;
+
+const claimParams = (r: NewClaim) => [r.userId, r.key, r.fingerprint, r.owner, r.now, r.leaseUntil];
+
 export const IdempotencyKeys = {
   async get(q: Queryable, userId: number, key: string): Promise<IdempotencyRecord | null> {
     const r = await q.get<Raw>("SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ?", [
@@ -51,23 +65,15 @@ export const IdempotencyKeys = {
       : null;
   },
   /** Claims a key; false when a record for it exists already. */
-  async claim(
-    q: Queryable,
-    r: {
-      userId: number;
-      key: string;
-      fingerprint: string;
-      owner: string;
-      now: number;
-      leaseUntil: number;
-    },
-  ): Promise<boolean> {
-    const result = await q.run(
-      `INSERT INTO idempotency_keys (user_id, key, fingerprint, state, owner, created_at, lease_until)
-       VALUES (?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (user_id, key) DO NOTHING`,
-      [r.userId, r.key, r.fingerprint, r.owner, r.now, r.leaseUntil],
-    );
-    return result.changes === 1;
+  async claim(q: Queryable, r: NewClaim): Promise<boolean> {
+    return (await q.run(CLAIM_SQL, claimParams(r))).changes === 1;
+  },
+  /**
+   * Claims a key in a statement that commits alone (Db.runAlone): a new key, the common case,
+   * costs one round trip and no serializable transaction. False when a record exists already.
+   */
+  async claimAlone(db: Db, r: NewClaim): Promise<boolean> {
+    return (await db.runAlone(CLAIM_SQL, claimParams(r))).changes === 1;
   },
   /**
    * Takes over a pending key of `from`, a server process that is gone. With `runOutBy`, only if

@@ -1,7 +1,7 @@
 // The sandbox payment provider's own books: card tokens from the local card form, customers with
 // a card attached, and charges keyed by the provider idempotency key (as Stripe keeps them), plus
 // the PayPal sandbox approvals. In production these live at the provider, not here.
-import type { Queryable } from "./db.ts";
+import type { Db, Queryable } from "./db.ts";
 
 export type CardToken = {
   id: string;
@@ -99,6 +99,16 @@ export const SandboxCustomers = {
       [c.id, c.tokenId, c.email, c.now],
     );
   },
+  /** The charge error a customer's saved card answers with, in one query; undefined without one. */
+  async chargeErrorOf(q: Queryable, customerId: string): Promise<string | null | undefined> {
+    const r = await q.get<{ charge_error: string | null }>(
+      `SELECT card_tokens.charge_error FROM sandbox_customers
+       JOIN card_tokens ON card_tokens.id = sandbox_customers.token_id
+       WHERE sandbox_customers.id = ?`,
+      [customerId],
+    );
+    return r === undefined ? undefined : (r.charge_error ?? null);
+  },
   async tokenOf(q: Queryable, customerId: string): Promise<string | null> {
     const r = await q.get<{ token_id: string }>(
       "SELECT token_id FROM sandbox_customers WHERE id = ?",
@@ -125,6 +135,27 @@ export const SandboxCharges = {
       errorCode: (r.error_code as string | null) ?? null,
       createdAt: Number(r.created_at),
     };
+  },
+  /**
+   * Records a charge unless one with its idempotency key exists, in one statement that commits
+   * alone (Db.runAlone); false when the key had a charge already.
+   */
+  async insertFirst(db: Db, c: SandboxCharge): Promise<boolean> {
+    const result = await db.runAlone(
+      `INSERT INTO sandbox_charges (idempotency_key, id, customer_id, amount, currency, description, error_code, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
+      [
+        c.idempotencyKey,
+        c.id,
+        c.customerId,
+        c.amount,
+        c.currency,
+        c.description,
+        c.errorCode,
+        c.createdAt,
+      ],
+    );
+    return result.changes === 1;
   },
   async insert(q: Queryable, c: SandboxCharge): Promise<void> {
     await q.run(

@@ -28,9 +28,14 @@ import {
 
 export type PgResult = { rows: Row[]; rowCount: number | null };
 
+/** A statement prepared once per connection under `name` (node-postgres's query config). */
+export type PgNamedQuery = { name: string; text: string; values: unknown[] };
+
 export interface PgClient {
   /** With `values` one statement (extended protocol); without, a script (simple protocol). */
   query(text: string, values?: unknown[]): Promise<PgResult>;
+  /** A named statement; only called when the pool was opened with `prepare` (node-postgres). */
+  query(config: PgNamedQuery): Promise<PgResult>;
   release(error?: Error | boolean): void;
 }
 
@@ -47,7 +52,36 @@ const UNIQUE_VIOLATION = "23505";
 export type PostgresOptions = {
   /** Attempts of a transaction that keeps failing to serialize (default 20). */
   maxAttempts?: number;
+  /**
+   * Prepare each statement once per connection (a named statement) instead of parsing and
+   * planning it at every execution: the pool must take node-postgres's query config.
+   */
+  prepare?: boolean;
 };
+
+/**
+ * A prepared statement whose result columns changed since it was prepared (a migration on
+ * another server added a column to a table read with `*`): PostgreSQL refuses to run it again
+ * on that connection. The connection is dropped and the statement runs again on a new one.
+ */
+function isStalePlan(error: unknown): boolean {
+  return (
+    sqlState(error) === "0A000" &&
+    /cached plan must not change result type/.test((error as Error).message ?? "")
+  );
+}
+
+/** Names of prepared statements: one per distinct SQL text, the same on every connection. */
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `q${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
 
 const cache = new Map<string, string>();
 
@@ -148,7 +182,17 @@ export function isRetryable(error: unknown): boolean {
   return code !== undefined && RETRYABLE.has(code);
 }
 
-function queryable(run: (text: string, values?: unknown[]) => Promise<PgResult>): Queryable {
+type Runner = (text: string, values?: unknown[]) => Promise<PgResult>;
+
+/** Runs statements with values on `client` as named statements (PostgresOptions.prepare). */
+function preparedOn(client: PgClient): Runner {
+  return (text, values) =>
+    values === undefined
+      ? client.query(text)
+      : client.query({ name: statementName(text), text, values });
+}
+
+function queryable(run: Runner): Queryable {
   const call = async (sql: string, values: readonly SqlValue[]) => {
     try {
       return await run(numberPlaceholders(sql), params(values));
@@ -186,10 +230,31 @@ export class PostgresDb implements Db {
   retries = 0;
   private lane: Promise<void> = Promise.resolve();
 
+  private readonly prepare: boolean;
+
   constructor(pool: PgPool, options: PostgresOptions = {}) {
     this.pool = pool;
     this.maxAttempts = options.maxAttempts ?? 20;
-    this.direct = queryable((text, values) => this.pool.query(text, values));
+    this.prepare = options.prepare ?? false;
+    this.direct = queryable((text, values) =>
+      this.prepare ? this.onClient(text, values) : this.pool.query(text, values),
+    );
+  }
+
+  /** One prepared statement on a pooled client; a stale plan drops the client and runs again. */
+  private async onClient(text: string, values?: unknown[]): Promise<PgResult> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      try {
+        const result = await preparedOn(client)(text, values);
+        client.release();
+        return result;
+      } catch (error) {
+        const stale = isStalePlan(error);
+        client.release(stale);
+        if (!stale || attempt >= 3) throw error;
+      }
+    }
   }
 
   /** Reads outside a transaction: one statement on any pooled connection, committed data only. */
@@ -210,6 +275,16 @@ export class PostgresDb implements Db {
     return this.transaction((tx) => tx.exec(sql));
   }
 
+  /**
+   * One statement in autocommit on any pooled connection: one round trip instead of BEGIN, the
+   * statement and COMMIT, and no serializable snapshot to conflict with (db.ts says which
+   * statements qualify). A lost connection is not retried, as in a transaction.
+   */
+  runAlone(sql: string, values?: readonly SqlValue[]): Promise<{ changes: number }> {
+    if (this.closed) return Promise.reject(new Error("The database is closed."));
+    return this.direct.run(sql, values);
+  }
+
   async transaction<T>(
     work: (tx: Queryable) => Promise<T>,
     options: TransactionOptions = {},
@@ -227,7 +302,7 @@ export class PostgresDb implements Db {
       try {
         return await this.attempt(begin, work);
       } catch (error) {
-        if (attempt < this.maxAttempts && isRetryable(error)) {
+        if (attempt < this.maxAttempts && (isRetryable(error) || isStalePlan(error))) {
           this.retries += 1;
           continue;
         }
@@ -255,21 +330,25 @@ export class PostgresDb implements Db {
     const client = await this.pool.connect();
     try {
       await client.query(begin);
-      const value = await work(queryable((text, values) => client.query(text, values)));
+      const run: Runner = this.prepare
+        ? preparedOn(client)
+        : (text, values) => client.query(text, values);
+      const value = await work(queryable(run));
       await client.query("COMMIT");
       client.release();
       return value;
     } catch (error) {
-      let healthy = true;
+      let lost = false;
       try {
         await client.query("ROLLBACK");
       } catch {
         // The connection is gone (a COMMIT cut off may or may not have committed): it leaves
         // the pool, and the error is not retried.
-        healthy = false;
+        lost = true;
       }
-      client.release(!healthy);
-      if (!healthy && isRetryable(error))
+      // A connection with a stale prepared statement leaves the pool too (isStalePlan).
+      client.release(lost || isStalePlan(error));
+      if (lost && isRetryable(error))
         throw new Error("The database connection was lost.", { cause: error });
       throw error;
     }
@@ -363,5 +442,8 @@ export function createPgPool(connection: PostgresConnection): pg.Pool {
 }
 
 export function openPostgres(connection: PostgresConnection, options?: PostgresOptions) {
-  return new PostgresDb(createPgPool(connection) as unknown as PgPool, options);
+  return new PostgresDb(createPgPool(connection) as unknown as PgPool, {
+    prepare: true,
+    ...options,
+  });
 }

@@ -146,6 +146,11 @@ export class SqliteDb implements Db {
     return this.transaction((tx) => tx.exec(sql));
   }
 
+  /** One writer at a time: a statement alone is a transaction of the next group. */
+  runAlone(sql: string, params: readonly SqlValue[] = []): Promise<{ changes: number }> {
+    return this.run(sql, params);
+  }
+
   /** One writer at a time: every transaction is serializable, whatever `options` ask. */
   transaction<T>(work: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     if (this.closed) return Promise.reject(new Error("The database is closed."));

@@ -112,6 +112,23 @@ export const Subscriptions = {
     const { sql, params } = map.insert(s);
     await q.run(sql, params);
   },
+  /**
+   * Adds export credits in one statement that reads nothing first (the free plan's row when the
+   * account has none yet), so concurrent one-off purchases of one account add up at read
+   * committed without conflicting (docs/decisions/0034).
+   */
+  async addExportCredits(q: Queryable, userId: number, credits: number, now: number) {
+    const { sql, params } = map.insert({
+      ...freeSubscription(userId, now),
+      exportCredits: credits,
+    });
+    await q.run(
+      `${sql} ON CONFLICT (user_id) DO UPDATE SET
+         export_credits = subscriptions.export_credits + excluded.export_credits,
+         updated_at = excluded.updated_at`,
+      params,
+    );
+  },
   async update(
     q: Queryable,
     userId: number,

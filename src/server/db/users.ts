@@ -94,6 +94,16 @@ const map = mapper<User>("users", {
 
 export type NewUser = Omit<User, "id">;
 
+/** What the session lookup reads with the user, so that the account needs no second query. */
+export type SessionRows = {
+  user: User;
+  userId: number;
+  /** Null when the account has no subscription row (it is on the free plan). */
+  subscription: Subscription | null;
+  /** The coupons the account redeemed, lower case (CouponRedemptions.ofUser). */
+  redeemedCoupons: string[];
+};
+
 /** Defaults of a new account; callers give the identity fields. */
 export function newUser(
   fields: Pick<
@@ -143,22 +153,31 @@ export const Users = {
     return row ? map.fromRow(row) : null;
   },
   /**
-   * The user of a live session and its subscription, in one query: this runs on every signed-in
-   * request. (The two tables share no column name.)
+   * The user of a live session, its subscription and the coupons it redeemed, in one query: this
+   * runs on every signed-in request, and the account's rules need all three (a row per redeemed
+   * coupon, usually one row; the tables share no column name).
    */
-  async bySession(
-    q: Queryable,
-    idHash: string,
-    now: number,
-  ): Promise<{ user: User; subscription: Subscription | null } | null> {
-    const row = await q.get(
-      `SELECT users.*, subscriptions.* FROM sessions
+  async bySession(q: Queryable, idHash: string, now: number): Promise<SessionRows | null> {
+    const rows = await q.all(
+      `SELECT users.*, subscriptions.*, coupon_redemptions.coupon AS redeemed_coupon FROM sessions
        JOIN users ON users.id = sessions.user_id
        LEFT JOIN subscriptions ON subscriptions.user_id = users.id
-       WHERE sessions.id_hash = ? AND sessions.expires_at > ?`,
+       LEFT JOIN coupon_redemptions ON coupon_redemptions.user_id = users.id
+       WHERE sessions.id_hash = ? AND sessions.expires_at > ?
+       ORDER BY coupon_redemptions.coupon`,
       [idHash, now],
     );
-    return row ? { user: map.fromRow(row), subscription: Subscriptions.fromJoinedRow(row) } : null;
+    const row = rows[0];
+    if (!row) return null;
+    const user = map.fromRow(row);
+    return {
+      user,
+      userId: user.id,
+      subscription: Subscriptions.fromJoinedRow(row),
+      redeemedCoupons: rows.flatMap((r) =>
+        typeof r.redeemed_coupon === "string" ? [r.redeemed_coupon] : [],
+      ),
+    };
   },
   async byEmail(q: Queryable, email: string): Promise<User | null> {
     const row = await q.get("SELECT * FROM users WHERE email = ?", [email.trim().toLowerCase()]);

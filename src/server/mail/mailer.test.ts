@@ -170,6 +170,7 @@ describe("Mailer with SMTP (issue 7)", () => {
       get: () => Promise.reject(new Error("database is closed")),
       all: () => Promise.reject(new Error("database is closed")),
       run: () => Promise.reject(new Error("database is closed")),
+      runAlone: () => Promise.reject(new Error("database is closed")),
       transaction: () => Promise.reject(new Error("database is closed")),
       close: () => {},
     };

@@ -32,33 +32,32 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
 
     async charge({ customerId, amount, description, idempotencyKey }) {
       const now = clock.now();
-      return db.transaction(async (tx): Promise<ChargeResult> => {
-        const previous = await SandboxCharges.byKey(tx, idempotencyKey);
-        if (previous) {
-          return previous.errorCode
-            ? { ok: false, kind: "card", code: previous.errorCode }
-            : { ok: true, chargeId: previous.id };
-        }
-        const tokenId = await SandboxCustomers.tokenOf(tx, customerId);
-        const card = tokenId ? await CardTokens.get(tx, tokenId) : null;
-        if (!card)
-          return { ok: false, kind: "invalid", message: "no card is saved for this customer" };
-        const errorCode = card.chargeError;
-        const id = randomId("ch_sandbox");
-        await SandboxCharges.insert(tx, {
-          idempotencyKey,
-          id,
-          customerId,
-          amount,
-          currency: "usd",
-          description,
-          errorCode,
-          createdAt: now,
-        });
-        return errorCode
-          ? { ok: false, kind: "card", code: errorCode }
-          : { ok: true, chargeId: id };
-      });
+      // As a provider keeps its books: the first charge recorded under a key answers every call
+      // with it. Reads, then one insert that commits alone and keeps the first charge of a key
+      // (ON CONFLICT DO NOTHING), so concurrent calls need no serializable transaction.
+      const answer = (charge: { id: string; errorCode: string | null }): ChargeResult =>
+        charge.errorCode
+          ? { ok: false, kind: "card", code: charge.errorCode }
+          : { ok: true, chargeId: charge.id };
+      const previous = await SandboxCharges.byKey(db, idempotencyKey);
+      if (previous) return answer(previous);
+      const errorCode = await SandboxCustomers.chargeErrorOf(db, customerId);
+      if (errorCode === undefined)
+        return { ok: false, kind: "invalid", message: "no card is saved for this customer" };
+      const charge = {
+        idempotencyKey,
+        id: randomId("ch_sandbox"),
+        customerId,
+        amount,
+        currency: "usd",
+        description,
+        errorCode,
+        createdAt: now,
+      };
+      if (await SandboxCharges.insertFirst(db, charge)) return answer(charge);
+      const first = await SandboxCharges.byKey(db, idempotencyKey);
+      if (!first) throw new Error(`The sandbox charge of key ${idempotencyKey} vanished.`);
+      return answer(first);
     },
   };
 }

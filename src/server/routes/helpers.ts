@@ -17,7 +17,7 @@ import { type Exclusive, fingerprint, type Outcome, validKey } from "../services
 export async function accountOf(ctx: Ctx, user?: User): Promise<Account> {
   if (user) return loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
   const u = await ctx.requireUser();
-  return loadAccount(ctx.app.db, ctx.app.catalog, u, ctx.now(), ctx.sessionSubscription);
+  return loadAccount(ctx.app.db, ctx.app.catalog, u, ctx.now(), ctx.sessionRows);
 }
 
 /** An Outcome that answers with an API error (stored under the key like any answer). */

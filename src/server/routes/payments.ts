@@ -27,6 +27,7 @@ import { isUsState } from "../services/location.ts";
 import {
   applyOrder,
   buildOrder,
+  commitIsolation,
   resultingProduct,
   startTrial,
   trialDays,
@@ -311,6 +312,7 @@ export function paymentRoutes(routes: Routes): void {
           status: 200,
           body: orderAnswer(order),
           commit: (tx) => applyOrder(tx, ctx.app.catalog, account, order, summary),
+          isolation: commitIsolation(order),
         };
       },
       { lockAccount: (ctx, body) => changesPlan(ctx, body) },

@@ -18,8 +18,7 @@ import { accountOf } from "./helpers.ts";
 /** A visitor who is not signed in is priced as a new free account in the default region. */
 async function accountOrVisitor(ctx: Ctx) {
   const user = await ctx.user();
-  if (user)
-    return loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now(), ctx.sessionSubscription);
+  if (user) return loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now(), ctx.sessionRows);
   const visitor: User = {
     id: 0,
     ...newUser({

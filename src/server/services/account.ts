@@ -26,7 +26,7 @@ import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { freeSubscription, type Subscription, Subscriptions } from "../db/subscriptions.ts";
-import { type User, Users } from "../db/users.ts";
+import { type SessionRows, type User, Users } from "../db/users.ts";
 import { type Location, locationOf } from "./location.ts";
 
 export type Account = {
@@ -106,11 +106,12 @@ export async function loadAccount(
   catalog: Catalog,
   user: User,
   now: number,
-  /** The subscription when the caller read it already (with the session). */
-  prefetched: Subscription | null = null,
+  /** What the caller read already with the session (Users.bySession), when it is this user's. */
+  prefetched: SessionRows | null = null,
 ): Promise<Account> {
+  const read = prefetched?.userId === user.id ? prefetched : null;
   const sub =
-    (prefetched?.userId === user.id ? prefetched : await Subscriptions.get(q, user.id)) ??
+    (read ? read.subscription : await Subscriptions.get(q, user.id)) ??
     freeSubscription(user.id, now);
   const instance = user.instanceId === null ? null : await Instances.byId(q, user.instanceId);
   const isOwner = instance !== null && instance.ownerUserId === user.id;
@@ -176,7 +177,7 @@ export async function loadAccount(
       paymentMethod: sub.paymentProcessor,
     }),
     usedSeats,
-    redeemedCoupons: await CouponRedemptions.ofUser(q, user.id),
+    redeemedCoupons: read ? read.redeemedCoupons : await CouponRedemptions.ofUser(q, user.id),
     heldSeats,
     tier: resolveTier({ tier: plan?.tier ?? "personal", productCode }),
     location: locationOf(user),

@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Clock } from "../clock.ts";
-import type { Db, Queryable } from "../db/db.ts";
+import type { Db, Queryable, TransactionOptions } from "../db/db.ts";
 import { IdempotencyKeys } from "../db/idempotency.ts";
 
 export type StoredAnswer = { status: number; body: unknown; replayed: boolean };
@@ -28,6 +28,8 @@ export type Outcome = {
    * fill in fields of `body`, which is stored after they ran.
    */
   commit?: (tx: Queryable) => Promise<void>;
+  /** The isolation of that transaction (default serializable; see TransactionOptions). */
+  isolation?: TransactionOptions["isolation"];
 };
 
 function canonical(value: unknown): unknown {
@@ -56,7 +58,15 @@ export function validKey(key: string | undefined): key is string {
 /** Runs the claimed request's work while holding something (the account's lock). */
 export type Exclusive = (run: () => Promise<StoredAnswer>) => Promise<StoredAnswer>;
 
-type InFlight = { fingerprint: string; answer: Promise<StoredAnswer> };
+type InFlight = {
+  fingerprint: string;
+  answer: Promise<StoredAnswer>;
+  /**
+   * Whether the key is this request's (claimed by it, or stored with its fingerprint), known once
+   * its claim is read: false for a request that itself reuses the key with another body.
+   */
+  holdsKey: Promise<boolean>;
+};
 
 /** How long a pending key stays its owner's without a renewal (renewed every third of it). */
 export const LEASE_MS = 15_000;
@@ -117,15 +127,32 @@ export class IdempotencyService {
     const id = `${userId}\u0000${key}`;
     const running = this.inFlight.get(id);
     if (running) {
-      if (running.fingerprint !== print) return Promise.resolve(this.reused());
+      // Another body than the running request's: refused if that request holds the key. If it
+      // does not (it reuses the key with a body of its own), this one asks the database itself.
+      if (running.fingerprint !== print)
+        return running.holdsKey.then((holds) =>
+          holds ? this.reused() : this.run(userId, key, print, work, exclusive),
+        );
       return running.answer.then((a) => ({ ...a, replayed: true }));
     }
-    const answer = this.execute(userId, key, print, work, exclusive);
-    this.inFlight.set(id, { fingerprint: print, answer });
+    let decide: (holds: boolean) => void = () => {};
+    const holdsKey = new Promise<boolean>((resolve) => {
+      decide = resolve;
+    });
     const forget = () => {
-      if (this.inFlight.get(id)?.answer === answer) this.inFlight.delete(id);
+      if (this.inFlight.get(id)?.holdsKey === holdsKey) this.inFlight.delete(id);
     };
-    answer.then(forget, forget);
+    const answer = this.execute(userId, key, print, work, exclusive, (holds) => {
+      // A request that does not hold the key leaves the list before anyone waiting is told.
+      if (!holds) forget();
+      decide(holds);
+    });
+    this.inFlight.set(id, { fingerprint: print, answer, holdsKey });
+    const settle = () => {
+      forget();
+      decide(false);
+    };
+    answer.then(settle, settle);
     return answer;
   }
 
@@ -134,22 +161,22 @@ export class IdempotencyService {
     return { status: error.status, body: error.body, replayed: false };
   }
 
-  /** Claims the key, finds its answer, or finds it pending, in one transaction. */
-  private claim(userId: number, key: string, print: string): Promise<Claim> {
+  /**
+   * Claims the key, finds its answer, or finds it pending. A new key (nearly every request) is
+   * claimed by one INSERT ... ON CONFLICT DO NOTHING that commits alone; a key that exists is
+   * read, and perhaps taken over, in one transaction.
+   */
+  private async claim(userId: number, key: string, print: string): Promise<Claim> {
     const now = this.clock.now();
     const leaseNow = this.leaseClock();
     const leaseUntil = leaseNow + this.leaseMs;
+    const claim = { userId, key, fingerprint: print, owner: this.bootId, now, leaseUntil };
+    if (await IdempotencyKeys.claimAlone(this.db, claim)) return { kind: "claimed" };
     return this.db.transaction(async (tx): Promise<Claim> => {
       const existing = await IdempotencyKeys.get(tx, userId, key);
       if (!existing) {
-        const claimed = await IdempotencyKeys.claim(tx, {
-          userId,
-          key,
-          fingerprint: print,
-          owner: this.bootId,
-          now,
-          leaseUntil,
-        });
+        // Released since the insert above: claim it now.
+        const claimed = await IdempotencyKeys.claim(tx, claim);
         // Not claimed: another server inserted it since (read committed); look again.
         return claimed ? { kind: "claimed" } : { kind: "busy", owner: "" };
       }
@@ -183,6 +210,8 @@ export class IdempotencyService {
     print: string,
     work: () => Promise<Outcome>,
     exclusive: Exclusive | undefined,
+    /** Told once the claim is read whether the key is this request's (InFlight.holdsKey). */
+    decided: (holds: boolean) => void,
   ): Promise<StoredAnswer> {
     const giveUpAt = this.leaseClock() + this.waitMs;
     let claim = await this.claim(userId, key, print);
@@ -194,6 +223,7 @@ export class IdempotencyService {
       pause = Math.min(100, pause * 2);
       claim = await this.claim(userId, key, print);
     }
+    decided(claim.kind !== "mismatch");
     if (claim.kind === "mismatch") return this.reused();
     if (claim.kind === "done")
       return { status: claim.status, body: JSON.parse(claim.response), replayed: true };
@@ -246,20 +276,23 @@ export class IdempotencyService {
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
       return { status: outcome.status, body: outcome.body, replayed: false };
     }
-    const commit = this.db.transaction(async (tx) => {
-      if (outcome.commit) await outcome.commit(tx);
-      // Serialised after the writes: an answer may carry what they produced (ids, names).
-      const response = JSON.stringify(outcome.body);
-      const completed = await IdempotencyKeys.complete(tx, {
-        userId,
-        key,
-        owner: this.bootId,
-        status: outcome.status,
-        response,
-        now: this.clock.now(),
-      });
-      if (!completed) throw new Error(`Idempotency key ${key} was taken over while in use`);
-    });
+    const commit = this.db.transaction(
+      async (tx) => {
+        if (outcome.commit) await outcome.commit(tx);
+        // Serialised after the writes: an answer may carry what they produced (ids, names).
+        const response = JSON.stringify(outcome.body);
+        const completed = await IdempotencyKeys.complete(tx, {
+          userId,
+          key,
+          owner: this.bootId,
+          status: outcome.status,
+          response,
+          now: this.clock.now(),
+        });
+        if (!completed) throw new Error(`Idempotency key ${key} was taken over while in use`);
+      },
+      { isolation: outcome.isolation },
+    );
     try {
       await commit;
     } catch (error) {

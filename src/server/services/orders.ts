@@ -156,6 +156,18 @@ export async function ensureInstance(
 }
 
 /** Writes a paid order and gives the account what it paid for. */
+/**
+ * The isolation an order's commit (applyOrder, then the stored answer) needs. A one-off purchase
+ * writes only statements that are atomic on their own and read nothing first (the order row, an
+ * added export credit, the key's conditional completion), so it commits at read committed: a
+ * customer's concurrent one-off purchases (which take no account lock, decision 0013) then
+ * queue on the subscription row instead of failing to serialize and running again one at a
+ * time. A plan change reads the subscription to write it and stays serializable.
+ */
+export function commitIsolation(order: Order): "serializable" | "read committed" {
+  return order.kind === "one_off" ? "read committed" : "serializable";
+}
+
 export async function applyOrder(
   tx: Queryable,
   catalog: Catalog,
@@ -165,17 +177,15 @@ export async function applyOrder(
 ): Promise<void> {
   await Orders.insert(tx, order);
   const { user } = account;
+  if (order.kind === "one_off") {
+    // Reads nothing: see commitIsolation.
+    await Subscriptions.addExportCredits(tx, user.id, 1 + order.addOns.length, order.createdAt);
+    return;
+  }
   let sub = await Subscriptions.get(tx, user.id);
   if (!sub) {
     sub = freeSubscription(user.id, order.createdAt);
     await Subscriptions.insert(tx, sub);
-  }
-  if (order.kind === "one_off") {
-    await Subscriptions.update(tx, user.id, {
-      exportCredits: sub.exportCredits + 1 + order.addOns.length,
-      updatedAt: order.createdAt,
-    });
-    return;
   }
   const plan = catalog.plans.find((p) => p.code === order.productCode);
   if (summary.addition !== null) {

@@ -10,7 +10,13 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { type PgPool, type PgResult, PostgresDb, toNumber } from "../db/postgres.ts";
+import {
+  type PgNamedQuery,
+  type PgPool,
+  type PgResult,
+  PostgresDb,
+  toNumber,
+} from "../db/postgres.ts";
 
 /** Reads BIGINT and NUMERIC as numbers, as the pg pool of postgres.ts does. */
 const parsers = { 20: toNumber, 1700: toNumber };
@@ -83,7 +89,10 @@ function onePool(db: PGlite): PgPool {
     await previous;
     return unlock;
   };
-  const run = async (text: string, values?: unknown[]): Promise<PgResult> => {
+  // A named statement (PostgresOptions.prepare) runs as its text: PGlite has no pool to keep it.
+  const run = async (query: string | PgNamedQuery, params?: unknown[]): Promise<PgResult> => {
+    const text = typeof query === "string" ? query : query.text;
+    const values = typeof query === "string" ? params : query.values;
     if (values === undefined) {
       const results = await db.exec(text);
       const last = results.at(-1);
