@@ -25,6 +25,7 @@ import {
   savePaymentToken,
   verifyCoupon,
 } from "./payment.ts";
+import { authenticatePayment } from "./payment-authentication.ts";
 import { $allPlans, forgetPlans, loadAllPlans } from "./plans.ts";
 import { $location, $query, navigate } from "./router.ts";
 
@@ -228,15 +229,26 @@ function currentRequest(): PurchaseRequest | null {
   return request;
 }
 
-/** A failure the server did not settle (no answer): the same key may be tried again. */
+/**
+ * A failure the server did not settle (no answer, or "your payment is being confirmed", or the
+ * bank's step not done): the same key is tried again, so the payment it may have made is found
+ * instead of a second one made (docs/decisions/0037).
+ */
 function unsettled(error: ApiFailure): boolean {
   return (
     error.kind === "timeout" ||
     error.kind === "network" ||
     error.code === "idempotency_key_in_progress" ||
-    error.code === "account_busy"
+    error.code === "account_busy" ||
+    error.code === "payment_pending" ||
+    error.code === "authentication_required"
   );
 }
+
+/** How often, and how far apart, a payment being confirmed is asked about again (tests shorten it). */
+export const pendingChecks = { times: 6, pauseMs: 3_000 };
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function charge(attempt: Attempt): Promise<void> {
   let result = await pay.run(attempt.request, attempt.key);
@@ -246,7 +258,24 @@ async function charge(attempt: Attempt): Promise<void> {
     i < 10 && !result.ok && result.error.code === "idempotency_key_in_progress";
     i++
   ) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await pause(500);
+    result = await pay.run(attempt.request, attempt.key);
+  }
+  // The bank asks the person to confirm (3-D Secure): its step, then the same key again; the
+  // server writes the order only if the payment succeeded.
+  if (!result.ok && result.error.code === "authentication_required" && result.error.action) {
+    if (await authenticatePayment(result.error.action)) {
+      result = await pay.run(attempt.request, attempt.key);
+    }
+  }
+  // Perhaps charged, not known yet: "Your payment is being confirmed" while the same key asks.
+  for (
+    let i = 0;
+    i < pendingChecks.times && !result.ok && result.error.code === "payment_pending";
+    i++
+  ) {
+    patch({ failure: result.error });
+    await pause(pendingChecks.pauseMs);
     result = await pay.run(attempt.request, attempt.key);
   }
   if (result.ok) {
@@ -305,7 +334,20 @@ export function payByCard(newCard: Tokenizer | null): Promise<void> {
     if (newCard) {
       const token = await newCard();
       // Saving a card charges nothing: a fresh key each time is safe.
-      const saved = token.ok ? await savePaymentToken.run(token.token, newIdempotencyKey()) : token;
+      const saveKey = newIdempotencyKey();
+      let saved = token.ok ? await savePaymentToken.run(token.token, saveKey) : token;
+      // A card whose bank asks to confirm it when saved (3-D Secure on setup): its step, then
+      // the same save again, which finds the card set up.
+      if (
+        token.ok &&
+        !saved.ok &&
+        saved.error.code === "authentication_required" &&
+        saved.error.action
+      ) {
+        if (await authenticatePayment(saved.error.action)) {
+          saved = await savePaymentToken.run(token.token, saveKey);
+        }
+      }
       if (!saved.ok) {
         // The card was refused (declined, expired, wrong CVC): the payment that
         // payment_credit_card announced has settled, with a failure (spec 4). A call that got

@@ -26,7 +26,13 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
         if (expiry <= now) return { ok: false, kind: "card", code: "expired_card" };
         const id = customerId ?? `cus_sandbox_${userId}`;
         await SandboxCustomers.upsert(tx, { id, tokenId: token, email, now });
-        return { ok: true, customerId: id, brand: card.brand, last4: card.last4 };
+        return {
+          ok: true,
+          customerId: id,
+          paymentMethodId: null,
+          brand: card.brand,
+          last4: card.last4,
+        };
       });
     },
 
@@ -59,6 +65,14 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
           ? { ok: false, kind: "card", code: errorCode }
           : { ok: true, chargeId: id };
       });
+    },
+
+    async findPayment({ orderKey }) {
+      const previous = await SandboxCharges.byKey(db, orderKey);
+      if (!previous) return null;
+      return previous.errorCode
+        ? { ok: false, kind: "card", code: previous.errorCode }
+        : { ok: true, chargeId: previous.id };
     },
   };
 }
