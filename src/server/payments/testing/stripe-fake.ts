@@ -244,7 +244,7 @@ export class StripeFake {
       return;
     }
     const intent = this.paymentIntents.get(intentId);
-    if (!intent || intent.status !== "requires_action") throw new Error(`nothing to authenticate`);
+    if (intent?.status !== "requires_action") throw new Error("nothing to authenticate");
     intent.next_action = null;
     if (outcome === "fail") {
       intent.status = "requires_payment_method";
@@ -356,7 +356,8 @@ export class StripeFake {
     const p = r.params;
     let m: RegExpMatchArray | null;
     if (method === "POST" && path === "/v1/customers") return [200, this.createCustomer(p)];
-    if ((m = path.match(/^\/v1\/customers\/([^/]+)$/))) {
+    m = path.match(/^\/v1\/customers\/([^/]+)$/);
+    if (m) {
       const cid = m[1] as string;
       if (method === "DELETE") {
         this.deleteCustomer(cid);
@@ -368,7 +369,8 @@ export class StripeFake {
       return customer ? [200, customer] : missing("customer", cid);
     }
     if (method === "POST" && path === "/v1/setup_intents") return this.createSetup(p);
-    if ((m = path.match(/^\/v1\/setup_intents\/([^/]+)$/))) {
+    m = path.match(/^\/v1\/setup_intents\/([^/]+)$/);
+    if (m) {
       const s = this.setupIntents.get(m[1] as string);
       if (!s) return missing("setup_intent", m[1] as string);
       const pmId = s.payment_method as string;
@@ -384,17 +386,20 @@ export class StripeFake {
     if (method === "GET" && path === "/v1/payment_intents/search") return [200, this.search(p)];
     if (method === "GET" && path === "/v1/payment_intents") return [200, this.list(p)];
     if (method === "POST" && path === "/v1/payment_intents") return this.createPayment(p);
-    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/))) {
+    m = path.match(/^\/v1\/payment_intents\/([^/]+)$/);
+    if (m) {
       const pi = this.paymentIntents.get(m[1] as string);
       return pi ? [200, pi] : missing("payment_intent", m[1] as string);
     }
-    if ((m = path.match(/^\/v1\/payment_methods\/([^/]+)$/))) {
+    m = path.match(/^\/v1\/payment_methods\/([^/]+)$/);
+    if (m) {
       const pm = FAKE_CARDS[m[1] as string];
       return pm
         ? [200, paymentMethod(m[1] as string, pm, null)]
         : missing("payment_method", m[1] as string);
     }
-    if ((m = path.match(/^\/v1\/charges\/([^/]+)$/))) {
+    m = path.match(/^\/v1\/charges\/([^/]+)$/);
+    if (m) {
       const ch = this.charges.get(m[1] as string);
       return ch ? [200, ch] : missing("charge", m[1] as string);
     }
@@ -423,11 +428,13 @@ export class StripeFake {
       const data = [...this.refunds.values()].filter((rf) => rf.charge === p.charge);
       return [200, { object: "list", data, has_more: false, url: "/v1/refunds" }];
     }
-    if ((m = path.match(/^\/v1\/refunds\/([^/]+)$/))) {
+    m = path.match(/^\/v1\/refunds\/([^/]+)$/);
+    if (m) {
       const rf = this.refunds.get(m[1] as string);
       return rf ? [200, rf] : missing("refund", m[1] as string);
     }
-    if ((m = path.match(/^\/v1\/disputes\/([^/]+)$/))) {
+    m = path.match(/^\/v1\/disputes\/([^/]+)$/);
+    if (m) {
       const dp = this.disputes.get(m[1] as string);
       return dp ? [200, dp] : missing("dispute", m[1] as string);
     }
