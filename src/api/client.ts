@@ -113,11 +113,9 @@ function settle<E extends Endpoint>(endpoint: E, response: Response, json: unkno
     message: normalised.message,
     status,
   };
-  const action = (json as { action?: Record<string, unknown> } | null)?.action;
-  if (typeof action?.paymentId === "string" && typeof action.clientSecret === "string") {
-    error.action = { paymentId: action.paymentId, clientSecret: action.clientSecret };
-    if (typeof action.url === "string") error.action.url = action.url;
-  }
+  // The bank's step of a payment (authentication_required), as this site's server sent it.
+  const action = (json as Pick<ApiFailure, "action"> | null)?.action;
+  if (action) error.action = action;
   if (normalised.code !== undefined) {
     error.errorCode = normalised.code;
     // The browser's schema-less table carries no lists: the closed set stands in (the server's

@@ -25,7 +25,6 @@ import {
   savePaymentToken,
   verifyCoupon,
 } from "./payment.ts";
-import { authenticatePayment } from "./payment-authentication.ts";
 import { $allPlans, forgetPlans, loadAllPlans } from "./plans.ts";
 import { $location, $query, navigate } from "./router.ts";
 
@@ -229,6 +228,10 @@ function currentRequest(): PurchaseRequest | null {
   return request;
 }
 
+/** Answers that are not final: payment-outcome.ts, loaded when one arrives. */
+const notFinal = (error: ApiFailure) =>
+  error.code === "authentication_required" || error.code === "payment_pending";
+
 /**
  * A failure the server did not settle (no answer, or "your payment is being confirmed", or the
  * bank's step not done): the same key is tried again, so the payment it may have made is found
@@ -240,15 +243,9 @@ function unsettled(error: ApiFailure): boolean {
     error.kind === "network" ||
     error.code === "idempotency_key_in_progress" ||
     error.code === "account_busy" ||
-    error.code === "payment_pending" ||
-    error.code === "authentication_required"
+    notFinal(error)
   );
 }
-
-/** How often, and how far apart, a payment being confirmed is asked about again (tests shorten it). */
-export const pendingChecks = { times: 6, pauseMs: 3_000 };
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function charge(attempt: Attempt): Promise<void> {
   let result = await pay.run(attempt.request, attempt.key);
@@ -258,25 +255,17 @@ async function charge(attempt: Attempt): Promise<void> {
     i < 10 && !result.ok && result.error.code === "idempotency_key_in_progress";
     i++
   ) {
-    await pause(500);
+    await new Promise((resolve) => setTimeout(resolve, 500));
     result = await pay.run(attempt.request, attempt.key);
   }
-  // The bank asks the person to confirm (3-D Secure): its step, then the same key again; the
-  // server writes the order only if the payment succeeded.
-  if (!result.ok && result.error.code === "authentication_required" && result.error.action) {
-    if (await authenticatePayment(result.error.action)) {
-      result = await pay.run(attempt.request, attempt.key);
-    }
-  }
-  // Perhaps charged, not known yet: "Your payment is being confirmed" while the same key asks.
-  for (
-    let i = 0;
-    i < pendingChecks.times && !result.ok && result.error.code === "payment_pending";
-    i++
-  ) {
-    patch({ failure: result.error });
-    await pause(pendingChecks.pauseMs);
-    result = await pay.run(attempt.request, attempt.key);
+  // The bank's step (3-D Secure), or "being confirmed": the same key again (decision 0037).
+  if (!result.ok && notFinal(result.error)) {
+    const { settlePayment } = await import("./payment-outcome.ts");
+    result = await settlePayment(
+      result,
+      () => pay.run(attempt.request, attempt.key),
+      (error) => patch({ failure: error }),
+    );
   }
   if (result.ok) {
     writeAttempt(null);
@@ -336,17 +325,14 @@ export function payByCard(newCard: Tokenizer | null): Promise<void> {
       // Saving a card charges nothing: a fresh key each time is safe.
       const saveKey = newIdempotencyKey();
       let saved = token.ok ? await savePaymentToken.run(token.token, saveKey) : token;
-      // A card whose bank asks to confirm it when saved (3-D Secure on setup): its step, then
-      // the same save again, which finds the card set up.
-      if (
-        token.ok &&
-        !saved.ok &&
-        saved.error.code === "authentication_required" &&
-        saved.error.action
-      ) {
-        if (await authenticatePayment(saved.error.action)) {
-          saved = await savePaymentToken.run(token.token, saveKey);
-        }
+      // A card whose bank asks to confirm it when saved: its step, then the same save again.
+      if (token.ok && !saved.ok && notFinal(saved.error)) {
+        const { settlePayment } = await import("./payment-outcome.ts");
+        saved = await settlePayment(
+          saved,
+          () => savePaymentToken.run(token.token, saveKey),
+          (error) => patch({ failure: error }),
+        );
       }
       if (!saved.ok) {
         // The card was refused (declined, expired, wrong CVC): the payment that

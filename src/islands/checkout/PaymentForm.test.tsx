@@ -17,8 +17,9 @@ import {
   GENERIC_CARD_ERROR_MESSAGE,
 } from "../../domain/errors/card-errors.ts";
 import { installApiClient } from "../../stores/api.ts";
-import { $checkout, pendingChecks, startPaypal } from "../../stores/checkout.ts";
+import { $checkout, startPaypal } from "../../stores/checkout.ts";
 import { $payment } from "../../stores/payment.ts";
+import { pendingChecks } from "../../stores/payment-outcome.ts";
 import { forgetPaymentProviders } from "../../stores/payment-providers.ts";
 import { approvalForm } from "../../stores/paypal-buttons.ts";
 import { startRouter } from "../../stores/router.ts";
