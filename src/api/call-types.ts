@@ -97,6 +97,8 @@ export type ApiFailure<C extends ErrorCode = ErrorCode> = {
   errorCode?: string;
   /** Why an answer was refused (contract validation), for logs; never shown to a person. */
   detail?: string;
+  /** `authentication_required`: the bank's step the payment step shows (ErrorBody's action). */
+  action?: { paymentId: string; clientSecret: string; url?: string | undefined };
 };
 
 export type ApiResult<T, C extends ErrorCode = ErrorCode> =

@@ -113,6 +113,9 @@ function settle<E extends Endpoint>(endpoint: E, response: Response, json: unkno
     message: normalised.message,
     status,
   };
+  // The bank's step of a payment (authentication_required), as this site's server sent it.
+  const action = (json as Pick<ApiFailure, "action"> | null)?.action;
+  if (action) error.action = action;
   if (normalised.code !== undefined) {
     error.errorCode = normalised.code;
     // The browser's schema-less table carries no lists: the closed set stands in (the server's

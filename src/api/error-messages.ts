@@ -89,6 +89,11 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "not_instance_owner":
     case "owner_cannot_leave":
     case "payment_provider_unavailable":
+    case "payment_pending":
+    case "authentication_required":
+    case "authentication_failed":
+    case "webhook_signature_invalid":
+    case "webhook_not_configured":
     case "internal_error":
       return API_ERRORS[code].message;
     // Catalogue messages built from limits the contract knows.

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { z } from "zod";
 import type { Endpoint, ErrorsOf, Method } from "../api/contract/common.ts";
+import { WEBHOOK_PATH_PREFIX } from "../api/contract/webhooks.ts";
 import { parseRoute } from "../domain/checkout/routes.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { PasswordWorkBusy } from "./auth/passwords.ts";
@@ -264,6 +265,8 @@ export function createApp(deps: AppDeps): App {
     const api = isApiPath(ctx.path);
     if (
       isStateChanging(method) &&
+      // Providers' webhooks come from their servers, signed: no browser, no session, no origin.
+      !ctx.path.startsWith(WEBHOOK_PATH_PREFIX) &&
       isCrossSite(ctx.req, ownOrigins(deps.config, ctx.req.socket.localPort))
     ) {
       write(ctx, res, { kind: "json", status: 403, body: apiError("cross_site").body });

@@ -80,6 +80,11 @@ const EnvSchema = z
         message: "must be a Stripe publishable key (pk_test_… or pk_live_…)",
       })
       .optional(),
+    /** The signing secret of the webhook endpoint (Stripe's dashboard, or `stripe listen`). */
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9]+$/, { message: "must be a webhook signing secret (whsec_…)" })
+      .optional(),
     /** Where the Stripe SDK sends requests; only for tests and local fakes. */
     STRIPE_API_URL: z.url({ message: "must be a URL" }).optional(),
     PAYPAL_CLIENT_ID: z.string().min(1).optional(),
@@ -221,7 +226,12 @@ export type Config = {
   /** SERVER_SECRET, decoded (with DATABASE_URL); null: the secret file in dataDir. */
   serverSecret: Buffer | null;
   payments: "sandbox" | "stripe";
-  stripe: { secretKey: string; publishableKey: string; apiUrl: string | null } | null;
+  stripe: {
+    secretKey: string;
+    publishableKey: string;
+    apiUrl: string | null;
+    webhookSecret: string | null;
+  } | null;
   /** Set when the checkout loads Stripe Elements (its pages then allow Stripe's origins). */
   stripePublishableKey: string | null;
   paypalClientId: string | null;
@@ -291,6 +301,7 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
               secretKey: e.STRIPE_SECRET_KEY,
               publishableKey: e.STRIPE_PUBLISHABLE_KEY,
               apiUrl: e.STRIPE_API_URL ?? null,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
             }
           : null,
       stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,

@@ -129,7 +129,7 @@ export const redactUrl = redactDatabaseUrl;
  * secret file of DATA_DIR, checked by data-folder.ts (which refuses a missing, empty, damaged or
  * read-only one rather than start afresh on it). Migrations are applied before anything listens.
  */
-async function openDatabase(
+export async function openDatabase(
   config: Config,
   options: StartOptions,
   now: number,
@@ -187,7 +187,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const payments =
     options.payments?.({ db, clock, config }) ??
     (config.payments === "stripe" && config.stripe
-      ? createStripeProvider({ secretKey: config.stripe.secretKey, apiUrl: config.stripe.apiUrl })
+      ? createStripeProvider({
+          secretKey: config.stripe.secretKey,
+          apiUrl: config.stripe.apiUrl,
+          log: (line) => log.warn(line),
+        })
       : createSandboxProvider(db, clock));
   const transport =
     options.mailTransport !== undefined

@@ -228,13 +228,22 @@ function currentRequest(): PurchaseRequest | null {
   return request;
 }
 
-/** A failure the server did not settle (no answer): the same key may be tried again. */
+/** Answers that are not final: payment-outcome.ts, loaded when one arrives. */
+const notFinal = (error: ApiFailure) =>
+  error.code === "authentication_required" || error.code === "payment_pending";
+
+/**
+ * A failure the server did not settle (no answer, or "your payment is being confirmed", or the
+ * bank's step not done): the same key is tried again, so the payment it may have made is found
+ * instead of a second one made (docs/decisions/0037).
+ */
 function unsettled(error: ApiFailure): boolean {
   return (
     error.kind === "timeout" ||
     error.kind === "network" ||
     error.code === "idempotency_key_in_progress" ||
-    error.code === "account_busy"
+    error.code === "account_busy" ||
+    notFinal(error)
   );
 }
 
@@ -248,6 +257,15 @@ async function charge(attempt: Attempt): Promise<void> {
   ) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     result = await pay.run(attempt.request, attempt.key);
+  }
+  // The bank's step (3-D Secure), or "being confirmed": the same key again (decision 0037).
+  if (!result.ok && notFinal(result.error)) {
+    const { settlePayment } = await import("./payment-outcome.ts");
+    result = await settlePayment(
+      result,
+      () => pay.run(attempt.request, attempt.key),
+      (error) => patch({ failure: error }),
+    );
   }
   if (result.ok) {
     writeAttempt(null);
@@ -305,7 +323,17 @@ export function payByCard(newCard: Tokenizer | null): Promise<void> {
     if (newCard) {
       const token = await newCard();
       // Saving a card charges nothing: a fresh key each time is safe.
-      const saved = token.ok ? await savePaymentToken.run(token.token, newIdempotencyKey()) : token;
+      const saveKey = newIdempotencyKey();
+      let saved = token.ok ? await savePaymentToken.run(token.token, saveKey) : token;
+      // A card whose bank asks to confirm it when saved: its step, then the same save again.
+      if (token.ok && !saved.ok && notFinal(saved.error)) {
+        const { settlePayment } = await import("./payment-outcome.ts");
+        saved = await settlePayment(
+          saved,
+          () => savePaymentToken.run(token.token, saveKey),
+          (error) => patch({ failure: error }),
+        );
+      }
       if (!saved.ok) {
         // The card was refused (declined, expired, wrong CVC): the payment that
         // payment_credit_card announced has settled, with a failure (spec 4). A call that got

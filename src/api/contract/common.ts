@@ -55,7 +55,17 @@ export function typedText(limits: { min?: number; max: number; multiline?: boole
 }
 
 /** Every error answer (4xx and 5xx). */
-export const ErrorBody = z.object({ message: z.string(), error_code: z.string() });
+export const ErrorBody = z.object({
+  message: z.string(),
+  error_code: z.string(),
+  /**
+   * `authentication_required`: what the payment step needs to show the bank's step (the
+   * provider's payment id and Stripe's client secret, or the sandbox's authentication page).
+   */
+  action: z
+    .object({ paymentId: z.string(), clientSecret: z.string(), url: z.string().optional() })
+    .optional(),
+});
 export type ErrorBody = z.output<typeof ErrorBody>;
 
 export const Success = z.object({ success: z.literal(true) });

@@ -50,6 +50,9 @@ export const PAYMENT_PROVIDER_ERRORS = [
   "card_error",
   "invalid_card",
   "payment_provider_unavailable",
+  "payment_pending",
+  "authentication_required",
+  "authentication_failed",
 ] as const;
 
 export type GenericErrorCode =

@@ -140,6 +140,8 @@ export const Invoice = z.object({
   salesTax: Cents,
   seats: z.number().int(),
   paymentProcessor: z.enum(["cc", "paypal"]),
+  /** Refunded (or lost to a dispute) of amountPaid; absent when nothing was (issue 20). */
+  amountRefunded: Cents.optional(),
 });
 export type Invoice = z.output<typeof Invoice>;
 export const InvoiceList = z.array(Invoice);

@@ -275,6 +275,30 @@ export const API_ERRORS = {
     status: 400,
     message: (detail: string) => `The card details are not valid: ${detail}.`,
   },
+  payment_pending: {
+    status: 409,
+    message:
+      "Your payment is being confirmed. Do not pay again: this order is charged at most once, and the page shows the result as soon as the bank has answered.",
+  },
+  authentication_required: {
+    status: 402,
+    message:
+      "Your bank asks you to confirm this payment. Confirm it in the window your bank shows, or use another card.",
+  },
+  authentication_failed: {
+    status: 402,
+    message:
+      "Your bank could not confirm this payment, so nothing was charged. Try again, or use another card.",
+  },
+  webhook_signature_invalid: {
+    status: 400,
+    message:
+      "The webhook's signature does not match its body, or its timestamp is too old. Nothing was changed.",
+  },
+  webhook_not_configured: {
+    status: 404,
+    message: "This server takes no webhooks from this provider (no signing secret is set).",
+  },
   payment_provider_unavailable: {
     status: 503,
     message:

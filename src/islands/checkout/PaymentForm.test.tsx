@@ -11,6 +11,7 @@ import { createApiClient, type FetchLike } from "../../api/client.ts";
 import type { PaymentProviders } from "../../api/contract/payment.ts";
 import type { OrderSummaryAnswer } from "../../api/contract/products.ts";
 import { hrefFor } from "../../domain/checkout/routes.ts";
+import { apiError } from "../../domain/errors/api-errors.ts";
 import {
   CARD_ERROR_MESSAGES,
   GENERIC_CARD_ERROR_MESSAGE,
@@ -18,6 +19,7 @@ import {
 import { installApiClient } from "../../stores/api.ts";
 import { $checkout, startPaypal } from "../../stores/checkout.ts";
 import { $payment } from "../../stores/payment.ts";
+import { pendingChecks } from "../../stores/payment-outcome.ts";
 import { forgetPaymentProviders } from "../../stores/payment-providers.ts";
 import { approvalForm } from "../../stores/paypal-buttons.ts";
 import { startRouter } from "../../stores/router.ts";
@@ -88,12 +90,13 @@ const TOKEN_SAVED = {
   body: { success: true, paymentMethod: { processor: "cc", brand: "visa", last4: "4242" } },
 };
 
-type TokenAnswer = { token?: { id: string }; error?: { type: string; code?: string } };
+type TokenAnswer = { paymentMethod?: { id: string }; error?: { type: string; code?: string } };
 
 /**
  * A fake of Stripe.js's Stripe object: elements() creates a card element that mounts an iframe
  * (Stripe's frame, whose inputs are never in our DOM) and reports ready a moment later, as the
- * real frame does; createToken answers what the test scripted.
+ * real frame does; createPaymentMethod answers what the test scripted, handleNextAction is the
+ * bank's step (3-D Secure).
  */
 function fakeStripe(answer: () => TokenAnswer) {
   const listeners = new Map<string, Set<(event: unknown) => void>>();
@@ -140,11 +143,13 @@ function fakeStripe(answer: () => TokenAnswer) {
     created,
     card,
     elements: vi.fn(() => elements),
-    createToken: vi.fn(async (element: unknown) => {
-      expect(element).toBe(card);
+    createPaymentMethod: vi.fn(async (input: { type: string; card: unknown }) => {
+      expect(input).toEqual({ type: "card", card });
       return answer();
     }),
-    createPaymentMethod: vi.fn(),
+    handleNextAction: vi.fn(async (_input: { clientSecret: string }) => ({})),
+    // Stripe.js's shape, which react-stripe-js checks; tokens are not used any more.
+    createToken: vi.fn(),
     confirmCardPayment: vi.fn(),
   };
 }
@@ -220,7 +225,7 @@ describe("Stripe mode (a publishable key configured)", () => {
       "POST /api/3/payment/token": [TOKEN_SAVED],
       "POST /api/3/payment/upgrade": [UPGRADED],
     });
-    const stripe = fakeStripe(() => ({ token: { id: "tok_visa_1" } }));
+    const stripe = fakeStripe(() => ({ paymentMethod: { id: "pm_visa_1" } }));
     const pay = await stripeReady(stripe);
 
     expect(sdkLoaders.stripeJs).toHaveBeenCalledWith("pk_test_fake");
@@ -235,9 +240,9 @@ describe("Stripe mode (a publishable key configured)", () => {
 
     fireEvent.click(pay);
     await waitFor(() => expect(window.location.hash).toBe("#payment-completed"));
-    expect(stripe.createToken).toHaveBeenCalledTimes(1);
+    expect(stripe.createPaymentMethod).toHaveBeenCalledTimes(1);
     const [saved] = sent("POST", "/api/3/payment/token");
-    expect(saved?.body).toEqual({ token: "tok_visa_1" });
+    expect(saved?.body).toEqual({ token: "pm_visa_1" });
     const [upgrade] = sent("POST", "/api/3/payment/upgrade");
     expect(upgrade?.body).toMatchObject({ product: { code: PRODUCT }, expectedTotal: 9588 });
     expect(upgrade?.headers.get("Idempotency-Key")).toMatch(/.+/);
@@ -282,15 +287,100 @@ describe("Stripe mode (a publishable key configured)", () => {
         },
       ],
     });
-    const pay = await stripeReady(fakeStripe(() => ({ token: { id: "tok_declined" } })));
+    const pay = await stripeReady(fakeStripe(() => ({ paymentMethod: { id: "pm_declined" } })));
     fireEvent.click(pay);
     expect(await screen.findByText(CARD_ERROR_MESSAGES.card_declined)).not.toBeNull();
     expect(window.location.hash).toBe("#checkout");
   });
 
+  it("shows the bank's step (3-D Secure) with Stripe.js, then asks again with the same key", async () => {
+    setUp(STRIPE, {
+      "POST /api/3/payment/token": [TOKEN_SAVED],
+      "POST /api/3/payment/upgrade": [
+        {
+          status: 402,
+          body: {
+            message: "Your bank asks you to confirm this payment.",
+            error_code: "authentication_required",
+            action: { paymentId: "pi_1", clientSecret: "pi_1_secret_x" },
+          },
+        },
+        UPGRADED,
+      ],
+    });
+    const stripe = fakeStripe(() => ({ paymentMethod: { id: "pm_3ds" } }));
+    fireEvent.click(await stripeReady(stripe));
+    await waitFor(() => expect(window.location.hash).toBe("#payment-completed"));
+    expect(stripe.handleNextAction).toHaveBeenCalledWith({ clientSecret: "pi_1_secret_x" });
+    const upgrades = sent("POST", "/api/3/payment/upgrade");
+    expect(upgrades).toHaveLength(2);
+    expect(upgrades[1]?.headers.get("Idempotency-Key")).toBe(
+      upgrades[0]?.headers.get("Idempotency-Key"),
+    );
+  });
+
+  it("a failed authentication leaves the checkout with its message and a way to pay again", async () => {
+    setUp(STRIPE, {
+      "POST /api/3/payment/token": [TOKEN_SAVED],
+      "POST /api/3/payment/upgrade": [
+        {
+          status: 402,
+          body: {
+            message: "Your bank asks you to confirm this payment.",
+            error_code: "authentication_required",
+            action: { paymentId: "pi_2", clientSecret: "pi_2_secret_x" },
+          },
+        },
+        {
+          status: 402,
+          body: {
+            message: apiError("authentication_failed").body.message,
+            error_code: "authentication_failed",
+          },
+        },
+      ],
+    });
+    const stripe = fakeStripe(() => ({ paymentMethod: { id: "pm_3ds" } }));
+    stripe.handleNextAction.mockResolvedValueOnce({ error: { type: "card_error" } } as never);
+    fireEvent.click(await stripeReady(stripe));
+    expect(await screen.findByText(apiError("authentication_failed").body.message)).not.toBeNull();
+    expect(window.location.hash).toBe("#checkout");
+    expect((screen.getByRole("button", { name: "Pay $95.88" }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+  });
+
+  it("an unknown outcome says 'being confirmed' and asks again with the same key, never a second payment", async () => {
+    const timing = { ...pendingChecks };
+    pendingChecks.pauseMs = 50;
+    try {
+      const pending = {
+        status: 409,
+        body: {
+          message: apiError("payment_pending").body.message,
+          error_code: "payment_pending",
+        },
+      };
+      setUp(STRIPE, {
+        "POST /api/3/payment/token": [TOKEN_SAVED],
+        "POST /api/3/payment/upgrade": [pending, pending, UPGRADED],
+      });
+      fireEvent.click(await stripeReady(fakeStripe(() => ({ paymentMethod: { id: "pm_1" } }))));
+      expect(await screen.findByText(/Your payment is being confirmed/)).not.toBeNull();
+      await waitFor(() => expect(window.location.hash).toBe("#payment-completed"));
+      const keys = sent("POST", "/api/3/payment/upgrade").map((u) =>
+        u.headers.get("Idempotency-Key"),
+      );
+      expect(keys).toHaveLength(3);
+      expect(new Set(keys).size).toBe(1);
+    } finally {
+      Object.assign(pendingChecks, timing);
+    }
+  });
+
   it("says Stripe could not be reached when Stripe.js does not load, and loads it again on request", async () => {
     setUp(STRIPE);
-    const stripe = fakeStripe(() => ({ token: { id: "tok_1" } }));
+    const stripe = fakeStripe(() => ({ paymentMethod: { id: "pm_1" } }));
     sdkLoaders.stripeJs = vi
       .fn<typeof sdkLoaders.stripeJs>()
       .mockRejectedValueOnce(new Error("Failed to load Stripe.js"))

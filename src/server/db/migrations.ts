@@ -412,6 +412,49 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 20: the card saved for off-session payments (Stripe's PaymentMethod, set up with a
+    // SetupIntent for off-session use); PaymentIntents charge it by id.
+    version: 17,
+    name: "the saved card's payment method",
+    sql: `
+      ALTER TABLE users ADD COLUMN payment_method TEXT;
+    `,
+  },
+  {
+    // Issue 20 (COMMON seam, shared with PayPal's webhooks): each provider event is applied once,
+    // claimed in the transaction that applies it, whichever server it reaches.
+    version: 18,
+    name: "webhook events processed",
+    sql: `
+      CREATE TABLE webhook_events (
+        provider TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        received_at INTEGER NOT NULL,
+        PRIMARY KEY (provider, event_id)
+      );
+    `,
+  },
+  {
+    // Issue 20: refunds and lost disputes recorded on their order, one row per provider refund
+    // (or dispute), so that a webhook delivered twice or a support refund retried records once.
+    version: 19,
+    name: "refunds of orders",
+    sql: `
+      CREATE TABLE refunds (
+        id TEXT PRIMARY KEY,
+        order_id TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        amount INTEGER NOT NULL,
+        currency TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX refunds_order ON refunds(order_id);
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

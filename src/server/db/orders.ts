@@ -82,6 +82,14 @@ export const Orders = {
     );
     return row ? map.fromRow(row) : null;
   },
+  /** Card orders paid through a provider payment since a time (the reconciliation). */
+  async cardOrdersSince(q: Queryable, since: number): Promise<Order[]> {
+    const rows = await q.all(
+      "SELECT * FROM orders WHERE processor = 'cc' AND charge_ref IS NOT NULL AND total > 0 AND created_at >= ? ORDER BY seq",
+      [since],
+    );
+    return rows.map((row) => map.fromRow(row));
+  },
   async byId(q: Queryable, id: string): Promise<Order | null> {
     const row = await q.get("SELECT * FROM orders WHERE id = ?", [id]);
     return row ? map.fromRow(row) : null;

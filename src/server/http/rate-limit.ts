@@ -37,6 +37,11 @@ export const RATE_RULES = {
   // Analytics and error reports (services/telemetry.ts): one budget across the three calls. Per
   // address it is generous (a school's classroom shares one address); per account it is what one
   // busy checkout sends (its error reporter alone is held to 5, then 1 per 5 s, by spec 8).
+  /**
+   * Provider webhooks from one address (Stripe sends from a few addresses, in bursts when it
+   * retries a backlog): bounded so that a flood of unsigned posts costs little.
+   */
+  webhookPerIp: { limit: 600, windowMs: 60_000 },
   telemetryPerIp: { limit: 120, windowMs: 60_000 },
   telemetryPerAccount: { limit: 60, windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;

@@ -26,7 +26,13 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
         if (expiry <= now) return { ok: false, kind: "card", code: "expired_card" };
         const id = customerId ?? `cus_sandbox_${userId}`;
         await SandboxCustomers.upsert(tx, { id, tokenId: token, email, now });
-        return { ok: true, customerId: id, brand: card.brand, last4: card.last4 };
+        return {
+          ok: true,
+          customerId: id,
+          paymentMethodId: null,
+          brand: card.brand,
+          last4: card.last4,
+        };
       });
     },
 
@@ -58,6 +64,14 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
       const first = await SandboxCharges.byKey(db, idempotencyKey);
       if (!first) throw new Error(`The sandbox charge of key ${idempotencyKey} vanished.`);
       return answer(first);
+    },
+
+    async findPayment({ orderKey }) {
+      const previous = await SandboxCharges.byKey(db, orderKey);
+      if (!previous) return null;
+      return previous.errorCode
+        ? { ok: false, kind: "card", code: previous.errorCode }
+        : { ok: true, chargeId: previous.id };
     },
   };
 }

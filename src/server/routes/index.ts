@@ -9,6 +9,7 @@ import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
 import { productRoutes } from "./products.ts";
 import { userRoutes } from "./user.ts";
+import { webhookRoutes } from "./webhooks.ts";
 
 export function registerRoutes(routes: Routes): void {
   authRoutes(routes);
@@ -17,6 +18,7 @@ export function registerRoutes(routes: Routes): void {
   paymentRoutes(routes);
   paymentProviderRoutes(routes);
   paypalRoutes(routes);
+  webhookRoutes(routes);
   engagementRoutes(routes);
   devRoutes(routes);
   healthRoutes(routes);

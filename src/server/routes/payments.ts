@@ -12,12 +12,13 @@ import type { Ctx } from "../context.ts";
 import { CardTokens } from "../db/ledger.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
+import { Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { TrialClaims } from "../db/trial-claims.ts";
 import type { User } from "../db/users.ts";
 import { Users } from "../db/users.ts";
 import { fail, HttpError, json } from "../http/reply.ts";
-import type { ProviderFailure } from "../payments/provider.ts";
+import type { ActionRequired, ProviderFailure } from "../payments/provider.ts";
 import { classifyCard } from "../payments/test-cards.ts";
 import { type Account, educationEligibleFor } from "../services/account.ts";
 import { withOwnAccountLock } from "../services/account-lock.ts";
@@ -38,10 +39,38 @@ import { accountOf, errorOutcome, idempotent } from "./helpers.ts";
 
 const INVOICE_PAGE_SIZE = 50;
 
-export function providerFailure(failure: ProviderFailure): Outcome {
-  if (failure.kind === "card") return errorOutcome(cardError(failure.code));
-  if (failure.kind === "invalid") return errorOutcome(apiError("invalid_card", failure.message));
-  return errorOutcome(apiError("payment_provider_unavailable"));
+/**
+ * What the customer is told when the provider did not answer "succeeded". A decline or a wrong
+ * card is the key's answer; an unknown outcome ("being confirmed") and a step of the bank's are
+ * answered but not kept, so the same key asks the provider again, which finds the first payment
+ * instead of making another (docs/decisions/0037).
+ */
+export function providerFailure(failure: ProviderFailure | ActionRequired): Outcome {
+  switch (failure.kind) {
+    case "card":
+      // The bank's step failed or was abandoned: nothing was charged (Stripe's code for it).
+      if (failure.code === "payment_intent_authentication_failure") {
+        return errorOutcome(apiError("authentication_failed"));
+      }
+      return errorOutcome(cardError(failure.code));
+    case "invalid":
+      return errorOutcome(apiError("invalid_card", failure.message));
+    case "unknown":
+      return { ...errorOutcome(apiError("payment_pending")), store: false };
+    case "action": {
+      const { status, body } = apiError("authentication_required");
+      return {
+        status,
+        body: {
+          ...body,
+          action: { paymentId: failure.intentId, clientSecret: failure.clientSecret },
+        },
+        store: false,
+      };
+    }
+    case "unavailable":
+      return errorOutcome(apiError("payment_provider_unavailable"));
+  }
 }
 
 /** Who may buy on the web at all (spec sections 2.5 and 6). */
@@ -107,8 +136,9 @@ export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest)
   return { code, quote: priced.quote };
 }
 
-function invoiceOf(order: Order): Invoice {
+function invoiceOf(order: Order, refunded: number): Invoice {
   return {
+    ...(refunded > 0 ? { amountRefunded: refunded } : {}),
     invoiceId: order.invoiceId,
     invoiceNumber: order.invoiceId ? order.invoiceId.replace(/^in_/, "INV-").toUpperCase() : null,
     orderId: order.id,
@@ -132,7 +162,11 @@ async function invoices(ctx: Ctx, processor: "cc" | "paypal") {
     return fail("invalid_request", "the page must be a whole number of at least 1");
   }
   const orders = await Orders.invoicesFor(ctx.app.db, user.id, processor, page, INVOICE_PAGE_SIZE);
-  return json(orders.map(invoiceOf));
+  const refunded = await Refunds.totalsFor(
+    ctx.app.db,
+    orders.map((o) => o.id),
+  );
+  return json(orders.map((o) => invoiceOf(o, refunded.get(o.id) ?? 0)));
 }
 
 /**
@@ -253,6 +287,7 @@ export function paymentRoutes(routes: Routes): void {
         commit: (tx) =>
           Users.update(tx, user.id, {
             paymentCustomer: attached.customerId,
+            paymentMethod: attached.paymentMethodId,
             cardBrand: attached.brand,
             cardLast4: attached.last4,
           }),
@@ -285,14 +320,27 @@ export function paymentRoutes(routes: Routes): void {
           return errorOutcome(apiError("no_payment_method"));
         let chargeRef: string | null = null;
         if (summary.total > 0 && user.paymentCustomer) {
+          // The order key names this purchase at the provider (its metadata and idempotency
+          // key): a retry with the same Idempotency-Key finds the payment the first one made.
+          const orderKey = `order:${user.id}:${key}`;
           const charged = await ctx.app.payments.charge({
             customerId: user.paymentCustomer,
+            paymentMethodId: user.paymentMethod,
             amount: summary.total,
             description: `${code} × ${quote.seats}`,
-            idempotencyKey: `order:${user.id}:${key}`,
+            idempotencyKey: orderKey,
+            orderKey,
+            offSession: false,
             metadata: { userId: String(user.id), productCode: code },
           });
-          if (!charged.ok) return providerFailure(charged);
+          if (!charged.ok) {
+            if (charged.kind === "unknown") {
+              ctx.app.log.warn(
+                `payments: order ${orderKey} is pending (${charged.message}): answered payment_pending`,
+              );
+            }
+            return providerFailure(charged);
+          }
           chargeRef = charged.chargeId;
           // A charge pays for one order (issue 18, item 8): a key forgotten after a day and
           // replayed finds the provider's first charge, and answers with its order.

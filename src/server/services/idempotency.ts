@@ -30,6 +30,11 @@ export type Outcome = {
   commit?: (tx: Queryable) => Promise<void>;
   /** The isolation of that transaction (default serializable; see TransactionOptions). */
   isolation?: TransactionOptions["isolation"];
+  /**
+   * false: answered but not kept as the key's answer (a payment still being confirmed, or
+   * waiting for the customer's authentication): the same key asks again and gets the outcome.
+   */
+  store?: boolean;
 };
 
 function canonical(value: unknown): unknown {
@@ -271,7 +276,7 @@ export class IdempotencyService {
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
       throw error;
     }
-    if (outcome.status >= 500) {
+    if (outcome.status >= 500 || outcome.store === false) {
       // Not an answer to keep: nothing was done, the client may retry with the same key.
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
       return { status: outcome.status, body: outcome.body, replayed: false };

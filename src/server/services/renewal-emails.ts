@@ -16,6 +16,9 @@ function mail(to: Who, subject: string, lines: string[]): Mail {
 /** The reason a charge failed, in the words the checkout uses for it (spec section 8). */
 export function refusalReason(code: string): string {
   if (code === "no_payment_method") return "There is no card saved on your account.";
+  // An off-session renewal whose bank wants the customer (3-D Secure, issue 20).
+  if (code === "authentication_required")
+    return "Your bank asks you to confirm this payment yourself: sign in and pay from your account, or save another card.";
   return cardErrorMessage(code);
 }
 

@@ -335,9 +335,13 @@ export class RenewalWorker {
     try {
       const charged = await this.deps.payments.charge({
         customerId: user.paymentCustomer,
+        paymentMethodId: user.paymentMethod,
         amount: claim.amount,
         description: `Renewal: ${claim.productCode} × ${claim.seats}`,
         idempotencyKey: key,
+        orderKey: key,
+        // The customer is not there: the mandate saved with the card pays (SetupIntent).
+        offSession: true,
         metadata: {
           userId: String(user.id),
           productCode: claim.productCode,
@@ -345,7 +349,15 @@ export class RenewalWorker {
         },
       });
       if (charged.ok) return { ok: true, chargeRef: charged.chargeId };
-      if (charged.kind === "unavailable") return charged;
+      // Not reached, or perhaps charged: the same attempt (same key) is tried again later, which
+      // finds the first payment instead of making another; never a refusal.
+      if (charged.kind === "unavailable" || charged.kind === "unknown") {
+        return { ok: false, kind: "unavailable", message: charged.message };
+      }
+      // The bank wants the customer (3-D Secure): dunning, whose e-mail asks them to confirm.
+      if (charged.kind === "action") {
+        return { ok: false, kind: "refused", code: "authentication_required" };
+      }
       return {
         ok: false,
         kind: "refused",
@@ -577,7 +589,7 @@ async function ownedInstance(tx: Queryable, user: User): Promise<number | null> 
  * The account once its subscription has ended (src/domain/renewals endedState): the free plan,
  * cancelled and expired; the team workspace it owns falls to the free plan with it.
  */
-async function endSubscription(
+export async function endSubscription(
   tx: Queryable,
   user: User,
   sub: Subscription,

@@ -116,7 +116,11 @@ export class TestClient {
       return {
         ok: false,
         status: error.status,
-        body: { message: error.message, error_code: error.errorCode },
+        body: {
+          message: error.message,
+          error_code: error.errorCode,
+          ...(error.action ? { action: error.action } : {}),
+        },
         headers,
       };
     }
