@@ -412,6 +412,63 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // 17 (issues 20 and 21): each provider event is applied once, whichever server it reaches
+    // first (db/webhook-events.ts). The same table as the Stripe branch's: keep one at merge.
+    version: 17,
+    name: "webhook events applied once per provider and event id",
+    sql: `
+      CREATE TABLE webhook_events (
+        provider TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        received_at INTEGER NOT NULL,
+        PRIMARY KEY (provider, event_id)
+      );
+    `,
+  },
+  {
+    // 18 (issue 21): PayPal's Subscriptions API. One PayPal plan per product, term and renewal
+    // price (kept: subscribers keep the plan they bought); an approval records the plan and
+    // quantity it asked PayPal for and, once confirmed, PayPal's subscription (one order each).
+    version: 18,
+    name: "PayPal plans, and the PayPal subscription of each approval",
+    sql: `
+      CREATE TABLE paypal_plans (
+        plan_key TEXT PRIMARY KEY,
+        paypal_plan_id TEXT NOT NULL,
+        product_code TEXT NOT NULL,
+        term_months INTEGER NOT NULL,
+        unit_cents INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      ALTER TABLE paypal_approvals ADD COLUMN plan_id TEXT;
+      ALTER TABLE paypal_approvals ADD COLUMN quantity INTEGER;
+      ALTER TABLE paypal_approvals ADD COLUMN first_unit INTEGER;
+      ALTER TABLE paypal_approvals ADD COLUMN unit_cents INTEGER;
+      ALTER TABLE paypal_approvals ADD COLUMN subscription_id TEXT;
+      CREATE UNIQUE INDEX paypal_approvals_subscription ON paypal_approvals(subscription_id);
+      CREATE INDEX paypal_approvals_state ON paypal_approvals(state, created_at);
+      CREATE INDEX users_paypal_subscription ON users(paypal_subscription_id);
+    `,
+  },
+  {
+    // 19 (issues 20 and 21): money given back (refunds, reversals), one row per provider refund.
+    // A minimal copy of the Stripe branch's table (services/refunds.ts): keep theirs at merge.
+    version: 19,
+    name: "refunds and reversals, one per provider refund id",
+    sql: `
+      CREATE TABLE refunds (
+        id TEXT PRIMARY KEY,
+        order_id TEXT NOT NULL,
+        provider_refund_id TEXT NOT NULL UNIQUE,
+        amount_cents INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX refunds_order ON refunds(order_id);
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */
