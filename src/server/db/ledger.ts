@@ -36,7 +36,8 @@ export type PaypalApproval = {
   coupon: string | null;
   total: number;
   returnUrl: string;
-  state: "created" | "approved" | "cancelled";
+  /** price_changed: the sandbox's stand-in found another price at the approval (nothing paid). */
+  state: "created" | "approved" | "cancelled" | "price_changed";
   orderId: string | null;
   createdAt: number;
   /**
@@ -224,7 +225,7 @@ export const PaypalApprovals = {
   async settle(
     q: Queryable,
     id: string,
-    state: "approved" | "cancelled",
+    state: "approved" | "cancelled" | "price_changed",
     orderId: string | null,
   ): Promise<boolean> {
     const result = await q.run(

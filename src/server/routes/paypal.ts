@@ -326,7 +326,7 @@ export function paypalRoutes(routes: Routes): void {
       });
       // PayPal charges what the customer approved; a different price now charges nothing.
       if (!priced.ok || priced.quote.summary.total !== approval.total) {
-        await db.transaction((tx) => PaypalApprovals.settle(tx, id, "cancelled", null));
+        await db.transaction((tx) => PaypalApprovals.settle(tx, id, "price_changed", null));
         return { state: "price_changed", orderId: "" };
       }
       const now = ctx.now();

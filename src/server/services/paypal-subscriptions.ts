@@ -245,7 +245,7 @@ export async function confirmApproval(
     await db.transaction((tx) => PaypalApprovals.linkSubscription(tx, approval.id, sub.id));
     return { kind: "pending" };
   }
-  if (approval.state === "cancelled") {
+  if (approval.state !== "created") {
     if (sub.status === "ACTIVE") await cancelStray(deps, sub, "approval cancelled in the checkout");
     return { kind: "refused", reason: "ended" };
   }
