@@ -74,6 +74,12 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "invalid_return_url":
     case "paypal_unavailable":
     case "paypal_approval_not_found":
+    case "paypal_not_completed":
+    case "paypal_subscription_mismatch":
+    case "paypal_subscriptions_only":
+    case "paypal_provider_error":
+    case "paypal_change_not_supported":
+    case "webhook_not_verified":
     case "idempotency_key_required":
     case "idempotency_key_reused":
     case "account_busy":
@@ -116,6 +122,7 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "invalid_seats":
     case "invalid_add_on":
     case "seats_in_use":
+    case "webhook_not_applied":
       return serverMessage;
     default:
       return unreachable(code);

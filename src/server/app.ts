@@ -198,7 +198,7 @@ export function createApp(deps: AppDeps): App {
             paymentPage,
             payments: {
               stripe: deps.config.stripePublishableKey !== null,
-              paypal: deps.config.paypalClientId !== null,
+              paypal: deps.config.paypal !== null,
             },
             hubOrigins: deps.config.hubOrigins,
           });

@@ -87,7 +87,15 @@ const EnvSchema = z
       .optional(),
     /** Where the Stripe SDK sends requests; only for tests and local fakes. */
     STRIPE_API_URL: z.url({ message: "must be a URL" }).optional(),
-    PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+    PAYPAL_CLIENT_ID: z.string().min(1).max(200).optional(),
+    PAYPAL_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+    /** The id of the webhook PayPal's dashboard gave for /api/5/webhooks/paypal. */
+    PAYPAL_WEBHOOK_ID: z.string().min(1).max(100).optional(),
+    PAYPAL_ENVIRONMENT: z
+      .enum(["sandbox", "live"], { message: "must be sandbox or live" })
+      .default("sandbox"),
+    /** Where the PayPal client sends requests; only for tests and local fakes. */
+    PAYPAL_API_URL: z.url({ message: "must be a URL" }).optional(),
     HUB_ORIGINS: z
       .string()
       .default("")
@@ -205,6 +213,19 @@ const EnvSchema = z
           "is only used with DATABASE_URL: with the SQLite database the secret is the file server-secret in DATA_DIR",
       });
     }
+    // PayPal is all or nothing: buttons without the secret could not be verified on the server,
+    // and a secret without the webhook id could not hear renewals and cancellations.
+    const paypalKeys = ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"] as const;
+    if (paypalKeys.some((key) => env[key])) {
+      for (const key of paypalKeys) {
+        if (!env[key])
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: `is required with ${paypalKeys.filter((k) => env[k]).join(" and ")} (PayPal needs all three)`,
+          });
+      }
+    }
     if (env.PAYMENTS === "stripe") {
       for (const key of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const) {
         if (!env[key])
@@ -234,7 +255,15 @@ export type Config = {
   } | null;
   /** Set when the checkout loads Stripe Elements (its pages then allow Stripe's origins). */
   stripePublishableKey: string | null;
-  paypalClientId: string | null;
+  /** PayPal's Subscriptions API (PAYPAL_*): set when this server sells through PayPal. */
+  paypal: {
+    clientId: string;
+    clientSecret: string;
+    webhookId: string;
+    environment: "sandbox" | "live";
+    /** PAYPAL_API_URL (tests), else PayPal's own address for the environment. */
+    apiUrl: string;
+  } | null;
   hubOrigins: string[];
   /** The public origin, for links in e-mails and the same-origin check. */
   publicBaseUrl: string;
@@ -305,7 +334,20 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
             }
           : null,
       stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
-      paypalClientId: e.PAYPAL_CLIENT_ID ?? null,
+      paypal:
+        e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET && e.PAYPAL_WEBHOOK_ID
+          ? {
+              clientId: e.PAYPAL_CLIENT_ID,
+              clientSecret: e.PAYPAL_CLIENT_SECRET,
+              webhookId: e.PAYPAL_WEBHOOK_ID,
+              environment: e.PAYPAL_ENVIRONMENT,
+              apiUrl:
+                e.PAYPAL_API_URL ??
+                (e.PAYPAL_ENVIRONMENT === "live"
+                  ? "https://api-m.paypal.com"
+                  : "https://api-m.sandbox.paypal.com"),
+            }
+          : null,
       hubOrigins: e.HUB_ORIGINS,
       publicBaseUrl,
       smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,

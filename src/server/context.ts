@@ -20,6 +20,7 @@ import { type Headers, HttpError } from "./http/reply.ts";
 import { isLocalRequest } from "./local-run.ts";
 import type { Logger } from "./log.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import type { PaypalClient } from "./payments/paypal-client.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import type { IdempotencyService } from "./services/idempotency.ts";
 
@@ -35,6 +36,8 @@ export type AppDeps = {
   log: Logger;
   catalog: Catalog;
   payments: PaymentProvider;
+  /** PayPal's Subscriptions API (PAYPAL_* set), else null: the sandbox's stand-in, or no PayPal. */
+  paypal: PaypalClient | null;
   mailer: Mailer;
   limiter: RateLimiter;
   idempotency: IdempotencyService;

@@ -33,6 +33,7 @@ import { DatabaseRateStore, MemoryRateStore, RateLimiter } from "./http/rate-lim
 import { consoleLogger, type Logger } from "./log.ts";
 import { Mailer, type MailTransport } from "./mail/mailer.ts";
 import { createSmtpTransport } from "./mail/smtp-transport.ts";
+import { PaypalClient } from "./payments/paypal-client.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
 import { createStripeProvider } from "./payments/stripe.ts";
@@ -40,6 +41,7 @@ import { devClockRoutes } from "./routes/dev-clock.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
+import { sweepPaypalOrphans } from "./services/paypal-orphans.ts";
 import { RenewalWorker } from "./services/renewals.ts";
 import { StartupError } from "./startup-error.ts";
 
@@ -193,6 +195,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           log: (line) => log.warn(line),
         })
       : createSandboxProvider(db, clock));
+  const paypal = config.paypal
+    ? new PaypalClient({
+        clientId: config.paypal.clientId,
+        clientSecret: config.paypal.clientSecret,
+        apiUrl: config.paypal.apiUrl,
+      })
+    : null;
   const transport =
     options.mailTransport !== undefined
       ? options.mailTransport
@@ -214,6 +223,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     log,
     catalog,
     payments,
+    paypal,
     mailer,
     // Servers on one PostgreSQL database share their buckets; one SQLite server keeps its own.
     limiter: new RateLimiter(
@@ -296,6 +306,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     60 * 60 * 1000,
   );
   cleanup.unref();
+  // PayPal approvals whose confirm call never came (services/paypal-orphans.ts).
+  const orphanSweep = paypal
+    ? setInterval(
+        () =>
+          void sweepPaypalOrphans({ db, catalog, clock, log, paypal }).catch((error: unknown) =>
+            log.error("paypal sweep failed", error),
+          ),
+        5 * 60 * 1000,
+      )
+    : null;
+  orphanSweep?.unref();
 
   if (!(options.quiet ?? options.log !== undefined)) {
     const lines = [
@@ -327,6 +348,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     close() {
       closing ??= (async () => {
         clearInterval(cleanup);
+        if (orphanSweep) clearInterval(orphanSweep);
         await new Promise<void>((done) => {
           server.close(() => done());
           server.closeAllConnections();

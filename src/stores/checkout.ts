@@ -12,7 +12,7 @@ import { hrefFor } from "../domain/checkout/routes.ts";
 import type { RequestMode } from "../domain/pricing/terms.ts";
 import { newIdempotencyKey } from "./api.ts";
 import type { Tokenizer } from "./card-token.ts";
-import { postToHub } from "./hub.ts";
+import { inHubFrame, postToHub } from "./hub.ts";
 import { operation } from "./operation.ts";
 import {
   $payment,
@@ -369,9 +369,10 @@ export const startPaypal = operation(
       return payWithPaypal.run({ product: null, href: hrefFor("paypalCompleted") });
     }
     postToHub("payment_paypal");
+    // The seats go along: a cancelled approval returns to this checkout as it was.
     const href = hrefFor(
       "paypalCompleted",
-      { product: request.product.code },
+      { product: request.product.code, seats: request.seats },
       {
         via: "hash",
       },
@@ -380,7 +381,11 @@ export const startPaypal = operation(
   },
   {
     onSuccess(answer, [buttons]) {
-      if (!buttons) navigate(answer.approvalUrl);
+      if (buttons) return;
+      // The approval page never runs framed: inside the hub it opens in its own window.
+      if (inHubFrame())
+        void import("./paypal-sandbox.ts").then((m) => m.openSandboxApproval(answer.approvalUrl));
+      else navigate(answer.approvalUrl);
     },
     onFailure(error) {
       if (error.code === "price_changed") {

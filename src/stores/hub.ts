@@ -13,6 +13,11 @@ export function postToHub(event: Exclude<HubEvent, "cart_navigation">, detail?: 
   channel?.post(event, detail);
 }
 
+/** The checkout runs inside the hub's frame (a PayPal approval must then open outside it). */
+export function inHubFrame(): boolean {
+  return channel !== null;
+}
+
 /** A message from the hub: "navigate" to a screen of the app, by its hash route. */
 function onHubMessage(message: { event: string; payload: unknown }): void {
   if (message.event !== "navigate") return;

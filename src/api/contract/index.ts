@@ -252,7 +252,13 @@ export const api = {
     body: payment.UpgradeRequest,
     response: payment.UpgradeResponse,
     idempotent: true,
-    errors: [...PURCHASE_ERRORS, "account_busy", "no_payment_method", ...PAYMENT_PROVIDER_ERRORS],
+    errors: [
+      ...PURCHASE_ERRORS,
+      "account_busy",
+      "no_payment_method",
+      ...PAYMENT_PROVIDER_ERRORS,
+      "paypal_change_not_supported",
+    ],
   }),
   paypalSubscription: endpoint({
     method: "POST",
@@ -265,6 +271,13 @@ export const api = {
       "paypal_unavailable",
       "invalid_return_url",
       "downgrade_needs_no_payment",
+      "paypal_not_completed",
+      "paypal_subscription_mismatch",
+      "paypal_subscriptions_only",
+      "paypal_provider_error",
+      "paypal_approval_not_found",
+      "paypal_change_not_supported",
+      "account_busy",
     ],
   }),
   activateFreeTrial: endpoint({
@@ -312,7 +325,12 @@ export const api = {
     method: "DELETE",
     path: "/api/3/payment",
     response: payment.CancelSubscriptionResponse,
-    errors: [...ACCOUNT_CHANGE_ERRORS, "managed_account", "no_subscription"],
+    errors: [
+      ...ACCOUNT_CHANGE_ERRORS,
+      "managed_account",
+      "no_subscription",
+      "paypal_provider_error",
+    ],
   }),
 
   // Coupons and invitations

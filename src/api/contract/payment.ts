@@ -94,6 +94,15 @@ export const UpgradeResponse = z.object({
 export const PaypalSubscriptionRequest = UpgradeRequest.extend({
   /** Where PayPal sends the customer back: a path of this site. */
   href: z.string().min(1).max(2000),
+  /**
+   * PayPal's subscription id (PayPal's buttons, onApprove): the server fetches it from PayPal and
+   * writes the order only when it is ACTIVE with this checkout's order key, plan and amount.
+   * Without it the call prepares the subscription (the order key, PayPal plan and quantity).
+   */
+  subscriptionId: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{3,50}$/, { message: "must be a PayPal subscription id" })
+    .optional(),
 });
 /** Spec 3.7: the PayPal hand-off record. */
 export const PaypalRecord = z.object({
@@ -107,9 +116,23 @@ export const PaypalRecord = z.object({
 });
 export const PaypalSubscriptionResponse = z.object({
   success: z.literal(true),
+  /** Our order key: PayPal's custom_id of the subscription. */
   approvalId: z.string(),
   approvalUrl: z.string(),
   paypal: PaypalRecord,
+  /**
+   * With PayPal's Subscriptions API: what the buttons' createSubscription sends (the plan, the
+   * quantity, and the first cycle's unit price when the first payment differs from a renewal).
+   */
+  subscription: z
+    .object({
+      planId: z.string(),
+      quantity: z.number().int().min(1),
+      firstCycleUnitPrice: z.string().nullable(),
+    })
+    .optional(),
+  /** Set once the order is written (a call with subscriptionId). */
+  orderId: z.string().optional(),
 });
 
 export const ActivateFreeTrialRequest = z.object({

@@ -200,6 +200,41 @@ export const API_ERRORS = {
     status: 404,
     message: "This PayPal approval does not exist or was already used. Start the payment again.",
   },
+  paypal_not_completed: {
+    status: 409,
+    message:
+      "PayPal has not completed this subscription yet, so nothing is active and no order was written. Approve it at PayPal, or try again in a minute.",
+  },
+  paypal_subscription_mismatch: {
+    status: 409,
+    message:
+      "This PayPal subscription is not the one this checkout asked for (another plan, quantity, amount or order), so no order was written. Start the payment again.",
+  },
+  paypal_subscriptions_only: {
+    status: 409,
+    message:
+      "PayPal pays for subscriptions here; a single export is paid by card. Pay by card instead.",
+  },
+  paypal_provider_error: {
+    status: 502,
+    message:
+      "PayPal could not be reached, so nothing was confirmed. If PayPal approved the payment, your plan appears once PayPal confirms it; otherwise try again.",
+  },
+  webhook_not_verified: {
+    status: 400,
+    message:
+      "This webhook could not be verified with PayPal (its signature, its webhook id or its body did not match), so nothing was changed.",
+  },
+  webhook_not_applied: {
+    status: 503,
+    message: (reason: string) =>
+      `This event was not applied now (${reason}) and nothing changed; deliver it again later.`,
+  },
+  paypal_change_not_supported: {
+    status: 409,
+    message:
+      "This subscription is paid through PayPal: change it by choosing PayPal at the payment step (PayPal then replaces the old subscription), or cancel it first to pay by card.",
+  },
   // Idempotency
   idempotency_key_required: {
     status: 400,

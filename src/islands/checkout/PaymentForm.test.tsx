@@ -21,7 +21,6 @@ import { $checkout, startPaypal } from "../../stores/checkout.ts";
 import { $payment } from "../../stores/payment.ts";
 import { pendingChecks } from "../../stores/payment-outcome.ts";
 import { forgetPaymentProviders } from "../../stores/payment-providers.ts";
-import { approvalForm } from "../../stores/paypal-buttons.ts";
 import { startRouter } from "../../stores/router.ts";
 import { $user, ANONYMOUS } from "../../stores/user.ts";
 import { PaymentForm } from "./PaymentForm.tsx";
@@ -157,7 +156,6 @@ function fakeStripe(answer: () => TokenAnswer) {
 let fetchFake: ReturnType<typeof routedFetch>;
 let stopRouter: () => void;
 const loaders = { ...sdkLoaders };
-const submitApproval = approvalForm.submit;
 
 function setUp(providers: PaymentProviders, routes: Record<string, Answer[]> = {}) {
   fetchFake = routedFetch({
@@ -206,7 +204,6 @@ afterEach(() => {
   cleanup();
   stopRouter();
   Object.assign(sdkLoaders, loaders);
-  approvalForm.submit = submitApproval;
   for (const script of document.head.querySelectorAll("script")) script.remove();
   delete (window as { paypal?: unknown }).paypal;
 });
@@ -469,12 +466,23 @@ describe("sandbox mode (the default)", () => {
 
 /**
  * A fake of PayPal's JS SDK: what the script PayPalScriptProvider adds would define
- * `window.paypal`; its Buttons render one button that runs createOrder, then onApprove (or
- * onCancel), as PayPal's window would after the person's choice.
+ * `window.paypal`; its Buttons render one button that runs createSubscription (whose
+ * `actions.subscription.create` records what it was asked and answers PayPal's subscription id),
+ * then onApprove (or onCancel), as PayPal's window would after the person's choice.
  */
 function fakePaypal(outcome: "approve" | "cancel") {
+  const created: unknown[] = [];
+  const actions = {
+    subscription: {
+      create: vi.fn(async (options: unknown) => {
+        created.push(options);
+        return "I-FAKESUB0001";
+      }),
+    },
+  };
   const paypal = {
     version: "5.0.0",
+    created,
     Buttons: vi.fn((options: Record<string, (...args: unknown[]) => unknown>) => ({
       isEligible: () => true,
       close: async () => {},
@@ -482,15 +490,15 @@ function fakePaypal(outcome: "approve" | "cancel") {
         const button = document.createElement("button");
         button.textContent = "PayPal (PayPal's frame)";
         button.addEventListener("click", async () => {
-          let orderID: string;
+          let subscriptionID: string;
           try {
-            orderID = (await options.createOrder?.({}, {})) as string;
+            subscriptionID = (await options.createSubscription?.({}, actions)) as string;
           } catch (error) {
             options.onError?.(error);
             return;
           }
-          if (outcome === "cancel") options.onCancel?.({ orderID });
-          else await options.onApprove?.({ orderID }, {});
+          if (outcome === "cancel") options.onCancel?.({ subscriptionID });
+          else await options.onApprove?.({ subscriptionID, orderID: "O-1" }, {});
         });
         container.append(button);
       },
@@ -521,15 +529,26 @@ describe("PayPal's JS SDK (a client id configured)", () => {
     body: {
       success: true,
       approvalId: "PAYID-TEST123",
-      approvalUrl: "/dev/paypal/approve?id=PAYID-TEST123",
-      paypal: {},
+      approvalUrl: "/cart?product=wv_single_12m#paypalCompleted",
+      paypal: {
+        totalAmount: 9588,
+        productCode: PRODUCT,
+        productName: "Single",
+        tier: "free",
+        hasPaypalPayment: true,
+        isCCRequiredTrial: false,
+        planIsTrial: false,
+      },
+      subscription: { planId: "P-PLAN1", quantity: 1, firstCycleUnitPrice: "90.00" },
     },
   };
+  const CONFIRMED = {
+    status: 200,
+    body: { ...APPROVAL.body, orderId: "ord_paid1" },
+  };
 
-  it("creates the order at our server and settles PayPal's approval at the approval return", async () => {
-    setUp(PAYPAL_SDK, { "POST /api/3/payment/paypalsubscription": [APPROVAL] });
-    const submitted: [string, Record<string, string>][] = [];
-    approvalForm.submit = (action, fields) => submitted.push([action, fields]);
+  it("creates the subscription PayPal is asked for from our server's terms, and confirms it there", async () => {
+    setUp(PAYPAL_SDK, { "POST /api/3/payment/paypalsubscription": [APPROVAL, CONFIRMED] });
     await renderForm();
     fireEvent.click(await screen.findByRole("radio", { name: "PayPal" }));
     // PayPal's buttons replace our pay button; the amount is still said.
@@ -539,25 +558,63 @@ describe("PayPal's JS SDK (a client id configured)", () => {
     const paypal = fakePaypal("approve");
     await loadPaypalScript(paypal);
     fireEvent.click(await screen.findByRole("button", { name: "PayPal (PayPal's frame)" }));
-    await waitFor(() => expect(submitted).toHaveLength(1));
-    expect(submitted[0]).toEqual([
-      "/dev/paypal/approve",
-      { id: "PAYID-TEST123", action: "approve" },
-    ]);
-    const [created] = sent("POST", "/api/3/payment/paypalsubscription");
-    expect(created?.body).toMatchObject({
+    await waitFor(() => expect(sent("POST", "/api/3/payment/paypalsubscription")).toHaveLength(2));
+    const [prepared, confirmed] = sent("POST", "/api/3/payment/paypalsubscription");
+    expect(prepared?.body).toMatchObject({
       product: { code: PRODUCT },
       expectedTotal: 9588,
       href: hrefFor("paypalCompleted", { product: PRODUCT }, { via: "hash" }),
     });
-    expect(created?.headers.get("Idempotency-Key")).toMatch(/.+/);
-    // The approval page of the sandbox is not where the person goes: PayPal's window was it.
-    expect(window.location.pathname).toBe("/cart");
+    expect(prepared?.body).not.toHaveProperty("subscriptionId");
+    // PayPal was asked for our plan, our order key and the first cycle's price.
+    expect(paypal.created).toEqual([
+      {
+        plan_id: "P-PLAN1",
+        custom_id: "PAYID-TEST123",
+        quantity: "1",
+        plan: {
+          billing_cycles: [
+            {
+              sequence: 1,
+              total_cycles: 1,
+              pricing_scheme: { fixed_price: { value: "90.00", currency_code: "USD" } },
+            },
+          ],
+        },
+      },
+    ]);
+    expect(confirmed?.body).toMatchObject({
+      product: { code: PRODUCT },
+      subscriptionId: "I-FAKESUB0001",
+      href: "/cart?product=wv_single_12m#paypalCompleted",
+    });
+    expect(confirmed?.headers.get("Idempotency-Key")).toMatch(/.+/);
+    await waitFor(() => expect(window.location.hash).toBe("#paypalCompleted"));
+    expect(new URLSearchParams(window.location.search).get("orderId")).toBe("ord_paid1");
+  });
+
+  it("stays on the checkout with the server's reason when it refuses PayPal's subscription", async () => {
+    setUp(PAYPAL_SDK, {
+      "POST /api/3/payment/paypalsubscription": [
+        APPROVAL,
+        {
+          status: 409,
+          body: { message: "not yet", error_code: "paypal_not_completed" },
+        },
+      ],
+    });
+    await renderForm();
+    fireEvent.click(await screen.findByRole("radio", { name: "PayPal" }));
+    await loadPaypalScript(fakePaypal("approve"));
+    fireEvent.click(await screen.findByRole("button", { name: "PayPal (PayPal's frame)" }));
+    expect(
+      await screen.findByText(/PayPal has not completed this subscription yet/),
+    ).not.toBeNull();
+    expect(window.location.hash).toBe("#checkout");
   });
 
   it("leaves a way forward when the person closes PayPal", async () => {
     setUp(PAYPAL_SDK, { "POST /api/3/payment/paypalsubscription": [APPROVAL] });
-    approvalForm.submit = vi.fn();
     await renderForm();
     fireEvent.click(await screen.findByRole("radio", { name: "PayPal" }));
     await loadPaypalScript(fakePaypal("cancel"));
@@ -567,7 +624,8 @@ describe("PayPal's JS SDK (a client id configured)", () => {
         "You closed PayPal before approving. Nothing was charged: try PayPal again or pay by card.",
       ),
     ).not.toBeNull();
-    expect(approvalForm.submit).not.toHaveBeenCalled();
+    // Nothing was confirmed: one call only, the preparation.
+    expect(sent("POST", "/api/3/payment/paypalsubscription")).toHaveLength(1);
     expect(screen.getByRole("radio", { name: "Card" })).not.toBeNull();
   });
 
@@ -583,15 +641,15 @@ describe("PayPal's JS SDK (a client id configured)", () => {
         },
       ],
     });
-    approvalForm.submit = vi.fn();
     await renderForm();
     fireEvent.click(await screen.findByRole("radio", { name: "PayPal" }));
-    await loadPaypalScript(fakePaypal("approve"));
+    const paypal = fakePaypal("approve");
+    await loadPaypalScript(paypal);
     fireEvent.click(await screen.findByRole("button", { name: "PayPal (PayPal's frame)" }));
     await waitFor(() => expect(startPaypal.$state.get().status).toBe("failure"));
     expect(await screen.findByRole("alert")).not.toBeNull();
     expect(screen.queryByText(/PayPal could not be reached/)).toBeNull();
-    expect(approvalForm.submit).not.toHaveBeenCalled();
+    expect(paypal.created).toEqual([]);
   });
 
   it("says PayPal could not be reached when its script fails to load", async () => {

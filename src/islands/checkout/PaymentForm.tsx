@@ -22,6 +22,8 @@ import { formatUsd } from "../../domain/pricing/money.ts";
 import { type SandboxCard, sandboxTokenizer, type Tokenizer } from "../../stores/card-token.ts";
 import { $checkout, payByCard, startPaypal } from "../../stores/checkout.ts";
 import { forgetPaymentProviders, paymentProviders } from "../../stores/payment-providers.ts";
+import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
+import { $paypalWindowOpen } from "../../stores/paypal-sandbox.ts";
 import { $user } from "../../stores/user.ts";
 import { Problem } from "../screens/Frame.tsx";
 import { preloadSdks, retryStripe, sdkLoaders, stripeFor } from "./provider-sdks.ts";
@@ -119,8 +121,21 @@ function PaymentMethods({
   const user = useStore($user);
   const checkout = useStore($checkout);
   const paypal = useStore(startPaypal.$state);
+  // Back from PayPal's approval without a payment (cancelled, or the price changed): PayPal stays
+  // picked, the hub hears it once, and the form says that nothing was charged.
+  const paypalReturn = useStore($paypalReturn);
+  const paypalWindow = useStore($paypalWindowOpen);
+  useEffect(() => {
+    if (paypalReturn === "cancelled" || paypalReturn === "price_changed") reportPaypalReturn();
+  }, [paypalReturn]);
   // Which method is picked is a view choice, not business state.
-  const [method, setMethod] = useState<Method>(user.userHasPaymentMethodSet ? "saved" : "card");
+  const [method, setMethod] = useState<Method>(
+    paypalReturn === "cancelled" || paypalReturn === "price_changed"
+      ? "paypal"
+      : user.userHasPaymentMethodSet
+        ? "saved"
+        : "card",
+  );
   // Stripe mode: the card element's token maker, once Stripe.js and its frame are ready.
   const tokenizer = useRef<Tokenizer | null>(null);
   const [stripeReady, setStripeReady] = useState(false);
@@ -213,6 +228,23 @@ function PaymentMethods({
         </p>
       )}
       {checkout.resuming && <p role="status">Finishing the payment you started…</p>}
+      {paypalReturn === "cancelled" && (
+        <p role="status" className="problem">
+          You cancelled the payment at PayPal. Nothing was charged: pay with PayPal again or by
+          card.
+        </p>
+      )}
+      {paypalReturn === "price_changed" && (
+        <p role="status" className="problem">
+          The price changed before PayPal's approval, so nothing was charged. Check the total and
+          pay again.
+        </p>
+      )}
+      {paypalWindow && (
+        <p role="status">
+          PayPal is open in another window: finish there, and this page continues.
+        </p>
+      )}
       {paypalButtons && summary ? (
         <>
           <p className="note">

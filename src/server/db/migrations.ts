@@ -455,6 +455,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX refunds_order ON refunds(order_id);
     `,
   },
+  {
+    // Issue 21: PayPal's Subscriptions API. One PayPal plan per product, term and renewal
+    // price (kept: subscribers keep the plan they bought); an approval records the plan and
+    // quantity it asked PayPal for and, once confirmed, PayPal's subscription (one order each).
+    version: 20,
+    name: "PayPal plans, and the PayPal subscription of each approval",
+    sql: `
+      CREATE TABLE paypal_plans (
+        plan_key TEXT PRIMARY KEY,
+        paypal_plan_id TEXT NOT NULL,
+        product_code TEXT NOT NULL,
+        term_months INTEGER NOT NULL,
+        unit_cents INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      ALTER TABLE paypal_approvals ADD COLUMN plan_id TEXT;
+      ALTER TABLE paypal_approvals ADD COLUMN quantity INTEGER;
+      ALTER TABLE paypal_approvals ADD COLUMN first_unit INTEGER;
+      ALTER TABLE paypal_approvals ADD COLUMN unit_cents INTEGER;
+      ALTER TABLE paypal_approvals ADD COLUMN subscription_id TEXT;
+      CREATE UNIQUE INDEX paypal_approvals_subscription ON paypal_approvals(subscription_id);
+      CREATE INDEX paypal_approvals_state ON paypal_approvals(state, created_at);
+      CREATE INDEX users_paypal_subscription ON users(paypal_subscription_id);
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -73,7 +73,16 @@ export const Orders = {
   async byChargeRef(q: Queryable, chargeRef: string): Promise<Order | null> {
     const row = await q.get("SELECT * FROM orders WHERE charge_ref = ?", [chargeRef]);
     return row ? map.fromRow(row) : null;
+  } /** Replaces an order's charge reference (a PayPal first payment learns its sale id late). */,
+  async setChargeRef(q: Queryable, id: string, from: string, to: string): Promise<boolean> {
+    const r = await q.run("UPDATE orders SET charge_ref = ? WHERE id = ? AND charge_ref = ?", [
+      to,
+      id,
+      from,
+    ]);
+    return r.changes === 1;
   },
+
   /** The user's order made with an Idempotency-Key, if any (the key table forgets after a day). */
   async byIdempotencyKey(q: Queryable, userId: number, key: string): Promise<Order | null> {
     const row = await q.get(

@@ -205,6 +205,13 @@ export const Users = {
     ]);
     return rows.map((row) => map.fromRow(row));
   },
+  /** The account a PayPal subscription pays for (PayPal's webhooks name only the subscription). */
+  async byPaypalSubscription(q: Queryable, subscriptionId: string): Promise<User | null> {
+    const row = await q.get("SELECT * FROM users WHERE paypal_subscription_id = ?", [
+      subscriptionId,
+    ]);
+    return row ? map.fromRow(row) : null;
+  },
   async count(q: Queryable): Promise<number> {
     const row = await q.get<{ n: number }>("SELECT COUNT(*) AS n FROM users");
     return row?.n ?? 0;

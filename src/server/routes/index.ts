@@ -7,6 +7,7 @@ import { healthRoutes } from "./health.ts";
 import { paymentProviderRoutes } from "./payment-providers.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
+import { paypalWebhookRoutes } from "./paypal-webhooks.ts";
 import { productRoutes } from "./products.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
@@ -19,6 +20,7 @@ export function registerRoutes(routes: Routes): void {
   paymentProviderRoutes(routes);
   paypalRoutes(routes);
   webhookRoutes(routes);
+  paypalWebhookRoutes(routes);
   engagementRoutes(routes);
   devRoutes(routes);
   healthRoutes(routes);

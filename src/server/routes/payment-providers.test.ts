@@ -9,6 +9,14 @@ const STRIPE_ENV = {
   STRIPE_PUBLISHABLE_KEY: "pk_test_publicvalue123",
 };
 
+const PAYPAL_ENV = {
+  PAYPAL_CLIENT_ID: "sb-client-id",
+  PAYPAL_CLIENT_SECRET: "paypal-secret-value",
+  PAYPAL_WEBHOOK_ID: "WH-TEST",
+  // Nothing is called at start-up: the providers call only reads the settings.
+  PAYPAL_API_URL: "http://127.0.0.1:9",
+};
+
 let server: TestServer | null = null;
 afterEach(async () => {
   await server?.close();
@@ -32,23 +40,30 @@ describe("GET /api/5/payment/providers", () => {
     const { body, text } = await providersOf(STRIPE_ENV);
     expect(body.card).toEqual({ provider: "stripe", publishableKey: "pk_test_publicvalue123" });
     expect(text).not.toContain("sk_test_secretvalue123");
-    // The server settles PayPal only in sandbox mode: the browser is not offered it.
+    // Without PayPal's settings a deployment has no PayPal (the stand-in is a local run's).
     expect(body.paypal).toEqual({ provider: "none" });
   });
 
-  it("answers PayPal's client id for the SDK buttons when one is configured", async () => {
-    const { body } = await providersOf({ PAYPAL_CLIENT_ID: "sb-client-id" });
+  it("answers PayPal's client id, never its secret, beside Stripe when PayPal is configured", async () => {
+    const { body, text } = await providersOf({ ...STRIPE_ENV, ...PAYPAL_ENV });
     expect(body).toEqual({
-      card: { provider: "sandbox" },
+      card: { provider: "stripe", publishableKey: "pk_test_publicvalue123" },
       paypal: { provider: "paypal", clientId: "sb-client-id" },
     });
+    expect(text).not.toContain("paypal-secret-value");
+  });
+
+  it("refuses to start with a PayPal client id alone (it could not verify a subscription)", async () => {
+    await expect(startTestServer({ seed: false, env: { PAYPAL_CLIENT_ID: "x" } })).rejects.toThrow(
+      /PAYPAL_CLIENT_SECRET is required/,
+    );
   });
 });
 
 describe("paymentProvidersOf", () => {
   it("keeps the sandbox card form when only a publishable key is set (the token must be the sandbox's)", () => {
-    expect(
-      paymentProvidersOf({ payments: "sandbox", stripe: null, paypalClientId: null }).card,
-    ).toEqual({ provider: "sandbox" });
+    expect(paymentProvidersOf({ payments: "sandbox", stripe: null, paypal: null }).card).toEqual({
+      provider: "sandbox",
+    });
   });
 });

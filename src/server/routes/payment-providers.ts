@@ -9,21 +9,20 @@ import type { Config } from "../config.ts";
 import { json } from "../http/reply.ts";
 
 export function paymentProvidersOf(
-  config: Pick<Config, "payments" | "stripe" | "paypalClientId">,
+  config: Pick<Config, "payments" | "stripe" | "paypal">,
 ): PaymentProviders {
   const card: PaymentProviders["card"] =
     config.payments === "stripe" && config.stripe
       ? { provider: "stripe", publishableKey: config.stripe.publishableKey }
       : { provider: "sandbox" };
-  // The server settles PayPal orders only in sandbox mode (routes/paypal.ts answers
-  // paypal_unavailable otherwise), so PayPal is offered only there: with a client id through
-  // PayPal's buttons, else through the local approval page.
-  const paypal: PaymentProviders["paypal"] =
-    config.payments !== "sandbox"
-      ? { provider: "none" }
-      : config.paypalClientId
-        ? { provider: "paypal", clientId: config.paypalClientId }
-        : { provider: "sandbox" };
+  // With PAYPAL_* set the server verifies every subscription at PayPal (routes/paypal.ts), in
+  // any mode, beside Stripe or the sandbox's card; without them only a local run's sandbox has
+  // PayPal (its approval stand-in), and a deployment offers none.
+  const paypal: PaymentProviders["paypal"] = config.paypal
+    ? { provider: "paypal", clientId: config.paypal.clientId }
+    : config.payments === "sandbox"
+      ? { provider: "sandbox" }
+      : { provider: "none" };
   return { card, paypal };
 }
 

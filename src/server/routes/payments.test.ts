@@ -503,6 +503,8 @@ describe("PayPal sandbox", () => {
           state: "created",
           orderId: null,
           createdAt: server.clock.now(),
+          paypal: null,
+          subscriptionId: null,
         }),
       );
       const approve = () =>

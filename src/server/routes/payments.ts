@@ -309,6 +309,17 @@ export function paymentRoutes(routes: Routes): void {
         const account = locked ?? (await accountOf(ctx, user));
         const { code, quote } = pricePurchase(ctx, account, body);
         const { summary } = quote;
+        // A plan change of a PayPal subscriber (PayPal's API) is a new PayPal subscription that
+        // replaces the old one (services/paypal-subscriptions.ts): a card charge here would leave
+        // PayPal billing the old plan. (A one-off export is no plan change.)
+        if (
+          ctx.app.paypal &&
+          quote.kind !== "one_off" &&
+          account.sub.paymentProcessor === "paypal" &&
+          account.orderState === "automatic" &&
+          user.paypalSubscriptionId
+        )
+          return errorOutcome(apiError("paypal_change_not_supported"));
         if (quote.change === "downgrade" && quote.startsAt !== null) {
           return scheduleDowngrade(ctx, account, quote, {
             code,
@@ -489,6 +500,17 @@ export function paymentRoutes(routes: Routes): void {
     return withOwnAccountLock(ctx, async ({ account }) => {
       if (account.isMember) return fail("managed_account");
       if (account.orderState !== "automatic") return fail("no_subscription");
+      // Paid through PayPal's API: cancelled at PayPal first, so PayPal bills no more; the paid
+      // period is kept either way. If PayPal cannot be reached nothing changes here.
+      const paypalId = account.user.paypalSubscriptionId;
+      if (ctx.app.paypal && account.sub.paymentProcessor === "paypal" && paypalId) {
+        try {
+          await ctx.app.paypal.cancelSubscription(paypalId, "cancelled by the customer");
+        } catch (error) {
+          ctx.app.log.warn(`paypal: cancel of ${paypalId} failed: ${String(error)}`);
+          return fail("paypal_provider_error");
+        }
+      }
       const now = ctx.now();
       await ctx.app.db.transaction(async (tx) => {
         await Subscriptions.update(tx, account.user.id, {

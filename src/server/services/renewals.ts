@@ -13,8 +13,9 @@
 //      invoice, move the subscription to the new period, queue the receipt.
 // A refused charge follows the retry schedule (day 0, 3, 7) with an e-mail each time, then the
 // subscription lapses to the free plan. A cancelled subscription is not charged: it ends at its
-// period end. PayPal subscriptions renew as a PayPal charge in sandbox mode (no PayPal API call);
-// outside it they are left to PayPal's own billing (not listed).
+// period end. PayPal subscriptions renew as a PayPal charge in sandbox mode without PAYPAL_* (no
+// PayPal API call); with PayPal's API they are left to PayPal's own billing (its PAYMENT.SALE.
+// COMPLETED webhook writes each renewal), and a cancelled one still ends here at its period end.
 //
 // The worker runs every `intervalMs` of real time, and at once when a settable clock moves, so
 // that a clock jumped months ahead catches up period by period.
@@ -59,7 +60,7 @@ export type RenewalDeps = {
   catalog: Catalog;
   payments: PaymentProvider;
   mailer: Mailer;
-  config: Pick<Config, "payments" | "publicBaseUrl">;
+  config: Pick<Config, "payments" | "publicBaseUrl" | "paypal">;
 };
 
 /** What one pass did. */
@@ -175,7 +176,9 @@ export class RenewalWorker {
         const due = await Renewals.dueAccounts(db, {
           now: clock.now(),
           limit: seen.size + BATCH,
-          paypal: config.payments === "sandbox",
+          // With PayPal's Subscriptions API, PayPal bills its subscribers itself and says so by
+          // webhook (services/paypal-webhooks.ts); only the sandbox's stand-in is renewed here.
+          paypal: config.payments === "sandbox" && config.paypal === null,
         });
         const fresh = due.filter((id) => !seen.has(id));
         if (fresh.length === 0) break;
