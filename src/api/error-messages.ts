@@ -111,6 +111,7 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "invalid_seats":
     case "invalid_add_on":
     case "seats_in_use":
+    case "invalid_tax_id":
       return serverMessage;
     default:
       return unreachable(code);

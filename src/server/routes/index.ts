@@ -4,10 +4,12 @@ import { authRoutes } from "./auth.ts";
 import { devRoutes } from "./dev.ts";
 import { engagementRoutes } from "./engagement.ts";
 import { healthRoutes } from "./health.ts";
+import { invoiceRoutes } from "./invoices.ts";
 import { paymentProviderRoutes } from "./payment-providers.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
 import { productRoutes } from "./products.ts";
+import { quotePageRoutes } from "./quotes-page.ts";
 import { userRoutes } from "./user.ts";
 
 export function registerRoutes(routes: Routes): void {
@@ -17,6 +19,8 @@ export function registerRoutes(routes: Routes): void {
   paymentRoutes(routes);
   paymentProviderRoutes(routes);
   paypalRoutes(routes);
+  invoiceRoutes(routes);
+  quotePageRoutes(routes);
   engagementRoutes(routes);
   devRoutes(routes);
   healthRoutes(routes);

@@ -9,6 +9,7 @@ import { apiError, cardError } from "../../domain/errors/api-errors.ts";
 import type { Routes } from "../app.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
+import { Invoices } from "../db/invoices.ts";
 import { CardTokens } from "../db/ledger.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
@@ -31,6 +32,7 @@ import {
   startTrial,
   trialDays,
 } from "../services/orders.ts";
+import { invoiceOrder } from "../services/invoices.ts";
 import { type Quote, quoteFor } from "../services/quotes.ts";
 import { DEFAULT_TRIAL_DAYS } from "../services/views.ts";
 import { accountOf, errorOutcome, idempotent } from "./helpers.ts";
@@ -98,6 +100,7 @@ export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest)
     seats: body.seats,
     addOns: body.addOns,
     coupon: body.coupon,
+    sellerCountry: ctx.app.config.seller.country,
   });
   if (!priced.ok) throw new HttpError(priced.error);
   if (body.expectedTotal !== undefined && body.expectedTotal !== priced.quote.summary.total) {
@@ -106,10 +109,14 @@ export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest)
   return { code, quote: priced.quote };
 }
 
-function invoiceOf(order: Order): Invoice {
+function invoiceOf(order: Order, numbers: Map<string, string>): Invoice {
   return {
     invoiceId: order.invoiceId,
-    invoiceNumber: order.invoiceId ? order.invoiceId.replace(/^in_/, "INV-").toUpperCase() : null,
+    // The invoice's gapless number (issue 23); an order from before invoices were numbered
+    // keeps the reference it was given.
+    invoiceNumber:
+      numbers.get(order.id) ??
+      (order.invoiceId ? order.invoiceId.replace(/^in_/, "INV-").toUpperCase() : null),
     orderId: order.id,
     productCode: order.productCode,
     productName: order.productName,
@@ -131,7 +138,8 @@ async function invoices(ctx: Ctx, processor: "cc" | "paypal") {
     return fail("invalid_request", "the page must be a whole number of at least 1");
   }
   const orders = await Orders.invoicesFor(ctx.app.db, user.id, processor, page, INVOICE_PAGE_SIZE);
-  return json(orders.map(invoiceOf));
+  const numbers = await Invoices.currentNumbersOf(ctx.app.db, user.id);
+  return json(orders.map((order) => invoiceOf(order, numbers)));
 }
 
 /**
@@ -310,7 +318,11 @@ export function paymentRoutes(routes: Routes): void {
         return {
           status: 200,
           body: orderAnswer(order),
-          commit: (tx) => applyOrder(tx, ctx.app.catalog, account, order, summary),
+          commit: async (tx) => {
+            await applyOrder(tx, ctx.app.catalog, account, order, summary);
+            // Issue 23: the invoice (its number) and the receipt commit with the order.
+            await invoiceOrder(tx, ctx.app, { order, summary, user: account.user });
+          },
         };
       },
       { lockAccount: (ctx, body) => changesPlan(ctx, body) },

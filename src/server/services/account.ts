@@ -24,6 +24,7 @@ import { resolveTier, type Tier } from "../../domain/account/tier.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
+import { type BillingDetails, BillingDetailsTable } from "../db/invoices.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { freeSubscription, type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
@@ -65,6 +66,8 @@ export type Account = {
   heldSeats: number;
   tier: Tier;
   location: Location;
+  /** The organisation and tax id given at checkout or on the account page (issue 23), if any. */
+  billing: BillingDetails | null;
   now: number;
 };
 
@@ -180,6 +183,7 @@ export async function loadAccount(
     heldSeats,
     tier: resolveTier({ tier: plan?.tier ?? "personal", productCode }),
     location: locationOf(user),
+    billing: await BillingDetailsTable.get(q, user.id),
     now,
   };
 }
