@@ -1,15 +1,21 @@
 // Issue 23 in the browser: the "buying for an organisation" section of the checkout (a German
 // company's VAT id makes the tax 0 % before paying), the invoice linked from payment-completed,
 // and the account page's list of invoices with the PDF downloaded.
-import { expectNoAxeViolations } from "./account-helpers.ts";
+
 import { api as contract } from "../../src/api/contract/index.ts";
+import { expectNoAxeViolations } from "./account-helpers.ts";
 import { expect, test } from "./api-helpers.ts";
 import { fillCard, shownTotal } from "./purchase-helpers.ts";
 
-test("a German company buys with its VAT id: no VAT, and its invoice says why", async ({ page, api }) => {
+test("a German company buys with its VAT id: no VAT, and its invoice says why", async ({
+  page,
+  api,
+}) => {
   test.setTimeout(90_000);
   await api.signUp({ firstName: "Ada" });
-  await api.call(contract.address, { body: { name: "Ada Team", country: "DE", postalCode: "10115" } });
+  await api.call(contract.address, {
+    body: { name: "Ada Team", country: "DE", postalCode: "10115" },
+  });
   await page.goto("/cart?p=buy&product=wv_single_12m#checkout");
   const taxed = await shownTotal(page);
 
@@ -47,7 +53,9 @@ test("a German company buys with its VAT id: no VAT, and its invoice says why", 
   await page.getByRole("link", { name: "View it" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Invoice INV-\d{4}-\d{6}$/);
   await expect(page.getByRole("row", { name: /VAT \(reverse charge\)/ })).toContainText("0 %");
-  await expect(page.getByText("Reverse charge: VAT to be accounted for by the recipient")).toBeVisible();
+  await expect(
+    page.getByText("Reverse charge: VAT to be accounted for by the recipient"),
+  ).toBeVisible();
   await expect(page.getByText("Beispiel GmbH")).toBeVisible();
   await expect(page.getByText("Tax id: DE136695976")).toBeVisible();
   await expectNoAxeViolations(page, "invoice page");

@@ -139,9 +139,12 @@ export async function purchase(
   );
   if (numbered === undefined) throw new Error(`order ${answer.body.orderId}: no numbered invoice`);
   const page = await (await client.fetch(numbered.htmlUrl)).text();
-  const printed = /<th scope="row">Total<\/th><td class="amount">(-?)\$([\d,]+)\.(\d\d)<\/td>/.exec(page);
+  const printed = /<th scope="row">Total<\/th><td class="amount">(-?)\$([\d,]+)\.(\d\d)<\/td>/.exec(
+    page,
+  );
   const invoiceDocument = printed
-    ? (printed[1] ? -1 : 1) * (Number((printed[2] ?? "").replace(/,/g, "")) * 100 + Number(printed[3]))
+    ? (printed[1] ? -1 : 1) *
+      (Number((printed[2] ?? "").replace(/,/g, "")) * 100 + Number(printed[3]))
     : Number.NaN;
   return {
     ok: true,

@@ -141,7 +141,10 @@ describe("local run (issue 7, item 2)", () => {
   });
 
   it("refuses sandbox payments with a public base URL, even when PAYMENTS was forgotten", () => {
-    const result = getConfig({ PUBLIC_BASE_URL: "https://checkout.example.com", ...DEPLOYED_SELLER });
+    const result = getConfig({
+      PUBLIC_BASE_URL: "https://checkout.example.com",
+      ...DEPLOYED_SELLER,
+    });
     expect(result.ok).toBe(false);
     expect(!result.ok && result.errors).toEqual([
       'PAYMENTS must be stripe outside a local run: sandbox payments, the sandbox mailbox and the PayPal stand-in exist only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "https://checkout.example.com")',

@@ -97,7 +97,10 @@ const EnvSchema = z
     /** The seller on every invoice (issue 23): required outside a local run. */
     SELLER_NAME: z.string().min(2, { message: "must name the company that sells" }).optional(),
     /** Address lines, separated by ";" (the country is SELLER_COUNTRY). */
-    SELLER_ADDRESS: z.string().min(3, { message: "must be the seller's postal address" }).optional(),
+    SELLER_ADDRESS: z
+      .string()
+      .min(3, { message: "must be the seller's postal address" })
+      .optional(),
     SELLER_COUNTRY: z
       .string()
       .regex(/^[A-Z]{2}$/, { message: "must be a two-letter country code such as IE" })
@@ -189,7 +192,12 @@ const EnvSchema = z
     if (!isLoopbackUrl(publicUrl) || !isLoopbackHost(env.HOST)) {
       // An invoice without the seller's name, address and tax id is no invoice a finance office
       // accepts (issue 23); the local run's placeholder seller must never reach a customer.
-      for (const key of ["SELLER_NAME", "SELLER_ADDRESS", "SELLER_COUNTRY", "SELLER_TAX_ID"] as const) {
+      for (const key of [
+        "SELLER_NAME",
+        "SELLER_ADDRESS",
+        "SELLER_COUNTRY",
+        "SELLER_TAX_ID",
+      ] as const) {
         if (env[key] === undefined) {
           ctx.addIssue({
             code: "custom",

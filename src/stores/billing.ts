@@ -18,9 +18,8 @@ export const loadBillingDetails = operation("billingDetails", () =>
   api().call(endpoints.billingDetails),
 );
 
-export const saveBillingDetails = operation(
-  "billingDetails",
-  (input: BillingDetailsInput) => api().call(endpoints.saveBillingDetails, { body: input }),
+export const saveBillingDetails = operation("billingDetails", (input: BillingDetailsInput) =>
+  api().call(endpoints.saveBillingDetails, { body: input }),
 );
 
 /** Saves the details at checkout: a VAT id may change the tax, so the summary is priced again. */

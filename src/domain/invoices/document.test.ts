@@ -181,20 +181,23 @@ describe("credit notes", () => {
     [12_000, -2_000, -10_000],
     [1, 0, -1],
     [63_561, -10_594, -52_967],
-  ])("a partial refund of %i credits %i of tax and %i net, at the invoice's rate", (amount, tax, net) => {
-    const note = creditNoteDocument(invoice, {
-      number: "CN-2026-000002",
-      issuedAt: invoice.issuedAt,
-      amount,
-      reason: "refund",
-    });
-    expect(note.taxTotal).toBe(tax);
-    expect(note.subTotal).toBe(net);
-    expect(note.subTotal + note.taxTotal).toBe(-amount);
-    expect(note.lines).toEqual([
-      { kind: "credit", label: "Partial credit of invoice INV-2026-000001", amount: net },
-    ]);
-  });
+  ])(
+    "a partial refund of %i credits %i of tax and %i net, at the invoice's rate",
+    (amount, tax, net) => {
+      const note = creditNoteDocument(invoice, {
+        number: "CN-2026-000002",
+        issuedAt: invoice.issuedAt,
+        amount,
+        reason: "refund",
+      });
+      expect(note.taxTotal).toBe(tax);
+      expect(note.subTotal).toBe(net);
+      expect(note.subTotal + note.taxTotal).toBe(-amount);
+      expect(note.lines).toEqual([
+        { kind: "credit", label: "Partial credit of invoice INV-2026-000001", amount: net },
+      ]);
+    },
+  );
 
   it.each([0, -1, 63_563, 1.5])("refuses to credit %s cents", (amount) => {
     expect(() =>

@@ -21,7 +21,11 @@ export type Party = {
   email: string | null;
 };
 
-export type DocumentLine = { kind: PriceLine["kind"] | "renewal" | "credit"; label: string; amount: number };
+export type DocumentLine = {
+  kind: PriceLine["kind"] | "renewal" | "credit";
+  label: string;
+  amount: number;
+};
 
 /** The tax of one rate: the rate, the amount it applies to, and the tax. */
 export type TaxLine = { label: string; ratePercent: number; taxable: number; tax: number };
@@ -139,10 +143,13 @@ export function creditNoteDocument(
   // and the rest of the amount is the credited net, which that rate was charged on.
   const [rate] = invoice.taxes;
   if (rate === undefined || invoice.taxes.length !== 1) {
-    throw new InvoiceMismatch(`Invoice ${invoice.number} has ${invoice.taxes.length} tax rates, not one.`);
+    throw new InvoiceMismatch(
+      `Invoice ${invoice.number} has ${invoice.taxes.length} tax rates, not one.`,
+    );
   }
   // (0 - x, not -x: a credit of no tax is 0, not -0.)
-  const taxTotal = 0 - (whole ? rate.tax : mulDivRoundHalfUp(rate.tax, input.amount, invoice.total));
+  const taxTotal =
+    0 - (whole ? rate.tax : mulDivRoundHalfUp(rate.tax, input.amount, invoice.total));
   const subTotal = -input.amount - taxTotal;
   const taxes = [{ ...rate, taxable: subTotal, tax: taxTotal }];
   return {
@@ -154,7 +161,13 @@ export function creditNoteDocument(
     buyer: input.buyer ?? invoice.buyer,
     lines: whole
       ? invoice.lines.map((line) => ({ ...line, amount: -line.amount }))
-      : [{ kind: "credit", label: `Partial credit of invoice ${invoice.number}`, amount: subTotal }],
+      : [
+          {
+            kind: "credit",
+            label: `Partial credit of invoice ${invoice.number}`,
+            amount: subTotal,
+          },
+        ],
     subTotal,
     taxes,
     taxTotal,

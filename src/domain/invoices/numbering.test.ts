@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  formatDocumentNumber,
-  parseDocumentNumber,
-  seriesFor,
-  seriesGaps,
-} from "./numbering.ts";
+import { formatDocumentNumber, parseDocumentNumber, seriesFor, seriesGaps } from "./numbering.ts";
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -34,12 +29,16 @@ describe("invoice numbering", () => {
     expect(() => formatDocumentNumber("INV-2026", n)).toThrow(RangeError);
   });
 
-  it.each(["", "INV-2026-1", "INV-26-000001", "XX-2026-000001", "INV-2026-000000", "inv-2026-000001"])(
-    "reads %j as no document number",
-    (text) => {
-      expect(parseDocumentNumber(text)).toBeNull();
-    },
-  );
+  it.each([
+    "",
+    "INV-2026-1",
+    "INV-26-000001",
+    "XX-2026-000001",
+    "INV-2026-000000",
+    "inv-2026-000001",
+  ])("reads %j as no document number", (text) => {
+    expect(parseDocumentNumber(text)).toBeNull();
+  });
 
   it.each([
     [[], [], []],

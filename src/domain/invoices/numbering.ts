@@ -46,7 +46,10 @@ export function parseDocumentNumber(
  * What an auditor checks of one series: the running numbers, in any order, are exactly 1..n.
  * Returns the numbers missing and those given more than once (both empty when it holds).
  */
-export function seriesGaps(sequences: readonly number[]): { missing: number[]; repeated: number[] } {
+export function seriesGaps(sequences: readonly number[]): {
+  missing: number[];
+  repeated: number[];
+} {
   const seen = new Map<number, number>();
   for (const n of sequences) seen.set(n, (seen.get(n) ?? 0) + 1);
   const highest = sequences.reduce((max, n) => Math.max(max, n), 0);

@@ -8,7 +8,12 @@ export type Block =
   | { kind: "party"; heading: string; lines: string[] }
   | { kind: "facts"; rows: [string, string][] }
   | { kind: "lines"; heading: string; columns: [string, string]; rows: [string, string][] }
-  | { kind: "taxes"; heading: string; columns: [string, string, string, string]; rows: [string, string, string, string][] }
+  | {
+      kind: "taxes";
+      heading: string;
+      columns: [string, string, string, string];
+      rows: [string, string, string, string][];
+    }
   | { kind: "totals"; rows: [string, string][] }
   | { kind: "notes"; lines: string[] };
 
@@ -21,12 +26,41 @@ export const formatDate = (ms: number): string => day.format(new Date(ms));
 export const formatRate = (percent: number): string => `${percent} %`;
 
 const COUNTRY_NAMES: Record<string, string> = {
-  AT: "Austria", BE: "Belgium", BG: "Bulgaria", HR: "Croatia", CY: "Cyprus", CZ: "Czechia",
-  DK: "Denmark", EE: "Estonia", FI: "Finland", FR: "France", DE: "Germany", GR: "Greece",
-  HU: "Hungary", IE: "Ireland", IT: "Italy", LV: "Latvia", LT: "Lithuania", LU: "Luxembourg",
-  MT: "Malta", NL: "Netherlands", PL: "Poland", PT: "Portugal", RO: "Romania", SK: "Slovakia",
-  SI: "Slovenia", ES: "Spain", SE: "Sweden", GB: "United Kingdom", NO: "Norway", CH: "Switzerland",
-  US: "United States", CA: "Canada", AU: "Australia", NZ: "New Zealand", JP: "Japan",
+  AT: "Austria",
+  BE: "Belgium",
+  BG: "Bulgaria",
+  HR: "Croatia",
+  CY: "Cyprus",
+  CZ: "Czechia",
+  DK: "Denmark",
+  EE: "Estonia",
+  FI: "Finland",
+  FR: "France",
+  DE: "Germany",
+  GR: "Greece",
+  HU: "Hungary",
+  IE: "Ireland",
+  IT: "Italy",
+  LV: "Latvia",
+  LT: "Lithuania",
+  LU: "Luxembourg",
+  MT: "Malta",
+  NL: "Netherlands",
+  PL: "Poland",
+  PT: "Portugal",
+  RO: "Romania",
+  SK: "Slovakia",
+  SI: "Slovenia",
+  ES: "Spain",
+  SE: "Sweden",
+  GB: "United Kingdom",
+  NO: "Norway",
+  CH: "Switzerland",
+  US: "United States",
+  CA: "Canada",
+  AU: "Australia",
+  NZ: "New Zealand",
+  JP: "Japan",
 };
 
 export const countryName = (code: string): string => COUNTRY_NAMES[code.toUpperCase()] ?? code;

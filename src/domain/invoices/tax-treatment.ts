@@ -19,9 +19,7 @@ export type TaxBuyer = {
   vatId: { country: string; valid: boolean } | null;
 };
 
-export type TaxTreatment =
-  | { kind: "standard" }
-  | { kind: "reverse_charge"; mention: string };
+export type TaxTreatment = { kind: "standard" } | { kind: "reverse_charge"; mention: string };
 
 export function isEuCountry(country: string): boolean {
   return EU_COUNTRIES.has(country.trim().toUpperCase());
@@ -36,8 +34,7 @@ export function taxTreatment(sellerCountry: string, buyer: TaxBuyer): TaxTreatme
     isEuCountry(seller) &&
     isEuCountry(country) &&
     country !== seller &&
-    id !== null &&
-    id.valid &&
+    id?.valid === true &&
     // The VAT id must be the one of the country billed: an id of the seller's own country (or of
     // a third one) is no evidence that the buyer is established where the service is supplied.
     id.country.toUpperCase() === country

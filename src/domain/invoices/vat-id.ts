@@ -37,9 +37,33 @@ import { isEuCountry } from "./tax-treatment.ts";
 
 /** The 27 member states' rules (no OSS "EU" numbers, no non-member states). */
 const MEMBER_STATES: readonly Country[] = [
-  austria, belgium, bulgaria, croatia, cyprus, czechRepublic, denmark, estonia, finland, france,
-  germany, greece, hungary, ireland, italy, latvia, lithuania, luxembourg, malta, netherlands,
-  poland, portugal, romania, slovakiaRepublic, slovenia, spain, sweden,
+  austria,
+  belgium,
+  bulgaria,
+  croatia,
+  cyprus,
+  czechRepublic,
+  denmark,
+  estonia,
+  finland,
+  france,
+  germany,
+  greece,
+  hungary,
+  ireland,
+  italy,
+  latvia,
+  lithuania,
+  luxembourg,
+  malta,
+  netherlands,
+  poland,
+  portugal,
+  romania,
+  slovakiaRepublic,
+  slovenia,
+  spain,
+  sweden,
 ];
 
 /** The prefix of a VAT id → the country (ISO 3166): Greece's ids say EL. */
@@ -99,7 +123,8 @@ export function classifyTaxId(raw: string, billingCountry: string): TaxIdResult 
   const text = raw.trim();
   const compact = normaliseVatId(text);
   const prefix = compact.slice(0, 2);
-  const looksEu = /^[A-Z]{2}/.test(prefix) && (isEuCountry(PREFIX_COUNTRY[prefix] ?? prefix) || prefix === "EL");
+  const looksEu =
+    /^[A-Z]{2}/.test(prefix) && (isEuCountry(PREFIX_COUNTRY[prefix] ?? prefix) || prefix === "EL");
   if (isEuCountry(billingCountry) || looksEu) {
     const checked = checkEuVatId(compact);
     return checked.ok
@@ -107,7 +132,10 @@ export function classifyTaxId(raw: string, billingCountry: string): TaxIdResult 
       : { ok: false, message: checked.message };
   }
   if (!/^[A-Za-z0-9][A-Za-z0-9 .\-/]{1,38}$/.test(text)) {
-    return { ok: false, message: "A tax id has 2 to 40 letters, digits, spaces, dots, dashes or slashes." };
+    return {
+      ok: false,
+      message: "A tax id has 2 to 40 letters, digits, spaces, dots, dashes or slashes.",
+    };
   }
   return { ok: true, taxId: text, country: billingCountry.toUpperCase(), euVat: false };
 }

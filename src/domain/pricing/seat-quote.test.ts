@@ -4,7 +4,9 @@ import { seatQuotePrice } from "./seat-quote.ts";
 import { seatBandTotal } from "./seats.ts";
 
 const catalog = makeSpecCatalog();
-const structure = catalog.seatStructures.find((s) => s.default && s.appliesTo.includes("wv_k12_12m"));
+const structure = catalog.seatStructures.find(
+  (s) => s.default && s.appliesTo.includes("wv_k12_12m"),
+);
 if (!structure) throw new Error("no schools structure");
 
 describe("a schools quote's price", () => {

@@ -44,7 +44,8 @@ export function seatQuotePrice(structure: SeatStructure, seats: number): Result<
   const lines: SeatQuoteLine[] = [];
   const bands = structure.bands;
   const last = bands.at(-1);
-  if (last === undefined) return { ok: false, error: pricingErrors.seatsNotPriced(structure.name, seats) };
+  if (last === undefined)
+    return { ok: false, error: pricingErrors.seatsNotPriced(structure.name, seats) };
   for (const [i, band] of bands.entries()) {
     if (seats < band.from) break;
     if (band.total !== null) {

@@ -10,8 +10,8 @@ import { $payment } from "../../stores/payment.ts";
 import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
 import { $productInfo } from "../../stores/products.ts";
 import { $user } from "../../stores/user.ts";
-import { formatDate } from "../checkout/format-date.ts";
 import { InvoiceLinks } from "../account/InvoiceLinks.tsx";
+import { formatDate } from "../checkout/format-date.ts";
 import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 

@@ -124,12 +124,17 @@ for (const backend of backends) {
         "SELECT sequence, series FROM invoices WHERE series = 'INV-2026'",
       );
       expect(rows).toHaveLength(committed.length);
-      expect(seriesGaps(rows.map((r) => Number(r.sequence)))).toEqual({ missing: [], repeated: [] });
+      expect(seriesGaps(rows.map((r) => Number(r.sequence)))).toEqual({
+        missing: [],
+        repeated: [],
+      });
     }, 60_000);
 
     it("each year and each kind is a series of its own, starting at 1", async () => {
       const nextYear = Date.UTC(2027, 0, 1);
-      const first = await opened.db.transaction((tx) => Invoices.nextNumber(tx, "invoice", nextYear));
+      const first = await opened.db.transaction((tx) =>
+        Invoices.nextNumber(tx, "invoice", nextYear),
+      );
       const credit = await opened.db.transaction((tx) =>
         Invoices.nextNumber(tx, "credit_note", nextYear),
       );

@@ -37,9 +37,7 @@ function block(b: Block, index: number): string {
           (row) =>
             `<tr>${row
               .map((cell, i) =>
-                i === 0
-                  ? `<th scope="row">${e(cell)}</th>`
-                  : `<td class="amount">${e(cell)}</td>`,
+                i === 0 ? `<th scope="row">${e(cell)}</th>` : `<td class="amount">${e(cell)}</td>`,
               )
               .join("")}</tr>`,
         )
@@ -55,7 +53,10 @@ function block(b: Block, index: number): string {
   }
 }
 
-export function printableHtml(p: Printable, links: { pdf: string | null; back: string | null }): string {
+export function printableHtml(
+  p: Printable,
+  links: { pdf: string | null; back: string | null },
+): string {
   const parties = p.blocks.filter((b) => b.kind === "party");
   const rest = p.blocks.filter((b) => b.kind !== "party");
   const actions = [

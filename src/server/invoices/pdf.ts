@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import fontkit from "@pdf-lib/fontkit";
-import { type PDFFont, PDFDocument, type PDFPage, rgb } from "pdf-lib";
+import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
 import type { Block, Printable } from "../../domain/invoices/printable.ts";
 
 const require = createRequire(import.meta.url);
@@ -56,7 +56,10 @@ class Layout {
     if (line) lines.push(line);
     return lines.length ? lines : [""];
   }
-  text(text: string, options: { size?: number; bold?: boolean; x?: number; width?: number; grey?: boolean } = {}) {
+  text(
+    text: string,
+    options: { size?: number; bold?: boolean; x?: number; width?: number; grey?: boolean } = {},
+  ) {
     const size = options.size ?? 10;
     const font = options.bold ? this.bold : this.regular;
     for (const line of this.wrap(text, options.width ?? WIDTH, size, font)) {
@@ -82,7 +85,13 @@ class Layout {
     this.room(first.length * size * 1.4 + 4);
     const top = this.pen.y;
     first.forEach((line, i) => {
-      this.pen.page.drawText(line, { x: MARGIN, y: top - size - i * size * 1.4, size, font, color: INK });
+      this.pen.page.drawText(line, {
+        x: MARGIN,
+        y: top - size - i * size * 1.4,
+        size,
+        font,
+        color: INK,
+      });
     });
     let right = MARGIN + (widths[0] ?? 0);
     cells.slice(1).forEach((cell, i) => {
@@ -128,10 +137,11 @@ export async function printablePdf(p: Printable, meta: { author: string }): Prom
   const parties = p.blocks.filter((b): b is Block & { kind: "party" } => b.kind === "party");
   const [seller, buyer] = parties;
   if (seller && buyer) out.columns(seller, buyer);
-  else for (const party of parties) {
-    out.text(party.heading, { bold: true });
-    for (const line of party.lines) out.text(line);
-  }
+  else
+    for (const party of parties) {
+      out.text(party.heading, { bold: true });
+      for (const line of party.lines) out.text(line);
+    }
   for (const b of p.blocks) {
     if (b.kind === "party") continue;
     out.gap(10);

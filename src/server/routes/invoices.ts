@@ -66,9 +66,7 @@ export function invoiceRoutes(routes: Routes): void {
       const bytes = await printablePdf(printable, { author: stored.document.seller.name });
       return file(bytes, "application/pdf", `${number}.pdf`);
     }
-    return html(
-      printableHtml(printable, { pdf: documentPath(number, "pdf"), back: "/cart/home" }),
-    );
+    return html(printableHtml(printable, { pdf: documentPath(number, "pdf"), back: "/cart/home" }));
   });
 
   routes.api(api.billingDetails, async (ctx) => {
@@ -95,7 +93,7 @@ export function invoiceRoutes(routes: Routes): void {
           updatedAt: now,
         });
         // An invoice already issued is never edited: a credit note and a new invoice (item 3).
-        return body.reissue ? reissueInvoices(tx, ctx.app, user, now) : [];
+        return body.reissue ? reissueInvoices(tx, user, now) : [];
       });
       return json(await detailsAnswer(ctx, user.id, reissued));
     });

@@ -24,6 +24,7 @@ import { type Account, educationEligibleFor } from "../services/account.ts";
 import { withOwnAccountLock } from "../services/account-lock.ts";
 import { sendEmailCode } from "../services/emails.ts";
 import type { Outcome } from "../services/idempotency.ts";
+import { invoiceOrder } from "../services/invoices.ts";
 import { isUsState } from "../services/location.ts";
 import {
   applyOrder,
@@ -32,7 +33,6 @@ import {
   startTrial,
   trialDays,
 } from "../services/orders.ts";
-import { invoiceOrder } from "../services/invoices.ts";
 import { type Quote, quoteFor } from "../services/quotes.ts";
 import { DEFAULT_TRIAL_DAYS } from "../services/views.ts";
 import { accountOf, errorOutcome, idempotent } from "./helpers.ts";

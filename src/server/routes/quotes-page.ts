@@ -29,7 +29,11 @@ function quoteFor(ctx: Ctx) {
     return { ok: false as const, seatsText, message: "Quotes are not available at the moment." };
   }
   if (!/^\d{1,8}$/.test(seatsText)) {
-    return { ok: false as const, seatsText, message: seatsText ? "Enter the number of seats as a whole number." : null };
+    return {
+      ok: false as const,
+      seatsText,
+      message: seatsText ? "Enter the number of seats as a whole number." : null,
+    };
   }
   const priced = seatQuotePrice(structure.value, Number(seatsText));
   if (!priced.ok) return { ok: false as const, seatsText, message: priced.error.message };
@@ -47,7 +51,11 @@ function quoteFor(ctx: Ctx) {
 export function quotePageRoutes(routes: Routes): void {
   routes.raw("GET", "/orders", async (ctx) => {
     const quote = quoteFor(ctx);
-    if (!quote.ok) return html(form(quote.message, quote.seatsText), quote.message && quote.seatsText ? 400 : 200);
+    if (!quote.ok)
+      return html(
+        form(quote.message, quote.seatsText),
+        quote.message && quote.seatsText ? 400 : 200,
+      );
     const query = new URLSearchParams({ seats: String(quote.seats) });
     if (quote.organisation) query.set("organisation", quote.organisation);
     return html(printableHtml(quote.printable, { pdf: `/orders/quote.pdf?${query}`, back: null }));
@@ -56,6 +64,10 @@ export function quotePageRoutes(routes: Routes): void {
     const quote = quoteFor(ctx);
     if (!quote.ok) return html(form(quote.message, quote.seatsText), 400);
     const bytes = await printablePdf(quote.printable, { author: ctx.app.config.seller.name });
-    return file(bytes, "application/pdf", `${quote.printable.title.replace(/^Quote /, "quote-")}.pdf`);
+    return file(
+      bytes,
+      "application/pdf",
+      `${quote.printable.title.replace(/^Quote /, "quote-")}.pdf`,
+    );
   });
 }

@@ -14,7 +14,12 @@ import { type TaxTreatment, taxTreatment } from "../../domain/invoices/tax-treat
 import { formatUsd, type OrderSummary } from "../../domain/pricing/index.ts";
 import type { Config } from "../config.ts";
 import type { Queryable } from "../db/db.ts";
-import { type BillingDetails, BillingDetailsTable, Invoices, type StoredInvoice } from "../db/invoices.ts";
+import {
+  type BillingDetails,
+  BillingDetailsTable,
+  Invoices,
+  type StoredInvoice,
+} from "../db/invoices.ts";
 import type { Order } from "../db/orders.ts";
 import { type User, Users } from "../db/users.ts";
 import type { Mail, Mailer } from "../mail/mailer.ts";
@@ -192,7 +197,9 @@ export function receiptMail(
         : `Thank you: ${formatUsd(doc.total)} was paid on ${formatDate(doc.issuedAt)} with ${doc.paymentMethod}.`,
       "",
       ...doc.lines.map((line) => `${line.label}: ${formatUsd(line.amount)}`),
-      ...doc.taxes.map((t) => `${t.label} ${t.ratePercent} % on ${formatUsd(t.taxable)}: ${formatUsd(t.tax)}`),
+      ...doc.taxes.map(
+        (t) => `${t.label} ${t.ratePercent} % on ${formatUsd(t.taxable)}: ${formatUsd(t.tax)}`,
+      ),
       `Total: ${formatUsd(doc.total)}`,
       ...doc.notes,
       "",
@@ -257,7 +264,6 @@ export async function issueCreditNote(
  */
 export async function reissueInvoices(
   tx: Queryable,
-  deps: InvoiceDeps,
   user: User,
   at: number,
 ): Promise<string[]> {

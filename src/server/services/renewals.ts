@@ -20,8 +20,8 @@
 // that a clock jumped months ahead catches up period by period.
 
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
-import type { DocumentLine } from "../../domain/invoices/document.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import type { DocumentLine } from "../../domain/invoices/document.ts";
 import {
   currentPriceBasis,
   endedState,
