@@ -17,6 +17,8 @@ test("a German company buys with its VAT id: no VAT, and its invoice says why", 
     body: { name: "Ada Team", country: "DE", postalCode: "10115" },
   });
   await page.goto("/cart?p=buy&product=wv_single_12m#checkout");
+  // The checkout's first load (the plan, its summary and the payment step's code) on a busy machine.
+  await expect(page.getByTestId("total")).toBeVisible({ timeout: 20_000 });
   const taxed = await shownTotal(page);
 
   await page.getByText("Buying for an organisation").click();
@@ -67,7 +69,8 @@ test("the account page lists the invoices, each downloadable as a PDF", async ({
   await page.goto("/cart/home");
   const list = page.getByRole("table", { name: "Your invoices and credit notes" });
   const row = list.getByTestId("invoice-row");
-  await expect(row).toHaveCount(1);
+  // The account panel's code and the list load after the page: seconds on a busy machine.
+  await expect(row).toHaveCount(1, { timeout: 20_000 });
   await expect(row).toContainText(/INV-\d{4}-\d{6}/);
   await expect(row).toContainText("$59.88");
   const download = page.waitForEvent("download");

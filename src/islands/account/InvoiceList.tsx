@@ -24,7 +24,7 @@ export function InvoiceList() {
           <p>No invoices yet.</p>
         ) : (
           <table className="invoices">
-            <caption className="visually-hidden">Your invoices and credit notes</caption>
+            <caption>Your invoices and credit notes</caption>
             <thead>
               <tr>
                 <th scope="col">Number</th>

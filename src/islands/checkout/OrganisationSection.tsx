@@ -9,7 +9,6 @@ import {
   type BillingDetailsInput,
   loadBillingDetails,
   saveBillingDetails,
-  saveCheckoutDetails,
 } from "../../stores/billing.ts";
 import { Problem } from "../screens/Frame.tsx";
 
@@ -23,7 +22,7 @@ export function OrganisationSection({
   onSaved,
 }: {
   place?: "checkout" | "account";
-  onSaved?: () => void;
+  onSaved?: () => void | Promise<void>;
 }) {
   const loaded = useStore(loadBillingDetails.$state);
   const saving = useStore(saveBillingDetails.$state);
@@ -41,11 +40,8 @@ export function OrganisationSection({
       if (value !== undefined) input[key] = value;
     }
     if (place === "account") input.reissue = form.get("reissue") === "on";
-    const ok =
-      place === "checkout"
-        ? await saveCheckoutDetails(input)
-        : (await saveBillingDetails.run(input)).ok;
-    if (ok) onSaved?.();
+    // At checkout, onSaved prices the summary again: a VAT id may take the VAT off.
+    if ((await saveBillingDetails.run(input)).ok) await onSaved?.();
   };
   const id = (name: string) => `${place}-org-${name}`;
   return (

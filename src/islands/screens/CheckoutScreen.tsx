@@ -31,12 +31,7 @@ const couponChunk = () =>
   reporter.watchChunk(import("../checkout/CouponForm.tsx"), { name: "payment" });
 const summaryChunk = () =>
   reporter.watchChunk(import("../checkout/OrderSummary.tsx"), { name: "payment" });
-const organisationChunk = () =>
-  reporter.watchChunk(import("../checkout/OrganisationSection.tsx"), { name: "payment" });
 const AddressForm = lazy(() => addressChunk().then((m) => ({ default: m.AddressForm })));
-const OrganisationSection = lazy(() =>
-  organisationChunk().then((m) => ({ default: m.OrganisationSection })),
-);
 const CouponForm = lazy(() => couponChunk().then((m) => ({ default: m.CouponForm })));
 const PaymentForm = lazy(() => paymentChunk().then((m) => ({ default: m.PaymentForm })));
 const OrderSummary = lazy(() => summaryChunk().then((m) => ({ default: m.OrderSummary })));
@@ -68,7 +63,7 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
     }
     if (!product) return;
     void loadAnalytics().then((m) => m.analytics.trackAddToCart({ product }));
-    for (const chunk of [addressChunk, organisationChunk, paymentChunk, couponChunk, summaryChunk])
+    for (const chunk of [addressChunk, paymentChunk, couponChunk, summaryChunk])
       void chunk().catch(() => {});
     void openCheckout();
   }, [product, chosenExport]);
@@ -138,7 +133,6 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
             )}
             {!singleExport && <CouponForm />}
             <AddressForm />
-            {!singleExport && <OrganisationSection />}
           </div>
           <div className="stack">
             <div aria-busy={summaryState.status === "started"}>

@@ -10,10 +10,12 @@ import type { Ctx } from "../context.ts";
 import { BillingDetailsTable, Invoices, type StoredInvoice } from "../db/invoices.ts";
 import { fail, file, html, json } from "../http/reply.ts";
 import { printableHtml } from "../invoices/html.ts";
-import { printablePdf } from "../invoices/pdf.ts";
 import { withOwnAccountLock } from "../services/account-lock.ts";
 import { documentPath, reissueInvoices, treatmentFor } from "../services/invoices.ts";
 import { locationOf } from "../services/location.ts";
+
+/** The PDF renderer (pdf-lib and its fonts) loads on the first download, not at start-up. */
+const pdfRenderer = () => import("../invoices/pdf.ts");
 
 /** How many documents the account page lists (newest first). */
 const LIST_LIMIT = 200;
@@ -63,7 +65,9 @@ export function invoiceRoutes(routes: Routes): void {
     if (!stored || stored.userId !== user.id) return fail("not_found");
     const printable = printableDocument(stored.document);
     if (match[2] === "pdf") {
-      const bytes = await printablePdf(printable, { author: stored.document.seller.name });
+      const bytes = await (await pdfRenderer()).printablePdf(printable, {
+        author: stored.document.seller.name,
+      });
       return file(bytes, "application/pdf", `${number}.pdf`);
     }
     return html(printableHtml(printable, { pdf: documentPath(number, "pdf"), back: "/cart/home" }));

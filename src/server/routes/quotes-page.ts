@@ -8,8 +8,10 @@ import type { Routes } from "../app.ts";
 import type { Ctx } from "../context.ts";
 import { escapeHtml, file, html } from "../http/reply.ts";
 import { printableHtml } from "../invoices/html.ts";
-import { printablePdf } from "../invoices/pdf.ts";
 import { sellerParty } from "../services/invoices.ts";
+
+/** The PDF renderer (pdf-lib and its fonts) loads on the first download, not at start-up. */
+const pdfRenderer = () => import("../invoices/pdf.ts");
 
 /** The plan that schools buy by seat bands (spec 5: tiered seat pricing is wv_k12_12m's only). */
 export const SCHOOLS_PLAN = "wv_k12_12m";
@@ -63,7 +65,9 @@ export function quotePageRoutes(routes: Routes): void {
   routes.raw("GET", "/orders/quote.pdf", async (ctx) => {
     const quote = quoteFor(ctx);
     if (!quote.ok) return html(form(quote.message, quote.seatsText), 400);
-    const bytes = await printablePdf(quote.printable, { author: ctx.app.config.seller.name });
+    const bytes = await (await pdfRenderer()).printablePdf(quote.printable, {
+      author: ctx.app.config.seller.name,
+    });
     return file(
       bytes,
       "application/pdf",

@@ -262,11 +262,7 @@ export async function issueCreditNote(
  * buyer as they are now. Its figures stay those charged (a change of VAT id does not reprice a
  * past charge). Returns the new invoices' numbers.
  */
-export async function reissueInvoices(
-  tx: Queryable,
-  user: User,
-  at: number,
-): Promise<string[]> {
+export async function reissueInvoices(tx: Queryable, user: User, at: number): Promise<string[]> {
   const details = await BillingDetailsTable.get(tx, user.id);
   const buyer = buyerParty(user, details);
   const made: string[] = [];
