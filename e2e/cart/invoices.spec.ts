@@ -64,6 +64,7 @@ test("a German company buys with its VAT id: no VAT, and its invoice says why", 
 });
 
 test("the account page lists the invoices, each downloadable as a PDF", async ({ page, api }) => {
+  test.setTimeout(90_000);
   await api.signUp();
   await api.subscribe("wv_single_12m");
   await page.goto("/cart/home");
