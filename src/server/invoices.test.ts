@@ -195,6 +195,71 @@ describe("numbers", () => {
   });
 });
 
+describe("every kind of charge has its invoice and receipt", () => {
+  it("a PayPal purchase says PayPal", async () => {
+    const { client } = await server.verifiedAccount("paypal-inv@example.com", "secret-password-1");
+    const start = await client.call(api.paypalSubscription, {
+      body: { product: { code: "wv_single_1m" }, newCart: true, href: "/cart#paypalCompleted" },
+      idempotencyKey: newKey(),
+    });
+    if (!start.ok) throw new Error(start.body.message);
+    const approved = await client.fetch("/dev/paypal/approve", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ id: start.body.approvalId, action: "approve" }).toString(),
+    });
+    expect(approved.status).toBe(303);
+    const [first] = await documentsOf(client);
+    const doc = (await Invoices.byNumber(server.running.deps.db, first?.number ?? ""))?.document;
+    expect(doc).toMatchObject({ paymentMethod: "PayPal", total: start.body.paypal.totalAmount });
+    expect((await receiptsTo("paypal-inv@example.com")).map((m) => m.subject)).toEqual([
+      `Receipt: $${(start.body.paypal.totalAmount / 100).toFixed(2)} paid (invoice ${first?.number})`,
+    ]);
+  });
+});
+
+describe("renewals", () => {
+  it("a renewal is a new invoice of the series, for the new period, named in the renewal's mail", async () => {
+    const renewing = await startTestServer({
+      seed: false,
+      env: { CLOCK: "settable" },
+      renewals: { intervalMs: 0 },
+    });
+    try {
+      const { client } = await renewing.verifiedAccount("renew-inv@example.com", "secret-password-1");
+      await client.call(api.address, { body: { country: "FR" } });
+      const token = await client.call(api.sandboxToken, {
+        body: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123", postalCode: "1" },
+      });
+      if (!token.ok) throw new Error(token.body.message);
+      await client.call(api.paymentToken, { body: { token: token.body.id }, idempotencyKey: newKey() });
+      const bought = await client.call(api.upgrade, {
+        body: { product: { code: "wv_single_1m" } },
+        idempotencyKey: newKey(),
+      });
+      if (!bought.ok) throw new Error(bought.body.message);
+      const run = await renewing.moveClock(32 * 86_400_000);
+      expect(run.charged).toBe(1);
+      // A month later the first session has run out: sign in again.
+      const later = await renewing.signedIn("renew-inv@example.com", "secret-password-1");
+      const list = await later.call(api.invoiceDocuments, {});
+      const docs = list.ok ? list.body.documents : [];
+      expect(docs.map((d) => d.number).sort()).toEqual(["INV-2026-000001", "INV-2026-000002"]);
+      const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
+      expect(renewal?.document).toMatchObject({
+        taxes: [{ label: "VAT (France)", ratePercent: 20 }],
+        lines: [{ kind: "renewal", label: "Power, renewal (1 seat)" }],
+      });
+      expect(renewal?.document.servicePeriod?.start).toBe(bought.body.orderEndDate);
+      const [mail] = await Outbox.latest(renewing.running.deps.db, 1, "renew-inv@example.com");
+      expect(mail?.subject).toBe("Your subscription renewed");
+      expect(mail?.body).toContain("Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf");
+    } finally {
+      await renewing.close();
+    }
+  }, 60_000);
+});
+
 describe("documents", () => {
   it("the PDF says what the HTML page says, and only its owner gets either", async () => {
     const client = await buyer({
