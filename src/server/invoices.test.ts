@@ -226,13 +226,25 @@ describe("renewals", () => {
       renewals: { intervalMs: 0 },
     });
     try {
-      const { client } = await renewing.verifiedAccount("renew-inv@example.com", "secret-password-1");
+      const { client } = await renewing.verifiedAccount(
+        "renew-inv@example.com",
+        "secret-password-1",
+      );
       await client.call(api.address, { body: { country: "FR" } });
       const token = await client.call(api.sandboxToken, {
-        body: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123", postalCode: "1" },
+        body: {
+          number: "4242424242424242",
+          expMonth: 12,
+          expYear: 2030,
+          cvc: "123",
+          postalCode: "1",
+        },
       });
       if (!token.ok) throw new Error(token.body.message);
-      await client.call(api.paymentToken, { body: { token: token.body.id }, idempotencyKey: newKey() });
+      await client.call(api.paymentToken, {
+        body: { token: token.body.id },
+        idempotencyKey: newKey(),
+      });
       const bought = await client.call(api.upgrade, {
         body: { product: { code: "wv_single_1m" } },
         idempotencyKey: newKey(),
@@ -253,7 +265,9 @@ describe("renewals", () => {
       expect(renewal?.document.servicePeriod?.start).toBe(bought.body.orderEndDate);
       const [mail] = await Outbox.latest(renewing.running.deps.db, 1, "renew-inv@example.com");
       expect(mail?.subject).toBe("Your subscription renewed");
-      expect(mail?.body).toContain("Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf");
+      expect(mail?.body).toContain(
+        "Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf",
+      );
     } finally {
       await renewing.close();
     }
