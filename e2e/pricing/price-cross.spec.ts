@@ -130,6 +130,8 @@ function problemsOf(row: Row): string[] {
       same("invoice price", bought.invoicePrice, cli.total);
       same("invoice amount paid", bought.invoicePaid, cli.total);
       same("invoices of a fresh account", bought.invoices, 1);
+      same("invoice row", bought.invoiceRow, cli.total);
+      same("invoice document", bought.invoiceDocument, cli.total);
     }
     for (const { where, shown } of row.statics) {
       same(`static page (${where})`, shown, { kind: "price", amount: cli.total });
@@ -145,7 +147,7 @@ function problemsOf(row: Row): string[] {
   return problems;
 }
 
-test("one price everywhere: static page = catalog quote = summary = charge = invoice", async ({
+test("one price everywhere: static page = catalog quote = summary = charge = invoice row = invoice document", async ({
   page,
 }) => {
   test.setTimeout(300_000);

@@ -123,6 +123,7 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "invalid_add_on":
     case "seats_in_use":
     case "webhook_not_applied":
+    case "invalid_tax_id":
       return serverMessage;
     default:
       return unreachable(code);

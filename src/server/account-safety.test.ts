@@ -6,6 +6,7 @@ import { api } from "../api/contract/index.ts";
 import { Users } from "./db/users.ts";
 import { LOCK_LEASE_MS } from "./services/account-lock.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { DEPLOYED_SELLER } from "./testing/seller.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -197,6 +198,7 @@ describe("item 2: development conveniences only in a local run", () => {
         STRIPE_SECRET_KEY: "sk_test_abc",
         STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
         PUBLIC_BASE_URL: "https://checkout.example.com",
+        ...DEPLOYED_SELLER,
         SEED: "",
       },
     });

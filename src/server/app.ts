@@ -57,7 +57,8 @@ export type Routes = {
   raw(method: Method, path: string, handler: Handler): void;
 };
 
-const API_PREFIXES = ["/api/", "/movieAPI", "/dev/", "/login"];
+// /orders: the quote page of spec 2.3 (issue 23 item 5), served by the server, not the site.
+const API_PREFIXES = ["/api/", "/movieAPI", "/dev/", "/login", "/orders"];
 
 function isApiPath(path: string): boolean {
   return API_PREFIXES.some(
@@ -155,6 +156,12 @@ export function createApp(deps: AppDeps): App {
       case "empty":
         res.writeHead(reply.status, headers);
         res.end();
+        return;
+      case "file":
+        headers.push("Content-Security-Policy", API_CSP, "Content-Type", reply.contentType);
+        headers.push("Content-Length", String(reply.body.byteLength));
+        res.writeHead(reply.status, headers);
+        res.end(head ? undefined : reply.body);
         return;
     }
   }

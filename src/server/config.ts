@@ -107,6 +107,18 @@ const EnvSchema = z
       )
       .pipe(z.array(origin)),
     PUBLIC_BASE_URL: origin.optional(),
+    /** The seller on every invoice (issue 23): required outside a local run. */
+    SELLER_NAME: z.string().min(2, { message: "must name the company that sells" }).optional(),
+    /** Address lines, separated by ";" (the country is SELLER_COUNTRY). */
+    SELLER_ADDRESS: z
+      .string()
+      .min(3, { message: "must be the seller's postal address" })
+      .optional(),
+    SELLER_COUNTRY: z
+      .string()
+      .regex(/^[A-Z]{2}$/, { message: "must be a two-letter country code such as IE" })
+      .optional(),
+    SELLER_TAX_ID: z.string().min(3, { message: "must be the seller's VAT or tax id" }).optional(),
     // The transport reads it with the same parser: TLS required unless ?tls=none (without
     // credentials) says otherwise; see mail/smtp-url.ts.
     SMTP_URL: z
@@ -188,6 +200,25 @@ const EnvSchema = z
           path: ["SEED"],
           message: `cannot be true outside a local run: demo accounts with a published password exist only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "${publicUrl}")`,
         });
+      }
+    }
+    if (!isLoopbackUrl(publicUrl) || !isLoopbackHost(env.HOST)) {
+      // An invoice without the seller's name, address and tax id is no invoice a finance office
+      // accepts (issue 23); the local run's placeholder seller must never reach a customer.
+      for (const key of [
+        "SELLER_NAME",
+        "SELLER_ADDRESS",
+        "SELLER_COUNTRY",
+        "SELLER_TAX_ID",
+      ] as const) {
+        if (env[key] === undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message:
+              "is required outside a local run: every invoice names the seller (SELLER_NAME, SELLER_ADDRESS, SELLER_COUNTRY, SELLER_TAX_ID)",
+          });
+        }
       }
     }
     if (env.CLOCK === "system" && env.CLOCK_START !== undefined) {
@@ -288,6 +319,18 @@ export type Config = {
   clock: { settable: boolean; startMs: number | null };
   /** How often the renewal worker runs (RENEWAL_INTERVAL_SECONDS); 0: not on this server. */
   renewalIntervalMs: number;
+  /** The seller every invoice names (SELLER_*; a placeholder company in a local run). */
+  seller: Seller;
+};
+
+export type Seller = { name: string; address: string[]; country: string; taxId: string };
+
+/** A local run's seller: plainly a placeholder, in Ireland so that EU VAT rules can be tried. */
+export const LOCAL_SELLER: Seller = {
+  name: "Video Editor Demo Ltd (local run)",
+  address: ["1 Example Quay", "Dublin D02 X000"],
+  country: "IE",
+  taxId: "IE6388047V",
 };
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -362,6 +405,16 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
         startMs: e.CLOCK_START ?? null,
       },
       renewalIntervalMs: e.RENEWAL_INTERVAL_SECONDS * 1000,
+      seller: {
+        name: e.SELLER_NAME ?? LOCAL_SELLER.name,
+        address: e.SELLER_ADDRESS
+          ? e.SELLER_ADDRESS.split(";")
+              .map((line) => line.trim())
+              .filter((line) => line.length > 0)
+          : LOCAL_SELLER.address,
+        country: e.SELLER_COUNTRY ?? LOCAL_SELLER.country,
+        taxId: e.SELLER_TAX_ID ?? LOCAL_SELLER.taxId,
+      },
     },
   };
 }

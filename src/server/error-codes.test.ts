@@ -68,7 +68,8 @@ describe("every route, on bad and empty input", () => {
     ["a form", { "content-type": "application/x-www-form-urlencoded" }, "a=1&b=true"],
   ];
 
-  it("answers listed codes only, signed out and signed in", async () => {
+  // Several hundred requests one after another: seconds on a shared, busy machine.
+  it("answers listed codes only, signed out and signed in", { timeout: 30_000 }, async () => {
     const clients = [server.client(), await server.signedIn("free@demo.test")];
     const seen = new Set<string>();
     for (const client of clients) {

@@ -6,6 +6,7 @@ import { api } from "../api/contract/index.ts";
 import type { StaticHandler } from "./context.ts";
 import { HSTS } from "./http/security.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";
+import { DEPLOYED_SELLER } from "./testing/seller.ts";
 
 const staticHandler: StaticHandler = (req, res) => {
   const path = new URL(req.url ?? "/", "http://x").pathname;
@@ -23,6 +24,7 @@ beforeAll(async () => {
     staticHandler,
     env: {
       PUBLIC_BASE_URL: "https://checkout.example.com",
+      ...DEPLOYED_SELLER,
       PAYMENTS: "stripe",
       STRIPE_SECRET_KEY: "sk_test_fake",
       STRIPE_PUBLISHABLE_KEY: "pk_test_fake",

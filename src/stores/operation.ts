@@ -48,6 +48,9 @@ export const OPERATION_NAMES = [
   "inviteInfo",
   "useInviteCode",
   "initApp",
+  // Issue 23: the buyer's business details and the account's invoices.
+  "billingDetails",
+  "invoiceDocuments",
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

@@ -6,6 +6,7 @@ import * as auth from "./auth.ts";
 import { endpoint, Success } from "./common.ts";
 import * as engagement from "./engagement.ts";
 import { IDEMPOTENT_ERRORS, PAYMENT_PROVIDER_ERRORS } from "./errors.ts";
+import * as invoices from "./invoices.ts";
 import * as payment from "./payment.ts";
 import * as products from "./products.ts";
 import * as user from "./user.ts";
@@ -14,6 +15,7 @@ export * from "./auth.ts";
 export * from "./common.ts";
 export * from "./engagement.ts";
 export * from "./errors.ts";
+export * from "./invoices.ts";
 export * from "./payment.ts";
 export * from "./products.ts";
 export * from "./user.ts";
@@ -307,6 +309,25 @@ export const api = {
     path: "/api/3/payment/paypalinvoices/:page",
     response: payment.InvoiceList,
     errors: ["not_authenticated", "invalid_request"],
+  }),
+  invoiceDocuments: endpoint({
+    method: "GET",
+    path: "/api/5/invoices",
+    response: invoices.InvoiceDocumentList,
+    errors: ["not_authenticated"],
+  }),
+  billingDetails: endpoint({
+    method: "GET",
+    path: "/api/5/billing/details",
+    response: invoices.BillingDetailsResponse,
+    errors: ["not_authenticated"],
+  }),
+  saveBillingDetails: endpoint({
+    method: "POST",
+    path: "/api/5/billing/details",
+    body: invoices.BillingDetailsRequest,
+    response: invoices.BillingDetailsResponse,
+    errors: [...ACCOUNT_CHANGE_ERRORS, "invalid_tax_id"],
   }),
   address: endpoint({
     method: "POST",

@@ -38,6 +38,12 @@ export const API_ERRORS = {
       "The request body must be JSON (application/json) or a form (application/x-www-form-urlencoded).",
   },
   not_found: { status: 404, message: "NOT FOUND" },
+  // Invoices (issue 23)
+  invalid_tax_id: {
+    status: 400,
+    message: (reason: string) =>
+      `${reason} Enter the VAT id with its country prefix (such as DE123456789), or leave it empty.`,
+  },
   method_not_allowed: {
     status: 405,
     message: (allowed: string) => `This address does not accept that method. Use ${allowed}.`,

@@ -5,6 +5,7 @@ import { refreshSummary } from "../../stores/checkout.ts";
 import { submitAddress } from "../../stores/payment.ts";
 import { $user } from "../../stores/user.ts";
 import { Problem } from "../screens/Frame.tsx";
+import { OrganisationSection } from "./OrganisationSection.tsx";
 
 const COUNTRIES: [string, string][] = [
   ["US", "United States"],
@@ -41,7 +42,7 @@ export function AddressForm() {
     });
     if (result.ok) await refreshSummary();
   };
-  return (
+  const address = (
     <form className="stack" onSubmit={onSubmit} aria-label="Billing address">
       <label htmlFor="address-name">Name on the invoice</label>
       <input id="address-name" name="name" autoComplete="name" />
@@ -75,5 +76,12 @@ export function AddressForm() {
         {state.status === "success" && <p role="status">Address saved; tax is included below.</p>}
       </div>
     </form>
+  );
+  // Issue 23: the organisation and its tax id (its own component; in this chunk, after the screen).
+  return (
+    <>
+      {address}
+      <OrganisationSection onSaved={refreshSummary} />
+    </>
   );
 }

@@ -10,6 +10,7 @@ import { $payment } from "../../stores/payment.ts";
 import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
 import { $productInfo } from "../../stores/products.ts";
 import { $user } from "../../stores/user.ts";
+import { InvoiceLinks } from "../account/InvoiceLinks.tsx";
 import { formatDate } from "../checkout/format-date.ts";
 import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
@@ -53,7 +54,9 @@ export function PaymentCompletedScreen({
             <dt>Order</dt>
             <dd>{summary.orderId}</dd>
             <dt>Invoice</dt>
-            <dd>{summary.paymentInvoiceId}</dd>
+            <dd>
+              {summary.paymentInvoiceId} <InvoiceLinks number={summary.paymentInvoiceId} />
+            </dd>
             <dt>Paid</dt>
             <dd data-testid="paid">{formatUsd(summary.amountPaid)}</dd>
             {summary.price !== summary.amountPaid && (

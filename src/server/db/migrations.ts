@@ -480,6 +480,46 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX users_paypal_subscription ON users(paypal_subscription_id);
     `,
   },
+  {
+    // Issue 23 (invoices): numbers taken from a counter row per series in the transaction that
+    // writes the document, so they run without gap or repeat across servers (decision 0043);
+    // each document is stored as issued (its JSON), never rewritten.
+    version: 21,
+    name: "invoices and credit notes with gapless numbers; buyers' business details",
+    sql: `
+      CREATE TABLE invoice_counters (
+        series TEXT PRIMARY KEY,
+        last_number INTEGER NOT NULL
+      );
+      CREATE TABLE invoices (
+        number TEXT PRIMARY KEY,
+        series TEXT NOT NULL,
+        sequence INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        order_id TEXT NOT NULL,
+        refers_to TEXT,
+        refund_ref TEXT UNIQUE,
+        credited_by TEXT,
+        total INTEGER NOT NULL,
+        document TEXT NOT NULL,
+        issued_at INTEGER NOT NULL,
+        UNIQUE (series, sequence)
+      );
+      CREATE INDEX invoices_user ON invoices(user_id, issued_at);
+      CREATE INDEX invoices_order ON invoices(order_id);
+      CREATE TABLE billing_details (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        organisation TEXT,
+        tax_id TEXT,
+        tax_id_country TEXT,
+        tax_id_valid INTEGER NOT NULL DEFAULT 0,
+        street TEXT,
+        city TEXT,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

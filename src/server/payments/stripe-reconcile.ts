@@ -15,6 +15,7 @@ import type { Db } from "../db/db.ts";
 import { Orders } from "../db/orders.ts";
 import { Refunds } from "../db/refunds.ts";
 import type { Logger } from "../log.ts";
+import type { InvoiceDeps } from "../services/invoices.ts";
 import { recordRefund } from "../services/refunds.ts";
 
 export type ReconcileReport = {
@@ -26,7 +27,7 @@ export type ReconcileReport = {
 };
 
 export async function reconcileStripe(
-  deps: { db: Db; stripe: Stripe; log: Logger; clock: Clock },
+  deps: InvoiceDeps & { db: Db; stripe: Stripe; log: Logger; clock: Clock },
   options: { sinceMs: number; graceMs?: number },
 ): Promise<ReconcileReport> {
   const { db, stripe, log, clock } = deps;
@@ -100,7 +101,7 @@ export async function reconcileStripe(
  * it recorded already (one row per refund id).
  */
 export async function refundStripeOrder(
-  deps: { db: Db; stripe: Stripe; log: Logger; clock: Clock },
+  deps: InvoiceDeps & { db: Db; stripe: Stripe; log: Logger; clock: Clock },
   input: { orderId: string; amount?: number },
 ): Promise<{ refundId: string; amount: number; ended: boolean }> {
   const { db, stripe, log, clock } = deps;
@@ -131,7 +132,7 @@ export async function refundStripeOrder(
       kind: "refund",
       provider: "stripe",
       now: clock.now(),
-    }),
+    }, deps),
   );
   const ended = recorded.recorded && recorded.ended;
   log.info(

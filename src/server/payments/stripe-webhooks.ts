@@ -14,9 +14,10 @@ import { Events } from "../db/outbox.ts";
 import { Users } from "../db/users.ts";
 import { claimWebhookEvent } from "../db/webhook-events.ts";
 import type { Logger } from "../log.ts";
+import type { InvoiceDeps } from "../services/invoices.ts";
 import { recordRefund } from "../services/refunds.ts";
 
-export type StripeWebhookDeps = {
+export type StripeWebhookDeps = InvoiceDeps & {
   db: Db;
   clock: Clock;
   log: Logger;
@@ -195,7 +196,7 @@ async function apply(
           kind: "refund",
           provider: "stripe",
           now,
-        });
+        }, deps);
         if (result.recorded) {
           log.info(
             `stripe webhook: refund ${refund.id} of ${refund.amount} recorded on order ${result.order.id}${result.ended ? " (refunded in full: what it bought has ended)" : ""}`,
@@ -232,7 +233,7 @@ async function apply(
           kind: "dispute_lost",
           provider: "stripe",
           now,
-        });
+        }, deps);
         log.warn(
           `stripe webhook: dispute ${dispute.id} lost on order ${order?.id ?? "(none)"}${result.recorded && result.ended ? ": what it bought has ended" : ""}`,
         );

@@ -4,11 +4,13 @@ import { authRoutes } from "./auth.ts";
 import { devRoutes } from "./dev.ts";
 import { engagementRoutes } from "./engagement.ts";
 import { healthRoutes } from "./health.ts";
+import { invoiceRoutes } from "./invoices.ts";
 import { paymentProviderRoutes } from "./payment-providers.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
 import { paypalWebhookRoutes } from "./paypal-webhooks.ts";
 import { productRoutes } from "./products.ts";
+import { quotePageRoutes } from "./quotes-page.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
@@ -21,6 +23,8 @@ export function registerRoutes(routes: Routes): void {
   paypalRoutes(routes);
   webhookRoutes(routes);
   paypalWebhookRoutes(routes);
+  invoiceRoutes(routes);
+  quotePageRoutes(routes);
   engagementRoutes(routes);
   devRoutes(routes);
   healthRoutes(routes);

@@ -9,6 +9,7 @@ import { apiError, cardError } from "../../domain/errors/api-errors.ts";
 import type { Routes } from "../app.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
+import { Invoices } from "../db/invoices.ts";
 import { CardTokens } from "../db/ledger.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
@@ -24,6 +25,7 @@ import { type Account, educationEligibleFor } from "../services/account.ts";
 import { withOwnAccountLock } from "../services/account-lock.ts";
 import { sendEmailCode } from "../services/emails.ts";
 import type { Outcome } from "../services/idempotency.ts";
+import { invoiceOrder } from "../services/invoices.ts";
 import { isUsState } from "../services/location.ts";
 import {
   applyOrder,
@@ -128,6 +130,7 @@ export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest)
     seats: body.seats,
     addOns: body.addOns,
     coupon: body.coupon,
+    sellerCountry: ctx.app.config.seller.country,
   });
   if (!priced.ok) throw new HttpError(priced.error);
   if (body.expectedTotal !== undefined && body.expectedTotal !== priced.quote.summary.total) {
@@ -136,11 +139,15 @@ export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest)
   return { code, quote: priced.quote };
 }
 
-function invoiceOf(order: Order, refunded: number): Invoice {
+function invoiceOf(order: Order, refunded: number, numbers: Map<string, string>): Invoice {
   return {
     ...(refunded > 0 ? { amountRefunded: refunded } : {}),
     invoiceId: order.invoiceId,
-    invoiceNumber: order.invoiceId ? order.invoiceId.replace(/^in_/, "INV-").toUpperCase() : null,
+    // The invoice's gapless number (issue 23); an order from before invoices were numbered
+    // keeps the reference it was given.
+    invoiceNumber:
+      numbers.get(order.id) ??
+      (order.invoiceId ? order.invoiceId.replace(/^in_/, "INV-").toUpperCase() : null),
     orderId: order.id,
     productCode: order.productCode,
     productName: order.productName,
@@ -162,11 +169,14 @@ async function invoices(ctx: Ctx, processor: "cc" | "paypal") {
     return fail("invalid_request", "the page must be a whole number of at least 1");
   }
   const orders = await Orders.invoicesFor(ctx.app.db, user.id, processor, page, INVOICE_PAGE_SIZE);
-  const refunded = await Refunds.totalsFor(
-    ctx.app.db,
-    orders.map((o) => o.id),
-  );
-  return json(orders.map((o) => invoiceOf(o, refunded.get(o.id) ?? 0)));
+  const [refunded, numbers] = await Promise.all([
+    Refunds.totalsFor(
+      ctx.app.db,
+      orders.map((o) => o.id),
+    ),
+    Invoices.currentNumbersOf(ctx.app.db, user.id),
+  ]);
+  return json(orders.map((o) => invoiceOf(o, refunded.get(o.id) ?? 0, numbers)));
 }
 
 /**
@@ -370,7 +380,11 @@ export function paymentRoutes(routes: Routes): void {
         return {
           status: 200,
           body: orderAnswer(order),
-          commit: (tx) => applyOrder(tx, ctx.app.catalog, account, order, summary),
+          commit: async (tx) => {
+            await applyOrder(tx, ctx.app.catalog, account, order, summary);
+            // Issue 23: the invoice (its number) and the receipt commit with the order.
+            await invoiceOrder(tx, ctx.app, { order, summary, user: account.user });
+          },
           isolation: commitIsolation(order),
         };
       },

@@ -21,6 +21,7 @@ import { PaypalApiError, type PaypalClient } from "../payments/paypal-client.ts"
 import { loadAccount } from "../services/account.ts";
 import { withAccountLock } from "../services/account-lock.ts";
 import type { Outcome } from "../services/idempotency.ts";
+import { invoiceOrder } from "../services/invoices.ts";
 import { applyOrder, buildOrder } from "../services/orders.ts";
 import { confirmApproval, planIdFor, termsOf } from "../services/paypal-subscriptions.ts";
 import { quoteFor } from "../services/quotes.ts";
@@ -323,6 +324,7 @@ export function paypalRoutes(routes: Routes): void {
         seats: approval.seats,
         addOns: approval.addOns,
         coupon: approval.coupon ?? undefined,
+        sellerCountry: ctx.app.config.seller.country,
       });
       // PayPal charges what the customer approved; a different price now charges nothing.
       if (!priced.ok || priced.quote.summary.total !== approval.total) {
@@ -342,6 +344,7 @@ export function paypalRoutes(routes: Routes): void {
       const settled = await db.transaction(async (tx) => {
         if (!(await PaypalApprovals.settle(tx, id, "approved", order.id))) return false;
         await applyOrder(tx, catalog, account, order, summary);
+        await invoiceOrder(tx, ctx.app, { order, summary, user });
         await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
         return true;
       });

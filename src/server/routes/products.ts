@@ -84,6 +84,7 @@ export function productRoutes(routes: Routes): void {
       seats: body.seats,
       addOns: body.addOns,
       coupon: body.coupon,
+      sellerCountry: ctx.app.config.seller.country,
     });
     if (!priced.ok) return fromApiError(priced.error);
     const { summary, seats, change, startsAt } = priced.quote;

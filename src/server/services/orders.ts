@@ -158,8 +158,9 @@ export async function ensureInstance(
 /** Writes a paid order and gives the account what it paid for. */
 /**
  * The isolation an order's commit (applyOrder, then the stored answer) needs. A one-off purchase
- * writes only statements that are atomic on their own and read nothing first (the order row, an
- * added export credit, the key's conditional completion), so it commits at read committed: a
+ * writes only statements that are atomic on their own and read nothing first that they depend on
+ * (the order row, an added export credit, its invoice numbered by an atomic counter upsert, the
+ * receipt, the key's conditional completion), so it commits at read committed: a
  * customer's concurrent one-off purchases (which take no account lock, decision 0013) then
  * queue on the subscription row instead of failing to serialize and running again one at a
  * time. A plan change reads the subscription to write it and stays serializable.

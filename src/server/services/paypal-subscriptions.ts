@@ -29,10 +29,11 @@ import {
 import type { Account } from "./account.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
 import { locationOf } from "./location.ts";
+import { invoiceOrder } from "./invoices.ts";
 import { applyOrder, buildOrder, resultingProduct } from "./orders.ts";
 import { type Quote, quoteFor } from "./quotes.ts";
 
-export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log"> & {
+export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer" | "config"> & {
   paypal: PaypalClient;
 };
 
@@ -293,6 +294,7 @@ export async function confirmApproval(
         throw new Error(`approval ${approval.id} is linked to another subscription`);
       }
       await applyOrder(tx, catalog, account, order, priced.quote.summary);
+      await invoiceOrder(tx, deps, { order, summary: priced.quote.summary, user });
       await Users.update(tx, user.id, { paypalSubscriptionId: sub.id });
       return true;
     });

@@ -35,10 +35,11 @@ import { tryWithAccountLock } from "./account-lock.ts";
 import { locationOf } from "./location.ts";
 import { pricedWith } from "./orders.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
+import { documentPath, issueInvoice } from "./invoices.ts";
 import { recordRefund } from "./refunds.ts";
 import { renewedMail } from "./renewal-emails.ts";
 
-export type WebhookDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer"> & {
+export type WebhookDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer" | "config"> & {
   paypal: PaypalClient;
   webhookId: string;
 };
@@ -347,9 +348,28 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
         ...(priced.ok ? { priceBasis: priced.charge.basis } : {}),
         updatedAt: now,
       });
+      // A PayPal renewal is invoiced as a card renewal is (issue 23); its e-mail is the receipt.
+      const seats = `${order.seats} ${order.seats === 1 ? "seat" : "seats"}`;
+      const invoice = await issueInvoice(
+        tx,
+        deps,
+        {
+          order,
+          user: fresh,
+          lines: [
+            { kind: "renewal", label: `${order.productName}, renewal (${seats})`, amount: order.subTotal },
+          ],
+          ratePercent: agrees && priced.ok ? priced.charge.ratePercent : 0,
+        },
+        { receipt: false },
+      );
       await mailer.queue(
         tx,
         renewedMail(fresh, {
+          invoice: {
+            number: invoice.number,
+            url: `${deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
+          },
           planName: order.productName,
           total: order.total,
           periodStart: step.start,
@@ -412,7 +432,7 @@ async function moneyBack(deps: WebhookDeps, event: PaypalEvent): Promise<Webhook
         kind: reversal ? "dispute_lost" : "refund",
         provider: "paypal",
         now,
-      });
+      }, deps);
       if (!recorded.recorded) return "refund recorded already";
       if (!endsNow) return "partial refund recorded";
       await Events.insert(tx, {

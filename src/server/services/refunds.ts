@@ -12,6 +12,7 @@ import { Events } from "../db/outbox.ts";
 import { type RefundKind, Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
+import { type InvoiceDeps, issueCreditNote } from "./invoices.ts";
 import { endSubscription } from "./renewals.ts";
 
 export type RecordedRefund =
@@ -19,8 +20,9 @@ export type RecordedRefund =
   | { recorded: true; order: Order; refundedTotal: number; ended: boolean };
 
 /**
- * Records a refund (or a lost dispute) of an order in the caller's transaction. The invoice's
- * credit note is issued here too (the invoices module's `issueCreditNote`, wired at the merge).
+ * Records a refund (or a lost dispute) of an order in the caller's transaction, with the credit
+ * note of its invoice and the refund's receipt (issue 23), so no refund is ever recorded without
+ * its document.
  */
 export async function recordRefund(
   tx: Queryable,
@@ -37,6 +39,7 @@ export async function recordRefund(
     provider: string;
     now: number;
   },
+  invoices: InvoiceDeps,
 ): Promise<RecordedRefund> {
   const order = refund.orderId
     ? await Orders.byId(tx, refund.orderId)
@@ -55,6 +58,16 @@ export async function recordRefund(
     createdAt: refund.now,
   });
   if (!inserted) return { recorded: false, reason: "already_recorded" };
+  await issueCreditNote(
+    tx,
+    {
+      orderId: order.id,
+      amountCents: refund.amount,
+      refundId: refund.providerRefundId,
+      at: refund.now,
+    },
+    invoices,
+  );
   const refundedTotal = await Refunds.totalFor(tx, order.id);
   const whole = refundedTotal >= order.total;
   let ended = false;

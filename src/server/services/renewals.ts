@@ -22,12 +22,14 @@
 
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import type { DocumentLine } from "../../domain/invoices/document.ts";
 import {
   currentPriceBasis,
   endedState,
   nextAttemptAt,
   nextRenewalStep,
   type PriceBasis,
+  type RenewalCharge,
   type RenewalStep,
   renewalCharge,
 } from "../../domain/renewals/index.ts";
@@ -44,6 +46,7 @@ import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
+import { documentPath, issueInvoice, treatmentOf } from "./invoices.ts";
 import { locationOf } from "./location.ts";
 import { pricedWith } from "./orders.ts";
 import {
@@ -60,7 +63,7 @@ export type RenewalDeps = {
   catalog: Catalog;
   payments: PaymentProvider;
   mailer: Mailer;
-  config: Pick<Config, "payments" | "publicBaseUrl" | "paypal">;
+  config: Pick<Config, "payments" | "publicBaseUrl" | "paypal" | "seller">;
 };
 
 /** What one pass did. */
@@ -239,6 +242,8 @@ export class RenewalWorker {
   ): Promise<Outcome> {
     const { db, catalog, log } = this.deps;
     const location = locationOf(user);
+    // Reverse charge (issue 23): an EU business elsewhere in the EU renews without VAT too.
+    const reverseCharge = (await treatmentOf(db, this.deps.config, user)).kind === "reverse_charge";
     const priced = renewalCharge(
       catalog,
       {
@@ -246,7 +251,7 @@ export class RenewalWorker {
         seats: step.seats,
         priceGroup: user.priceTestingGroupValue,
         recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
-        tax: { country: location.countryCode, state: location.stateCode },
+        tax: reverseCharge ? null : { country: location.countryCode, state: location.stateCode },
         basis: sub.priceBasis ?? (await this.licensedBasis(user, sub, step.productCode)),
         periodStart: step.start,
       },
@@ -286,7 +291,7 @@ export class RenewalWorker {
     const key = `renewal:${claim.id}:${claim.attempts}`;
     const collected = await this.collect(user, claim, key);
     if (collected.ok) {
-      return (await this.recordPaid(user, step, claim, collected.chargeRef, key, now, charge.basis))
+      return (await this.recordPaid(user, step, claim, collected.chargeRef, key, now, charge))
         ? "charged"
         : "waiting";
     }
@@ -383,9 +388,10 @@ export class RenewalWorker {
     chargeRef: string | null,
     key: string,
     now: number,
-    basis: PriceBasis | null,
+    charge: RenewalCharge,
   ): Promise<boolean> {
     const { db, catalog, mailer } = this.deps;
+    const basis: PriceBasis | null = charge.basis;
     const plan = catalog.plans.find((p) => p.code === claim.productCode);
     const order: Order = {
       id: randomId("ord"),
@@ -460,9 +466,25 @@ export class RenewalWorker {
           });
         }
       }
+      const invoice = await issueInvoice(
+        tx,
+        this.deps,
+        {
+          order,
+          user,
+          lines: renewalLines(plan?.name ?? claim.productCode, claim, charge, catalog),
+          ratePercent: charge.ratePercent,
+        },
+        // The renewal's own e-mail below is its receipt, naming the invoice.
+        { receipt: false },
+      );
       await mailer.queue(
         tx,
         renewedMail(user, {
+          invoice: {
+            number: invoice.number,
+            url: `${this.deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
+          },
           planName: plan?.name ?? claim.productCode,
           total: claim.amount,
           periodStart: claim.periodStart,
@@ -615,4 +637,31 @@ export async function endSubscription(
   await Renewals.closeFailed(tx, user.id, now);
   const owned = await ownedInstance(tx, user);
   if (owned !== null) await Instances.update(tx, owned, { productCode: FREE_PRODUCT });
+}
+
+/**
+ * The lines of a renewal's invoice: the plan for its seats and, with a recurring campaign, its
+ * discount. A claim retried after the prices moved keeps the figures it was claimed with (one
+ * line, its subtotal): the invoice says what was charged.
+ */
+function renewalLines(
+  planName: string,
+  claim: Renewal,
+  charge: RenewalCharge,
+  catalog: Catalog,
+): DocumentLine[] {
+  const seats = `${claim.seats} ${claim.seats === 1 ? "seat" : "seats"}`;
+  const label = `${planName}, renewal (${seats})`;
+  if (charge.subTotal !== claim.subTotal || charge.discount === 0) {
+    return [{ kind: "renewal", label, amount: claim.subTotal }];
+  }
+  const campaign = catalog.campaigns.find((c) => c.id === charge.campaignApplied);
+  return [
+    { kind: "renewal", label, amount: claim.subTotal + charge.discount },
+    {
+      kind: "discount",
+      label: `${campaign?.name ?? "Campaign"} discount (every term)`,
+      amount: -charge.discount,
+    },
+  ];
 }
