@@ -8,6 +8,7 @@
 //
 // On SQLite (DATA_DIR) run them while the server is stopped: one process at a time opens a data
 // folder. On PostgreSQL (DATABASE_URL) they run beside the servers.
+import { Mailer } from "../src/server/mail/mailer.ts";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { systemClock } from "../src/server/clock.ts";
@@ -36,6 +37,15 @@ async function main(command: string | undefined, args: string[]): Promise<number
     stripe: stripeClient(config.stripe.secretKey, config.stripe.apiUrl),
     log: consoleLogger,
     clock: systemClock,
+    // Credit notes and refund receipts are queued in the outbox; the server delivers them.
+    mailer: new Mailer({
+      db,
+      clock: systemClock,
+      log: consoleLogger,
+      transport: null,
+      from: "Checkout <no-reply@localhost>",
+    }),
+    config,
   };
   try {
     if (command === "refund") {

@@ -310,8 +310,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const orphanSweep = paypal
     ? setInterval(
         () =>
-          void sweepPaypalOrphans({ db, catalog, clock, log, paypal }).catch((error: unknown) =>
-            log.error("paypal sweep failed", error),
+          void sweepPaypalOrphans({ db, catalog, clock, log, paypal, mailer, config }).catch(
+            (error: unknown) => log.error("paypal sweep failed", error),
           ),
         5 * 60 * 1000,
       )

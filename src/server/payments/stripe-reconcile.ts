@@ -124,15 +124,19 @@ export async function refundStripeOrder(
     { idempotencyKey: `support-refund:${order.id}:${already}:${amount}` },
   );
   const recorded = await db.transaction((tx) =>
-    recordRefund(tx, {
-      orderId: order.id,
-      amount: refund.amount,
-      currency: refund.currency,
-      providerRefundId: refund.id,
-      kind: "refund",
-      provider: "stripe",
-      now: clock.now(),
-    }, deps),
+    recordRefund(
+      tx,
+      {
+        orderId: order.id,
+        amount: refund.amount,
+        currency: refund.currency,
+        providerRefundId: refund.id,
+        kind: "refund",
+        provider: "stripe",
+        now: clock.now(),
+      },
+      deps,
+    ),
   );
   const ended = recorded.recorded && recorded.ended;
   log.info(

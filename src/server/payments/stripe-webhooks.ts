@@ -188,15 +188,19 @@ async function apply(
       if (!paymentId) return;
       for (const refund of fresh.refunds) {
         if (refund.status !== "succeeded" && refund.status !== "pending") continue;
-        const result = await recordRefund(tx, {
-          chargeRef: paymentId,
-          amount: refund.amount,
-          currency: refund.currency,
-          providerRefundId: refund.id,
-          kind: "refund",
-          provider: "stripe",
-          now,
-        }, deps);
+        const result = await recordRefund(
+          tx,
+          {
+            chargeRef: paymentId,
+            amount: refund.amount,
+            currency: refund.currency,
+            providerRefundId: refund.id,
+            kind: "refund",
+            provider: "stripe",
+            now,
+          },
+          deps,
+        );
         if (result.recorded) {
           log.info(
             `stripe webhook: refund ${refund.id} of ${refund.amount} recorded on order ${result.order.id}${result.ended ? " (refunded in full: what it bought has ended)" : ""}`,
@@ -225,15 +229,19 @@ async function apply(
         return;
       }
       if (dispute.status === "lost" && paymentId) {
-        const result = await recordRefund(tx, {
-          chargeRef: paymentId,
-          amount: dispute.amount,
-          currency: dispute.currency,
-          providerRefundId: dispute.id,
-          kind: "dispute_lost",
-          provider: "stripe",
-          now,
-        }, deps);
+        const result = await recordRefund(
+          tx,
+          {
+            chargeRef: paymentId,
+            amount: dispute.amount,
+            currency: dispute.currency,
+            providerRefundId: dispute.id,
+            kind: "dispute_lost",
+            provider: "stripe",
+            now,
+          },
+          deps,
+        );
         log.warn(
           `stripe webhook: dispute ${dispute.id} lost on order ${order?.id ?? "(none)"}${result.recorded && result.ended ? ": what it bought has ended" : ""}`,
         );

@@ -37,6 +37,11 @@ afterAll(async () => {
 });
 
 const db = () => server.running.deps.db;
+/** What a refund needs to issue its credit note and receipt: the server's own mailer and settings. */
+const invoiceDeps = () => ({
+  mailer: server.running.deps.mailer,
+  config: server.running.deps.config,
+});
 
 /** Posts an event as Stripe does: the raw JSON body, signed (or not) at the server's time. */
 async function deliver(
@@ -218,7 +223,7 @@ describe("POST /api/5/webhooks/stripe", () => {
 describe("support refunds and the reconciliation", () => {
   it("the support command refunds an order through the same path; the webhook that follows finds it recorded", async () => {
     const { userId, paymentId, orderId, total } = await paidAnnual();
-    const deps = { db: db(), stripe, log: server.log, clock: server.clock };
+    const deps = { db: db(), stripe, log: server.log, clock: server.clock, ...invoiceDeps() };
     const done = await refundStripeOrder(deps, { orderId });
     expect(done).toMatchObject({ amount: total, ended: true });
     expect((await Subscriptions.get(db(), userId))?.expiredFlag).toBe(true);
@@ -246,7 +251,13 @@ describe("support refunds and the reconciliation", () => {
       },
       { idempotencyKey: `order:${userId}:lost` },
     );
-    const deps = { db: db(), stripe, log: server.log, clock: { now: () => Date.now() } as never };
+    const deps = {
+      db: db(),
+      stripe,
+      log: server.log,
+      clock: { now: () => Date.now() } as never,
+      ...invoiceDeps(),
+    };
     const young = await reconcileStripe(deps, { sinceMs: Date.now() - 60_000, graceMs: 60_000 });
     expect(young.waiting).toContain(orphan.id);
     expect(young.refunded).toEqual([]);

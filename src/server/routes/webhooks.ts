@@ -30,6 +30,8 @@ export function webhookRoutes(routes: Routes): void {
         log: ctx.app.log,
         stripe: client,
         webhookSecret: stripe.webhookSecret,
+        mailer: ctx.app.mailer,
+        config: ctx.app.config,
       },
       raw,
       typeof signature === "string" ? signature : undefined,

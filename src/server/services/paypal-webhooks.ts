@@ -39,7 +39,10 @@ import { documentPath, issueInvoice } from "./invoices.ts";
 import { recordRefund } from "./refunds.ts";
 import { renewedMail } from "./renewal-emails.ts";
 
-export type WebhookDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer" | "config"> & {
+export type WebhookDeps = Pick<
+  AppDeps,
+  "db" | "catalog" | "clock" | "log" | "mailer" | "config"
+> & {
   paypal: PaypalClient;
   webhookId: string;
 };
@@ -357,7 +360,11 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
           order,
           user: fresh,
           lines: [
-            { kind: "renewal", label: `${order.productName}, renewal (${seats})`, amount: order.subTotal },
+            {
+              kind: "renewal",
+              label: `${order.productName}, renewal (${seats})`,
+              amount: order.subTotal,
+            },
           ],
           ratePercent: agrees && priced.ok ? priced.charge.ratePercent : 0,
         },
@@ -423,16 +430,20 @@ async function moneyBack(deps: WebhookDeps, event: PaypalEvent): Promise<Webhook
       if (!(await claim(tx, deps, event))) return "duplicate";
       // The one refund path (services/refunds.ts): recorded once per PayPal refund id, and a
       // purchase given back in full ends what it bought, through the entitlement rules.
-      const recorded = await recordRefund(tx, {
-        orderId: order.id,
-        amount: cents,
-        currency: "USD",
-        providerRefundId: refundId,
-        // A reversal is money taken back by the buyer's bank or PayPal's dispute: lost.
-        kind: reversal ? "dispute_lost" : "refund",
-        provider: "paypal",
-        now,
-      }, deps);
+      const recorded = await recordRefund(
+        tx,
+        {
+          orderId: order.id,
+          amount: cents,
+          currency: "USD",
+          providerRefundId: refundId,
+          // A reversal is money taken back by the buyer's bank or PayPal's dispute: lost.
+          kind: reversal ? "dispute_lost" : "refund",
+          provider: "paypal",
+          now,
+        },
+        deps,
+      );
       if (!recorded.recorded) return "refund recorded already";
       if (!endsNow) return "partial refund recorded";
       await Events.insert(tx, {
