@@ -97,6 +97,8 @@ export type ApiFailure<C extends ErrorCode = ErrorCode> = {
   errorCode?: string;
   /** Why an answer was refused (contract validation), for logs; never shown to a person. */
   detail?: string;
+  /** invalid_request: what is wrong with each field (path joined with "."), to show beside it. */
+  fields?: { path: string; message: string }[];
 };
 
 export type ApiResult<T, C extends ErrorCode = ErrorCode> =

@@ -54,8 +54,13 @@ export function typedText(limits: { min?: number; max: number; multiline?: boole
     );
 }
 
-/** Every error answer (4xx and 5xx). */
-export const ErrorBody = z.object({ message: z.string(), error_code: z.string() });
+export const FieldProblem = z.object({ path: z.string(), message: z.string() });
+/** Every error answer (4xx and 5xx); `fields` only on invalid_request, one entry per field. */
+export const ErrorBody = z.object({
+  message: z.string(),
+  error_code: z.string(),
+  fields: z.array(FieldProblem).optional(),
+});
 export type ErrorBody = z.output<typeof ErrorBody>;
 
 export const Success = z.object({ success: z.literal(true) });
