@@ -99,6 +99,8 @@ export type ApiFailure<C extends ErrorCode = ErrorCode> = {
   detail?: string;
   /** `authentication_required`: the bank's step the payment step shows (ErrorBody's action). */
   action?: { paymentId: string; clientSecret: string; url?: string | undefined };
+  /** invalid_request: what is wrong with each field (path joined with "."), to show beside it. */
+  fields?: { path: string; message: string }[];
 };
 
 export type ApiResult<T, C extends ErrorCode = ErrorCode> =

@@ -200,6 +200,21 @@ describe("failures, normalised as spec section 8 says", () => {
     });
   });
 
+  it("carries the fields an invalid_request names, for the form to show beside each", async () => {
+    const fields = [
+      { path: "email", message: "Enter an e-mail address such as name@example.com." },
+    ];
+    const { client } = clientWith({
+      status: 400,
+      statusText: "Bad Request",
+      body: { message: "The request is not valid: email.", error_code: "invalid_request", fields },
+    });
+    const result = await client.call(api.signUp, {
+      body: { email: "x", password: "secret-password", firstName: "A", lastName: "" },
+    });
+    expect(result.ok ? null : result.error.fields).toEqual(fields);
+  });
+
   it("keeps a code the endpoint does not list apart from the ones the UI switches on", async () => {
     const { client } = clientWith({
       status: 409,

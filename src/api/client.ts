@@ -116,6 +116,9 @@ function settle<E extends Endpoint>(endpoint: E, response: Response, json: unkno
   // The bank's step of a payment (authentication_required), as this site's server sent it.
   const action = (json as Pick<ApiFailure, "action"> | null)?.action;
   if (action) error.action = action;
+  // invalid_request names its fields (`{ path, message }[]`); this site's server is taken as typed.
+  const fields = (json as { fields?: ApiFailure["fields"] } | null)?.fields;
+  if (Array.isArray(fields)) error.fields = fields;
   if (normalised.code !== undefined) {
     error.errorCode = normalised.code;
     // The browser's schema-less table carries no lists: the closed set stands in (the server's

@@ -54,10 +54,12 @@ export function typedText(limits: { min?: number; max: number; multiline?: boole
     );
 }
 
-/** Every error answer (4xx and 5xx). */
+export const FieldProblem = z.object({ path: z.string(), message: z.string() });
+/** Every error answer (4xx and 5xx); `fields` only on invalid_request, one entry per field. */
 export const ErrorBody = z.object({
   message: z.string(),
   error_code: z.string(),
+  fields: z.array(FieldProblem).optional(),
   /**
    * `authentication_required`: what the payment step needs to show the bank's step (the
    * provider's payment id and Stripe's client secret, or the sandbox's authentication page).

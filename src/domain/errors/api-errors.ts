@@ -364,7 +364,16 @@ export type MessageArgs<C extends ApiErrorCode> = (typeof API_ERRORS)[C]["messag
 export type AnyErrorCode = ApiErrorCode | CardErrorCode;
 
 /** `C` narrows the error_code where it is known, so typed routes can check what they answer. */
-export type ApiErrorBody<C extends string = string> = { message: string; error_code: C };
+export type ApiErrorBody<C extends string = string> = {
+  message: string;
+  error_code: C;
+  /**
+   * invalid_request only: what is wrong with each field, so a form can say it beside the field
+   * (path joined with ".", e.g. "address.postalCode"; the message is a sentence a person can act on).
+   */
+  fields?: FieldProblem[];
+};
+export type FieldProblem = { path: string; message: string };
 export type ApiError<C extends string = string> = { status: number; body: ApiErrorBody<C> };
 
 /** Builds the `{ status, body: { message, error_code } }` answer for a catalogue code. */

@@ -17,6 +17,7 @@ import {
   GENERIC_CARD_ERROR_MESSAGE,
 } from "../../domain/errors/card-errors.ts";
 import { installApiClient } from "../../stores/api.ts";
+import { $billingPostalCode } from "../../stores/billing-address.ts";
 import { $checkout, startPaypal } from "../../stores/checkout.ts";
 import { $payment } from "../../stores/payment.ts";
 import { pendingChecks } from "../../stores/payment-outcome.ts";
@@ -428,18 +429,19 @@ describe("sandbox mode (the default)", () => {
     fireEvent.change(await screen.findByLabelText("Card number"), {
       target: { value: "4242 4242 4242 4242" },
     });
-    fireEvent.change(screen.getByLabelText("Expiry month"), { target: { value: "12" } });
-    fireEvent.change(screen.getByLabelText("Expiry year"), { target: { value: "2030" } });
+    fireEvent.change(screen.getByLabelText("Expiry date (MM / YY)"), { target: { value: "1230" } });
     fireEvent.change(screen.getByLabelText("Security code (CVC)"), { target: { value: "123" } });
-    fireEvent.change(screen.getByLabelText("Card ZIP or postal code"), {
-      target: { value: "94107" },
-    });
+    // The card's ZIP is the billing address's (AddressForm sets it; one field, not two).
+    $billingPostalCode.set("94107");
     expect(screen.getByRole("radio", { name: "PayPal" })).not.toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Pay $95.88" }));
     await waitFor(() => expect(window.location.hash).toBe("#payment-completed"));
     expect(sent("POST", "/api/3/payment/sandbox/tokens")[0]?.body).toMatchObject({
-      number: "4242 4242 4242 4242",
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: 2030,
       cvc: "123",
+      postalCode: "94107",
     });
     expect(sent("POST", "/api/3/payment/token")[0]?.body).toEqual({ token: "tok_sandbox_1" });
     expect(sdkLoaders.stripeJs).not.toHaveBeenCalled();

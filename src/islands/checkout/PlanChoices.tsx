@@ -71,6 +71,7 @@ export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOpti
             id="checkout-seats"
             type="number"
             inputMode="numeric"
+            autoComplete="off"
             min={min}
             step={1}
             defaultValue={seats}

@@ -5,6 +5,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { hrefFor } from "../../domain/checkout/routes.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
+import { $accountPlan } from "../../stores/account-plan.ts";
 import { loadInvoice } from "../../stores/invoice.ts";
 import { $payment } from "../../stores/payment.ts";
 import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
@@ -14,6 +15,8 @@ import { InvoiceLinks } from "../account/InvoiceLinks.tsx";
 import { formatDate } from "../checkout/format-date.ts";
 import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
+
+const CANCELLED_TITLE = "PayPal payment cancelled";
 
 export function PaymentCompletedScreen({
   title,
@@ -26,13 +29,19 @@ export function PaymentCompletedScreen({
   const { invoice } = useStore($payment);
   const paypal = useStore($paypalReturn);
   const cancelled = processor === "paypal" && paypal === "cancelled";
+  const plan = useStore($accountPlan);
+  const user = useStore($user);
+  useEffect(() => {
+    // A cancelled PayPal payment is not "complete", in the tab's title either (issue 22, item 8).
+    if (cancelled) document.title = `${CANCELLED_TITLE} · Checkout`;
+  }, [cancelled]);
   useEffect(() => {
     if (processor === "paypal") reportPaypalReturn();
     if (!cancelled) void loadInvoice.run(processor);
   }, [processor, cancelled]);
   if (cancelled) {
     return (
-      <Frame title={title}>
+      <Frame title={CANCELLED_TITLE}>
         <p>You cancelled the payment at PayPal. Nothing was charged.</p>
         <a className="btn" href={hrefFor("plans")}>
           Back to the plans
@@ -49,7 +58,21 @@ export function PaymentCompletedScreen({
       )}
       {summary && (
         <>
-          <p role="status">Thank you! Your payment went through.</p>
+          <p role="status">
+            Thank you! You paid <strong>{formatUsd(summary.amountPaid)}</strong> for{" "}
+            <strong data-testid="plan-bought">{summary.productName}</strong>.
+          </p>
+          {plan?.renewsOn && plan.renewalAmount && (
+            <p data-testid="next-renewal">
+              Next renewal: {plan.renewsOn}, {plan.renewalAmount}. Cancel any time from your
+              account.
+            </p>
+          )}
+          <p data-testid="receipt">
+            Your receipt is invoice {summary.paymentInvoiceId}
+            {user.userEmail ? `, made out to ${user.userEmail}` : ""}. Keep this page or print it
+            for your records.
+          </p>
           <dl className="invoice">
             <dt>Order</dt>
             <dd>{summary.orderId}</dd>

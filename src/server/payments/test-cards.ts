@@ -2,6 +2,7 @@
 // of spec section 8 can be produced on purpose in the sandbox. `attach` failures happen when the
 // card is saved (as Stripe declines them when attaching to a customer); `charge` failures happen
 // when it is charged.
+import { brandOf, luhnValid } from "../../domain/checkout/card-number.ts";
 
 export type TestCard = { brand: string; attachError: string | null; chargeError: string | null };
 
@@ -21,30 +22,6 @@ export const TEST_CARDS: Record<string, TestCard> = {
   // Attaching succeeds, every charge is declined.
   "4000000000000341": { brand: "visa", attachError: null, chargeError: "card_declined" },
 };
-
-export function luhnValid(number: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = number.length - 1; i >= 0; i--) {
-    let digit = number.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return false;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return number.length > 0 && sum % 10 === 0;
-}
-
-function brandOf(number: string): string {
-  if (number.startsWith("4")) return "visa";
-  if (/^(5[1-5]|2[2-7])/.test(number)) return "mastercard";
-  if (/^3[47]/.test(number)) return "amex";
-  if (/^6(011|5)/.test(number)) return "discover";
-  return "unknown";
-}
 
 /**
  * What the sandbox does with a card number. As in Stripe's test mode, a valid number that is not

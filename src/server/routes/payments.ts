@@ -18,7 +18,7 @@ import { Subscriptions } from "../db/subscriptions.ts";
 import { TrialClaims } from "../db/trial-claims.ts";
 import type { User } from "../db/users.ts";
 import { Users } from "../db/users.ts";
-import { fail, HttpError, json } from "../http/reply.ts";
+import { fail, fromApiError, HttpError, json } from "../http/reply.ts";
 import type { ActionRequired, ProviderFailure } from "../payments/provider.ts";
 import { classifyCard } from "../payments/test-cards.ts";
 import { type Account, educationEligibleFor } from "../services/account.ts";
@@ -244,18 +244,27 @@ function orderAnswer(order: Order) {
   };
 }
 
+const NUMBER_PROBLEM = "This card number is not valid: check the digits.";
+const EXPIRED_PROBLEM = "This card has expired: check the date, or use another card.";
+
+/** A card refused for what was typed: the form says so beside the field, not "declined". */
+function invalidCard(detail: string, path: string, message: string) {
+  const error = apiError("invalid_card", detail);
+  return fromApiError({ ...error, body: { ...error.body, fields: [{ path, message }] } });
+}
+
 export function paymentRoutes(routes: Routes): void {
   routes.api(api.sandboxToken, async (ctx) => {
     // Test cards are a local request's only (local-run.ts), never a proxied one's.
     if (ctx.app.config.payments !== "sandbox" || !ctx.isLocalRequest) return fail("not_found");
     const body = await ctx.body(api.sandboxToken.body);
     const card = classifyCard(body.number);
-    if (!card) return fail("invalid_card", "the card number is not valid");
+    if (!card) return invalidCard("the card number is not valid", "number", NUMBER_PROBLEM);
     const now = new Date(ctx.now());
     const expired =
       body.expYear < now.getUTCFullYear() ||
       (body.expYear === now.getUTCFullYear() && body.expMonth < now.getUTCMonth() + 1);
-    if (expired) return fail("invalid_card", "the expiry date is in the past");
+    if (expired) return invalidCard("the expiry date is in the past", "expYear", EXPIRED_PROBLEM);
     const id = randomId("tok_sandbox", 16);
     const last4 = body.number.slice(-4);
     await ctx.app.db.transaction((tx) =>
@@ -477,8 +486,11 @@ export function paymentRoutes(routes: Routes): void {
     const user = await ctx.requireUser();
     const body = await ctx.body(api.address.body);
     const state = body.country === "US" ? (body.state ?? null) : null;
-    if (state !== null && !isUsState(state))
-      return fail("invalid_request", "state must be a US state code such as CA");
+    if (state !== null && !isUsState(state)) {
+      const error = apiError("invalid_request", "state must be a US state code such as CA");
+      const fields = [{ path: "state", message: "Choose a US state from the list." }];
+      return fromApiError({ ...error, body: { ...error.body, fields } });
+    }
     await ctx.app.db.transaction((tx) =>
       Users.update(tx, user.id, {
         country: body.country,
