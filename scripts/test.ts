@@ -14,7 +14,17 @@ function bin(pkg: string, name: string): string {
   return `${root}node_modules/${pkg}/${entry}`;
 }
 
-type Stage = { name: string; title: string; commands: string[][]; needs?: string };
+type Stage = {
+  name: string;
+  title: string;
+  commands: string[][];
+  needs?: string;
+  /**
+   * Run the commands at once, each one's output held back and printed whole, in order, when all
+   * have ended: neither waits for the other, and a failure still reads as one command's output.
+   */
+  together?: boolean;
+};
 
 const stages: Stage[] = [
   {
@@ -32,6 +42,8 @@ const stages: Stage[] = [
       [bin("astro", "astro"), "check"],
       [bin("typescript", "tsc"), "-p", "tsconfig.browser.json"],
     ],
+    // Two single-threaded checks of different configurations on a 2-core machine (decision 0030).
+    together: true,
   },
   {
     name: "lint",
@@ -57,19 +69,36 @@ const stages: Stage[] = [
   },
 ];
 
-function run(args: string[]): Promise<number> {
+/** Runs a command with this Node; its output goes to the terminal, or into `held` when given. */
+function run(args: string[], held?: Buffer[]): Promise<number> {
   return new Promise((done) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
-      stdio: "inherit",
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
+      stdio: held ? ["ignore", "pipe", "pipe"] : "inherit",
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", ...(held ? { FORCE_COLOR: "1" } : {}) },
     });
+    child.stdout?.on("data", (chunk: Buffer) => held?.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => held?.push(chunk));
     child.on("error", (error) => {
       console.error(error);
       done(1);
     });
-    child.on("exit", (code, signal) => done(code ?? (signal ? 1 : 0)));
+    child.on("close", (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
+}
+
+/** The commands of a `together` stage: the first failing exit code (0 when none failed). */
+async function runTogether(commands: string[][]): Promise<number> {
+  const outputs = commands.map(() => [] as Buffer[]);
+  const codes = await Promise.all(commands.map((command, i) => run(command, outputs[i])));
+  let failed = 0;
+  commands.forEach((command, i) => {
+    const name = command.map((part) => part.replace(`${root}node_modules/`, "")).join(" ");
+    console.log(`--- ${name} (exit code ${codes[i]}) ---`);
+    process.stdout.write(Buffer.concat(outputs[i] ?? []));
+    if (codes[i] !== 0 && failed === 0) failed = codes[i] ?? 1;
+  });
+  return failed;
 }
 
 const seconds = (start: number) => `${((performance.now() - start) / 1000).toFixed(1)}s`;
@@ -93,8 +122,10 @@ for (const stage of selected) {
     console.error(`\n✗ test: stage "${stage.name}" cannot run: ${stage.needs} does not exist.`);
     process.exit(1);
   }
-  for (const command of stage.commands) {
-    const code = await run(command);
+  // A together stage is one step of all its commands; otherwise each command is a step.
+  const steps = stage.together ? [stage.commands] : stage.commands.map((command) => [command]);
+  for (const step of steps) {
+    const code = step.length > 1 ? await runTogether(step) : await run(step[0] ?? []);
     if (code !== 0) {
       timings.push(`${stage.name} FAILED ${seconds(start)}`);
       console.error(
