@@ -1,23 +1,17 @@
 // The request handler: security checks, routing, error handling and writing answers. Routes are
-// registered from the contract (src/api/contract), so their paths and schemas cannot drift from
+// registered from the contract (src/api/contract) through routing.ts, which checks each request's
+// input with the entry's schemas before its handler runs, so paths and schemas cannot drift from
 // what the browser client uses.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import type { z } from "zod";
-import type { Endpoint, ErrorsOf, Method } from "../api/contract/common.ts";
+import type { Endpoint } from "../api/contract/common.ts";
 import { parseRoute } from "../domain/checkout/routes.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { PasswordWorkBusy } from "./auth/passwords.ts";
 import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
 import { ClientGone } from "./http/body.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
-import {
-  type ErrorReply,
-  type Headers,
-  HttpError,
-  type JsonReply,
-  type Reply,
-} from "./http/reply.ts";
+import { type Headers, HttpError, type Reply } from "./http/reply.ts";
 import { Router } from "./http/router.ts";
 import {
   API_CSP,
@@ -31,30 +25,9 @@ import {
   staticPageCsp,
 } from "./http/security.ts";
 import { throttledWarning } from "./log.ts";
+import { bindEndpoint, bindRaw, type Handled, type Handler, type Routes } from "./routing.ts";
 
-/** A handler may decline a request it does not own (GET /login without action=logout). */
-export type Handled = Reply | { kind: "pass" };
-export type Handler = (ctx: Ctx) => Promise<Handled>;
-
-/**
- * What the route of a contract entry may answer, checked when it compiles: the entry's response
- * (as its schema's input), for `acceptsBelow500` calls that answer too, or an error whose code
- * the entry lists. Errors thrown as HttpError escape the types; the reply writer checks their
- * codes at run time when responses are validated (tests). (Other replies, pages and redirects,
- * belong to raw routes.)
- */
-export type ApiHandled<E extends Endpoint> =
-  | JsonReply<z.input<E["response"]>>
-  | (E extends { acceptsBelow500: infer B extends z.ZodType } ? JsonReply<z.input<B>> : never)
-  | ErrorReply<ErrorsOf<E>>;
-export type ApiHandler<E extends Endpoint> = (ctx: Ctx) => Promise<ApiHandled<E>>;
-
-export type Routes = {
-  /** A route of the contract, its answers typed from the entry. */
-  api<E extends Endpoint>(endpoint: E, handler: ApiHandler<E>): void;
-  /** A route outside the contract (pages of the server, sandbox tools). */
-  raw(method: Method, path: string, handler: Handler): void;
-};
+export type { Handled, Handler, Routes } from "./routing.ts";
 
 const API_PREFIXES = ["/api/", "/movieAPI", "/dev/", "/login"];
 
@@ -84,8 +57,13 @@ export type App = {
 export function createApp(deps: AppDeps): App {
   const router = new Router<{ handler: Handler; endpoint: Endpoint | null }>();
   const routes: Routes = {
-    api: (endpoint, handler) => router.add(endpoint.method, endpoint.path, { handler, endpoint }),
-    raw: (method, path, handler) => router.add(method, path, { handler, endpoint: null }),
+    api: (endpoint, handler) =>
+      router.add(endpoint.method, endpoint.path, {
+        handler: bindEndpoint(endpoint, handler),
+        endpoint,
+      }),
+    raw: (route, handler) =>
+      router.add(route.method, route.path, { handler: bindRaw(route, handler), endpoint: null }),
   };
   const staticCsp = new Map<string, string>();
   // One line per request whose client went away mid-body, at most 10 a minute: a slow-body

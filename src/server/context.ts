@@ -1,8 +1,8 @@
-// The per-request context handlers receive, and the dependencies of the app.
+// The per-request context handlers receive, and the dependencies of the app. It offers no way to
+// the request's body or query: a handler gets them parsed and validated from its route's schemas
+// (routing.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import type { z } from "zod";
-import { MAX_BODY_BYTES } from "../api/contract/common.ts";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import type { HumanVerifier } from "./auth/human-check.ts";
@@ -13,7 +13,6 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/db.ts";
 import type { Subscription } from "./db/subscriptions.ts";
 import { type User, Users } from "./db/users.ts";
-import { parseBody, readBody, validate } from "./http/body.ts";
 import { type Client, clientKey } from "./http/client-address.ts";
 import { parseCookies } from "./http/cookies.ts";
 import type { RateLimiter, RateRuleName } from "./http/rate-limit.ts";
@@ -77,7 +76,6 @@ export class Ctx {
   readonly isLocalRequest: boolean;
   /** Headers added to whatever answer the handler gives (Set-Cookie, ...). */
   readonly responseHeaders: Headers = {};
-  private bodyValue: Promise<unknown> | null = null;
   private sessionUser: Promise<User | null> | null = null;
   /** The session user's subscription as read with the user (null when it has none). */
   sessionSubscription: Subscription | null = null;
@@ -102,22 +100,6 @@ export class Ctx {
 
   now(): number {
     return this.app.clock.now();
-  }
-
-  /** The parsed body (JSON or form), read once, capped at MAX_BODY_BYTES. */
-  rawBody(): Promise<unknown> {
-    this.bodyValue ??= readBody(this.req, MAX_BODY_BYTES).then((raw) =>
-      parseBody(raw, this.req.headers["content-type"]),
-    );
-    return this.bodyValue;
-  }
-
-  async body<S extends z.ZodType>(schema: S): Promise<z.output<S>> {
-    return validate(schema, await this.rawBody(), "body");
-  }
-
-  query<S extends z.ZodType>(schema: S): z.output<S> {
-    return validate(schema, Object.fromEntries(this.url.searchParams), "query");
   }
 
   sessionHash(): string | null {

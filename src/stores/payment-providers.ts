@@ -5,7 +5,7 @@
 // this module.
 import type { ApiResult } from "../api/client.ts";
 import type { PaymentProviders } from "../api/contract/payment.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import { api } from "./api.ts";
 
 let request: Promise<ApiResult<PaymentProviders>> | null = null;

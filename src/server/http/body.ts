@@ -127,7 +127,7 @@ export function parseBody(raw: Buffer, contentType: string | undefined): unknown
 export function validate<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  where: "body" | "query",
+  where: "body" | "query" | "params",
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
