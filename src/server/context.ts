@@ -10,7 +10,7 @@ import type { PasswordHasher } from "./auth/passwords.ts";
 import { tokenHash } from "./auth/tokens.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import type { Db } from "./db/db.ts";
+import type { Db, Queryable } from "./db/db.ts";
 import type { Subscription } from "./db/subscriptions.ts";
 import { type User, Users } from "./db/users.ts";
 import { type Client, clientKey } from "./http/client-address.ts";
@@ -21,7 +21,36 @@ import { isLocalRequest } from "./local-run.ts";
 import type { Logger } from "./log.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
-import type { IdempotencyService } from "./services/idempotency.ts";
+
+export type StoredAnswer = { status: number; body: unknown; replayed: boolean };
+
+/** What a payment call's work gives: its answer, and what to commit with it. */
+export type Outcome = {
+  status: number;
+  body: unknown;
+  /**
+   * Writes committed atomically with the stored answer (the order, the account change). They may
+   * fill in fields of `body`, which is stored after they ran.
+   */
+  commit?: (tx: Queryable) => Promise<void>;
+};
+
+/** Runs the claimed request's work while holding something (the account's lock). */
+export type Exclusive = (run: () => Promise<StoredAnswer>) => Promise<StoredAnswer>;
+
+/**
+ * Runs a payment call once per Idempotency-Key (services/idempotency.ts implements it; declared
+ * here so that the request context depends on nothing in services/, which depends on it).
+ */
+export interface Idempotency {
+  run(
+    userId: number,
+    key: string,
+    print: string,
+    work: () => Promise<Outcome>,
+    exclusive?: Exclusive,
+  ): Promise<StoredAnswer>;
+}
 
 export type StaticHandler = (
   req: IncomingMessage,
@@ -37,7 +66,7 @@ export type AppDeps = {
   payments: PaymentProvider;
   mailer: Mailer;
   limiter: RateLimiter;
-  idempotency: IdempotencyService;
+  idempotency: Idempotency;
   /** Key of the HMACs that store session ids, reset tokens and e-mail codes. */
   secret: Buffer;
   /** Password hashing and checks (scrypt). */

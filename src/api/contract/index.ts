@@ -6,8 +6,8 @@
 import { z } from "zod";
 import * as auth from "./auth.ts";
 import { Success, withSchemas } from "./common.ts";
-import * as engagement from "./engagement.ts";
 import { endpoints } from "./endpoints.ts";
+import * as engagement from "./engagement.ts";
 import { IDEMPOTENT_ERRORS, PAYMENT_PROVIDER_ERRORS } from "./errors.ts";
 import * as payment from "./payment.ts";
 import * as products from "./products.ts";

@@ -2,7 +2,6 @@
 import { api } from "../../api/contract/index.ts";
 import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { HUMAN_CHECK_FAILED, passwordValidations } from "../../domain/account/password.ts";
-import type { Routes } from "../routing.ts";
 import { admitSignIn } from "../auth/sign-in-limits.ts";
 import { tooManyAttempts } from "../context.ts";
 import { isUniqueViolation } from "../db/db.ts";
@@ -11,6 +10,7 @@ import { Sessions } from "../db/sessions.ts";
 import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
 import { newUser, Users } from "../db/users.ts";
 import { escapeHtml, fail, html, json, redirect } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import { isDemoAccount } from "../seed.ts";
 import { resetHash, sendEmailCode, sendResetLink } from "../services/emails.ts";
 import { endSession, startSession } from "../services/sessions.ts";

@@ -6,9 +6,9 @@
 //   POST /dev/clock {"advanceMs": 86400000}  → { now, iso, renewals }   (one day later)
 //   POST /dev/clock {"set": "2027-02-15T12:00:00Z"} (or milliseconds)
 import { z } from "zod";
-import type { Routes } from "../routing.ts";
 import type { SettableClock } from "../clock.ts";
 import { fail, json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import type { RenewalRun, RenewalWorker } from "../services/renewals.ts";
 
 export const CLOCK_PATH = "/dev/clock";

@@ -2,11 +2,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { safeRedirectPath } from "../../domain/account/redirects.ts";
-import type { Routes } from "../routing.ts";
 import { randomToken } from "../auth/tokens.ts";
 import { Invites } from "../db/instances.ts";
 import { Outbox } from "../db/outbox.ts";
 import { escapeHtml, fail, html, json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import { accountOf } from "./helpers.ts";
 
 export const MAILBOX_PATH = "/dev/mailbox";

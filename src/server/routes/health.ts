@@ -1,7 +1,8 @@
 // The health check a load balancer polls: 200 when this server answers and its database answers
 // a query within two seconds, else 503. It reads nothing of any account and needs no session.
-import type { Routes } from "../routing.ts";
+
 import { json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 
 export const HEALTH_PATH = "/api/health";
 const TIMEOUT_MS = 2000;

@@ -6,7 +6,7 @@ import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { tierForVertical, trialProductForTier } from "../../domain/account/tier.ts";
 import { trialIdentity, trialRefusal } from "../../domain/account/trials.ts";
 import { apiError, cardError } from "../../domain/errors/api-errors.ts";
-import { errorOutcome, type Routes } from "../routing.ts";
+import { resultingProduct } from "../../domain/pricing/index.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
 import { CardTokens } from "../db/ledger.ts";
@@ -19,17 +19,12 @@ import { Users } from "../db/users.ts";
 import { fail, HttpError, json } from "../http/reply.ts";
 import type { ProviderFailure } from "../payments/provider.ts";
 import { classifyCard } from "../payments/test-cards.ts";
+import { errorOutcome, type Routes } from "../routing.ts";
 import { type Account, educationEligibleFor } from "../services/account.ts";
 import { sendEmailCode } from "../services/emails.ts";
 import type { Outcome } from "../services/idempotency.ts";
 import { isUsState } from "../services/location.ts";
-import {
-  applyOrder,
-  buildOrder,
-  resultingProduct,
-  startTrial,
-  trialDays,
-} from "../services/orders.ts";
+import { applyOrder, buildOrder, startTrial, trialDays } from "../services/orders.ts";
 import { type Quote, quoteFor } from "../services/quotes.ts";
 import { DEFAULT_TRIAL_DAYS } from "../services/views.ts";
 import { accountOf } from "./helpers.ts";

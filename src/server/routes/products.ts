@@ -2,13 +2,13 @@
 import { api } from "../../api/contract/index.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
-import type { Routes } from "../routing.ts";
 import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
 import { freeSubscription } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
 import { newUser } from "../db/users.ts";
 import { fromApiError, json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import { educationEligibleFor, loadAccount } from "../services/account.ts";
 import { optionsView } from "../services/options.ts";
 import { quoteFor } from "../services/quotes.ts";

@@ -14,12 +14,13 @@ import {
   type CurrentSubscription,
   type OrderSummary,
   type PricingError,
+  periodValue,
   quote,
+  resultingProduct,
   safeOrderSummary,
   unusedCredit,
 } from "../../domain/pricing/index.ts";
 import type { Account } from "./account.ts";
-import { periodValue, resultingProduct } from "./orders.ts";
 
 export type QuoteInput = {
   targetProduct: string;
