@@ -3,7 +3,6 @@
 // input with the entry's schemas before its handler runs, so paths and schemas cannot drift from
 // what the browser client uses.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Endpoint } from "../api/contract/common.ts";
 import { parseRoute } from "../domain/checkout/routes.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
@@ -16,7 +15,6 @@ import { Router } from "./http/router.ts";
 import {
   API_CSP,
   baseHeaders,
-  inlineScriptHashes,
   isCrossSite,
   isPaymentPage,
   isStateChanging,
@@ -26,6 +24,7 @@ import {
 } from "./http/security.ts";
 import { throttledWarning } from "./log.ts";
 import { bindEndpoint, bindRaw, type Handled, type Handler, type Routes } from "./routing.ts";
+import type { StaticServe } from "./static-files.ts";
 
 export type { Handled, Handler, Routes } from "./routing.ts";
 
@@ -65,7 +64,6 @@ export function createApp(deps: AppDeps): App {
     raw: (route, handler) =>
       router.add(route.method, route.path, { handler: bindRaw(route, handler), endpoint: null }),
   };
-  const staticCsp = new Map<string, string>();
   // One line per request whose client went away mid-body, at most 10 a minute: a slow-body
   // flood used to log a stack trace each.
   const clientGone = throttledWarning(deps.log, deps.clock);
@@ -137,54 +135,26 @@ export function createApp(deps: AppDeps): App {
   }
 
   /**
-   * Adds the security headers to whatever the static handler writes, CSP with inline hashes.
-   * `status` replaces the handler's status (the site's 404 page is served with 404).
+   * What the static handler is asked for an answer: the security headers (set here), the status
+   * that replaces its own (the site's 404 page is served with 404), and a page's CSP from the
+   * hashes of its inline scripts, which the handler computed once when it loaded the file.
    */
-  function guardStatic(ctx: Ctx, res: ServerResponse, status?: number): void {
+  function pageServe(ctx: Ctx, res: ServerResponse, status?: number): StaticServe {
     setBaseHeaders(res);
-    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
     const paymentPage = isPaymentPage(ctx.path);
-    (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
-      if (status !== undefined && !res.headersSent) {
-        res.statusCode = status;
-        res.setHeader("Cache-Control", "no-store");
-      }
-      const type = String(res.getHeader("Content-Type") ?? "");
-      if (type.startsWith("text/html") && !res.headersSent) {
-        const etag = String(res.getHeader("ETag") ?? "");
-        const key = `${paymentPage ? "pay" : "page"} ${etag}`;
-        let csp = etag ? staticCsp.get(key) : undefined;
-        const chunk = args[0];
-        if (csp === undefined && (Buffer.isBuffer(chunk) || typeof chunk === "string")) {
-          const encoding = String(res.getHeader("Content-Encoding") ?? "");
-          let text = "";
-          try {
-            const raw = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-            const plain =
-              encoding === "br"
-                ? brotliDecompressSync(raw)
-                : encoding === "gzip"
-                  ? gunzipSync(raw)
-                  : raw;
-            text = plain.toString("utf8");
-          } catch {
-            text = "";
-          }
-          csp = staticPageCsp({
-            inlineScriptHashes: inlineScriptHashes(text),
-            paymentPage,
-            payments: {
-              stripe: deps.config.stripePublishableKey !== null,
-              paypal: deps.config.paypalClientId !== null,
-            },
-            hubOrigins: deps.config.hubOrigins,
-          });
-          if (etag) staticCsp.set(key, csp);
-        }
-        // A 304 without a known policy keeps the one the browser cached with the page.
-        if (csp !== undefined) res.setHeader("Content-Security-Policy", csp);
-      }
-      return end(...args);
+    return {
+      ...(status === undefined ? {} : { status }),
+      headersFor: ({ inlineScriptHashes }) => ({
+        "Content-Security-Policy": staticPageCsp({
+          inlineScriptHashes,
+          paymentPage,
+          payments: {
+            stripe: deps.config.stripePublishableKey !== null,
+            paypal: deps.config.paypalClientId !== null,
+          },
+          hubOrigins: deps.config.hubOrigins,
+        }),
+      }),
     };
   }
 
@@ -199,8 +169,7 @@ export function createApp(deps: AppDeps): App {
       const original = ctx.req.url;
       ctx.req.url = "/404.html";
       delete ctx.req.headers["if-none-match"];
-      guardStatic(ctx, res, 404);
-      const served = await deps.staticHandler(ctx.req, res);
+      const served = await deps.staticHandler(ctx.req, res, pageServe(ctx, res, 404));
       ctx.req.url = original;
       if (served) return;
     }
@@ -213,8 +182,7 @@ export function createApp(deps: AppDeps): App {
 
   async function serveStatic(ctx: Ctx, res: ServerResponse): Promise<void> {
     if (deps.staticHandler && (ctx.req.method === "GET" || ctx.req.method === "HEAD")) {
-      guardStatic(ctx, res);
-      if (await deps.staticHandler(ctx.req, res)) return;
+      if (await deps.staticHandler(ctx.req, res, pageServe(ctx, res))) return;
       if (await serveCartShell(ctx, res)) return;
     }
     await notFoundPage(ctx, res);
@@ -231,8 +199,7 @@ export function createApp(deps: AppDeps): App {
     const original = ctx.req.url;
     ctx.req.url = "/cart/index.html";
     delete ctx.req.headers["if-none-match"];
-    guardStatic(ctx, res, status);
-    const served = await deps.staticHandler(ctx.req, res);
+    const served = await deps.staticHandler(ctx.req, res, pageServe(ctx, res, status));
     ctx.req.url = original;
     return served;
   }

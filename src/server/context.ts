@@ -21,6 +21,7 @@ import { isLocalRequest } from "./local-run.ts";
 import type { Logger } from "./log.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
+import type { StaticHandler } from "./static-files.ts";
 
 export type StoredAnswer = { status: number; body: unknown; replayed: boolean };
 
@@ -52,10 +53,7 @@ export interface Idempotency {
   ): Promise<StoredAnswer>;
 }
 
-export type StaticHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-) => boolean | Promise<boolean>;
+export type { StaticHandler } from "./static-files.ts";
 
 export type AppDeps = {
   config: Config;
