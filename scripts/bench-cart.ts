@@ -15,9 +15,9 @@ import { chromium as playwright } from "@playwright/test";
 import lighthouse from "lighthouse";
 import { hrefFor } from "../src/domain/checkout/routes.ts";
 import { startServer } from "../src/server/main.ts";
+import { createStaticHandler } from "../src/server/static-files.ts";
 import { startChromium } from "./bench-pages.ts";
 import { cartPageScripts, dynamicImports, staticImports } from "./cart-bundle.ts";
-import { createStaticHandler } from "./static-handler.ts";
 
 const distDir = fileURLToPath(new URL("../dist/", import.meta.url));
 

@@ -9,9 +9,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createStaticHandler } from "../../scripts/static-handler.ts";
 import { CARD_ERROR_MESSAGES } from "../../src/domain/errors/card-errors.ts";
 import { type RunningServer, startServer } from "../../src/server/main.ts";
+import { createStaticHandler } from "../../src/server/static-files.ts";
 import { browserApi, expect, test } from "./api-helpers.ts";
 
 const CHECKOUT = "/cart?product=wv_single_12m#checkout";

@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { asOfDir, campaignUnderTest } from "../../scripts/pages-as-of.ts";
-import { createStaticHandler, sendNotFound } from "../../scripts/static-handler.ts";
 import { campaignDiscount, formatUsd, monthlyPrice } from "../../src/domain/pricing/index.ts";
+import { createStaticHandler, sendNotFound } from "../../src/server/static-files.ts";
 import { catalog, planByCode, visibleText } from "./fixtures.ts";
 
 // A public campaign with a plans banner, and an annual plan it discounts.

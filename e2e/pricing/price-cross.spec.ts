@@ -14,7 +14,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { asOfDir } from "../../scripts/pages-as-of.ts";
-import { createStaticHandler, sendNotFound } from "../../scripts/static-handler.ts";
 import { isEducationCode } from "../../src/domain/account/tier.ts";
 import {
   type PriceCombination,
@@ -22,6 +21,7 @@ import {
 } from "../../src/domain/testing/price-combinations.ts";
 import { loadCatalog } from "../../src/server/catalog.ts";
 import { testClock } from "../../src/server/clock.ts";
+import { createStaticHandler, sendNotFound } from "../../src/server/static-files.ts";
 import { startTestServer } from "../../src/server/testing/harness.ts";
 import { type CliAnswer, processSample, quoteCore, quoteProcess } from "./cli-prices.ts";
 import { proveMidPeriodAdditions } from "./mid-period-prices.ts";

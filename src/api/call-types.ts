@@ -2,8 +2,19 @@
 // body, Idempotency-Key) and what it gives (the answer, or a failure with one of the endpoint's
 // error codes). A payload that does not match the schema, a missing parameter or a missing key on
 // a payment call is a compile error. Browser-safe: types only.
+//
+// Browser code calls the bare route table (contract/endpoints.ts, no schemas at run time); its
+// types are the schemas' all the same: `Full<R>` finds the contract's entry with the same method
+// and path (unique: src/server/http/router.test.ts). Tests call the full entries.
 import type { z } from "zod";
-import type { Endpoint, ErrorCode, ErrorsOf } from "./contract/index.ts";
+import type { Api, Endpoint, ErrorCode, ErrorsOf, Route } from "./contract/index.ts";
+
+/** The contract's entry (with its schemas) of a route of the table; a full entry as it is. */
+export type Full<R extends Route> = R extends Endpoint
+  ? R
+  : {
+      [K in keyof Api]: Api[K] extends { method: R["method"]; path: R["path"] } ? Api[K] : never;
+    }[keyof Api];
 
 /** The `:name` parameters of a path: "/api/5/invites/:code" gives "code". */
 export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
@@ -67,7 +78,7 @@ export type CallArgs<E extends Endpoint> = [RequiredKeys<CallOptions<E>>] extend
 /** What a successful call gives: the 2xx answer, or for `acceptsBelow500` calls the 4xx answer. */
 export type CallValue<E extends Endpoint> =
   | z.output<E["response"]>
-  | (E extends { acceptsBelow500: infer B extends z.ZodType } ? z.output<B> : never);
+  | (E extends { answerBelow500: infer B extends z.ZodType } ? z.output<B> : never);
 
 /**
  * How a call failed. `timeout`, `network` and `http` are the cases of spec section 8; `aborted`

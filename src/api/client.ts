@@ -14,9 +14,10 @@ import type {
   CallResult,
   CallValue,
   FailureKind,
+  Full,
 } from "./call-types.ts";
-import type { Endpoint, ErrorsOf, Method } from "./contract/index.ts";
-import { isKnownErrorCode } from "./contract/routes.ts";
+import { isKnownErrorCode, type Method, type Route } from "./contract/endpoints.ts";
+import type { Endpoint, ErrorsOf } from "./contract/index.ts";
 import { buildRequest, CallInputError } from "./request.ts";
 
 export type * from "./call-types.ts";
@@ -35,11 +36,17 @@ export type ApiClientOptions = {
   /** This build's version, sent as `X-Client-Version: checkout/<version>`. */
   version: string;
   /** Told of every failure (error reporting); the failure is returned all the same. */
-  onError?: (failure: ApiFailure, endpoint: Endpoint) => void;
+  onError?: (failure: ApiFailure, endpoint: Route) => void;
 };
 
 export type ApiClient = {
+  /** A call of the contract with its schemas (tests): answers are validated. */
   call<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<CallResult<E>>;
+  /**
+   * A call of the bare route table (browser code): typed from the contract's schemas, its answer
+   * taken as the type says.
+   */
+  call<R extends Route>(endpoint: R, ...args: CallArgs<Full<R>>): Promise<CallResult<Full<R>>>;
 };
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -75,12 +82,19 @@ function describeIssues(error: { issues: readonly { path: PropertyKey[]; message
     .join("; ");
 }
 
-/** The result of an HTTP answer: the validated value, or the failure spec section 8 describes. */
-function settle<E extends Endpoint>(endpoint: E, response: Response, json: unknown): CallResult<E> {
+/**
+ * The result of an HTTP answer: the validated value, or the failure spec section 8 describes. A
+ * route of the bare table (browser code) has no schemas: the answer of this site's own server is
+ * taken as its type says (the server validates its answers in tests and local runs). A full entry
+ * (tests) is checked.
+ */
+function settle<E extends Endpoint>(
+  endpoint: Route & Partial<Endpoint>,
+  response: Response,
+  json: unknown,
+): CallResult<E> {
   const { status } = response;
   if (response.ok) {
-    // Browser code calls the schema-less table (contract/routes.ts): the answer of this site's
-    // own server is taken as typed. Tests and the server's own checks pass the full entries.
     if (!endpoint.response) return { ok: true, value: json as CallValue<E>, status };
     const checked = endpoint.response.safeParse(json);
     if (checked.success) return { ok: true, value: checked.data as CallValue<E>, status };
@@ -96,10 +110,8 @@ function settle<E extends Endpoint>(endpoint: E, response: Response, json: unkno
   }
   // The user info call reads its signed-out answer (401) as an answer (spec 7).
   if (endpoint.acceptsBelow500 && status < 500) {
-    if (typeof endpoint.acceptsBelow500 !== "object") {
-      return { ok: true, value: json as CallValue<E>, status };
-    }
-    const checked = endpoint.acceptsBelow500.safeParse(json);
+    if (!endpoint.answerBelow500) return { ok: true, value: json as CallValue<E>, status };
+    const checked = endpoint.answerBelow500.safeParse(json);
     if (checked.success) return { ok: true, value: checked.data as CallValue<E>, status };
   }
   const normalised = normaliseCallError({
@@ -156,7 +168,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const { version } = options;
 
   async function run<E extends Endpoint>(
-    endpoint: E,
+    endpoint: Route & Partial<Endpoint>,
     callOptions: CallOptions<E>,
   ): Promise<CallResult<E>> {
     if (!METHODS.includes(endpoint.method)) {
@@ -215,7 +227,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       } catch {
         return { ok: false, error: lost() };
       }
-      return settle(endpoint, response, parseJson(text));
+      return settle<E>(endpoint, response, parseJson(text));
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", stop);
@@ -223,8 +235,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return {
-    async call(endpoint, ...args) {
-      const result = await run(endpoint, (args[0] ?? {}) as CallOptions<typeof endpoint>);
+    async call(endpoint: Route, ...args: unknown[]) {
+      const result = await run<Endpoint>(endpoint, (args[0] ?? {}) as CallOptions<Endpoint>);
       if (!result.ok) options.onError?.(result.error, endpoint);
       return result;
     },

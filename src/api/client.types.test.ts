@@ -4,6 +4,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { ApiFailure, CallResult } from "./call-types.ts";
 import { type ApiClient, createApiClient } from "./client.ts";
+import { endpoints } from "./contract/endpoints.ts";
 import { api, type ErrorCode, type ErrorsOf } from "./contract/index.ts";
 
 function typeChecksOnly(client: ApiClient) {
@@ -48,9 +49,27 @@ function typeChecksOnly(client: ApiClient) {
   client.call(api.orderSummary, { body: { targetProduct: "x", addOns: ["a"] }, form: true });
 }
 
+// The browser calls the bare route table (no schemas at run time) with the very same types.
+function bareTableChecksOnly(client: ApiClient) {
+  client.call(endpoints.signIn, { body: { email: "a@b.test", password: "pw" } });
+  // @ts-expect-error: password is missing
+  client.call(endpoints.signIn, { body: { email: "a@b.test" } });
+  // @ts-expect-error: the invitation code is missing
+  client.call(endpoints.inviteInfo);
+  // @ts-expect-error: the key is missing
+  client.call(endpoints.upgrade, { body: { product: { code: "x" } } });
+  // @ts-expect-error: new is "true" or "false"
+  client.call(endpoints.paymentOptions, { query: { new: "yes" } });
+  return client.call(endpoints.upgrade, { body: {}, idempotencyKey: "k" });
+}
+
 describe("client types", () => {
   it("types answers from the response schema and failures from the endpoint's codes", () => {
     expectTypeOf(typeChecksOnly).toBeFunction();
+    // A bare route's result is the full entry's.
+    expectTypeOf<Awaited<ReturnType<typeof bareTableChecksOnly>>>().toEqualTypeOf<
+      CallResult<typeof api.upgrade>
+    >();
     type Upgrade = CallResult<typeof api.upgrade>;
     expectTypeOf<Extract<Upgrade, { ok: true }>["value"]["orderId"]>().toEqualTypeOf<string>();
     type UpgradeFailure = Extract<Upgrade, { ok: false }>["error"];

@@ -1,7 +1,8 @@
 // How a call becomes an HTTP request (spec section 7): the address with its path parameters and
 // query, and the headers and body. Pure, so each rule is tested without a network.
-import type { Endpoint } from "./contract/common.ts";
+
 import { IDEMPOTENCY_HEADER } from "./contract/constants.ts";
+import type { Route } from "./contract/endpoints.ts";
 
 /** The header that names the client (spec 7: "a version header (channel/version)"). */
 export const VERSION_HEADER = "X-Client-Version";
@@ -77,7 +78,7 @@ const NO_CACHE_HEADERS = {
 };
 
 export function buildRequest(
-  endpoint: Endpoint,
+  endpoint: Route,
   input: RequestInput,
   client: { baseUrl: string; version: string },
 ): BuiltRequest {

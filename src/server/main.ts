@@ -77,6 +77,10 @@ export type StartOptions = {
   passwordWork?: Partial<PasswordWorkLimits>;
   /** The reset page's human check; a real provider's verifier replaces the sandbox's. */
   humanCheck?: HumanVerifier;
+  /**
+   * Check every answer against its contract entry (schema and error codes). Default: on in a
+   * local run (a developer sees a wrong answer at once), off in a deployment; tests turn it on.
+   */
   validateResponses?: boolean;
   /** Print the banner with the demo accounts (default: true unless a logger is given). */
   quiet?: boolean;
@@ -241,7 +245,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...options.passwordWork,
     }),
     humanCheck: options.humanCheck ?? sandboxHumanVerifier,
-    validateResponses: options.validateResponses ?? false,
+    validateResponses: options.validateResponses ?? config.local,
     background: new Set(),
     staticHandler: options.staticHandler ?? null,
     notFound: options.notFound ?? null,

@@ -8,9 +8,10 @@ import { HSTS } from "./http/security.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";
 import { DEPLOYED_SELLER } from "./testing/seller.ts";
 
-const staticHandler: StaticHandler = (req, res) => {
+const staticHandler: StaticHandler = (req, res, serve) => {
   const path = new URL(req.url ?? "/", "http://x").pathname;
   if (path !== "/" && path !== "/404.html") return false;
+  res.statusCode = serve?.status ?? 200;
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.end("<!doctype html><h1>Page</h1>");
   return true;

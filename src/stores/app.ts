@@ -5,7 +5,7 @@
 // authenticated; any failure raises init-failure and the app is still marked loaded.
 import { map } from "nanostores";
 import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import { teacherCheckNeeded } from "../domain/account/email-rules.ts";
 import { parseCheckoutQuery } from "../domain/checkout/query.ts";
 import { api } from "./api.ts";

@@ -4,7 +4,7 @@
 // Failures come back in the API's shape with the catalogue's codes (stripe-token.ts for Stripe's),
 // so the payment step shows the same section-8 words whichever provider refused the card.
 import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import { api } from "./api.ts";
 
 export type CardToken = { ok: true; token: string } | { ok: false; error: ApiFailure };

@@ -4,7 +4,7 @@
 // in a local run). The human check is the reset page's (stores/reset-password.ts).
 import { map } from "nanostores";
 import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import { api } from "./api.ts";
 import { currentHumanCheck } from "./reset-password.ts";
 

@@ -4,8 +4,8 @@
 // the answer is the server's configuration, the same for everyone. Only the payment step imports
 // this module.
 import type { ApiResult } from "../api/client.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import type { PaymentProviders } from "../api/contract/payment.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
 import { api } from "./api.ts";
 
 let request: Promise<ApiResult<PaymentProviders>> | null = null;

@@ -3,8 +3,8 @@
 // and coupons. Effects follow section 4 exactly; failures are stored per feature (section 8).
 import { map } from "nanostores";
 import type { ApiFailure, ApiResult } from "../api/client.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import type { OrderSummaryAnswer } from "../api/contract/products.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
 import type { InvoiceSummary } from "../domain/account/invoice.ts";
 import { MESSAGES } from "../domain/errors/messages.ts";
 import { api, newIdempotencyKey } from "./api.ts";

@@ -4,8 +4,8 @@
 import { atom } from "nanostores";
 import type { z } from "zod";
 import type { ApiResult } from "../api/client.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import type { OptionsQuery, OptionsResponse, ProductsPayload } from "../api/contract/products.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";
 

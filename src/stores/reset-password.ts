@@ -2,7 +2,7 @@
 // the loader, then success or error. The field rules and messages are domain/account/password.ts;
 // this holds what was typed, which fields were visited, the phase, and the countdown to sign-in.
 import { computed, map } from "nanostores";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import { type HumanCheck, sandboxHumanCheck } from "../browser/human-check.ts";
 import { checkResetForm, resetLinkEmail, resetOutcome } from "../domain/account/password.ts";
 import { hrefFor } from "../domain/checkout/routes.ts";

@@ -3,7 +3,7 @@
 // flowParameters' location) with the product they chose still in the URL.
 import { atom } from "nanostores";
 import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import { returnAfterSignIn } from "../domain/checkout/navigation.ts";
 import { hrefFor } from "../domain/checkout/routes.ts";
 import { api } from "./api.ts";

@@ -5,7 +5,7 @@
 // with the screens that use them and not at start-up.
 import { map } from "nanostores";
 import type { ApiResult } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../api/contract/endpoints.ts";
 import type { UserInfo } from "../api/contract/user.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";

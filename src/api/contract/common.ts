@@ -1,9 +1,11 @@
 // Shapes shared by every endpoint of the contract. Browser-safe: zod only, no Node imports.
 import { z } from "zod";
+import type { Route } from "./endpoints.ts";
 import {
   BODY_ERRORS,
   type ErrorCode,
   EVERY_CALL_ERRORS,
+  IDEMPOTENT_ERRORS,
   QUERY_ERRORS,
   STATE_CHANGE_ERRORS,
 } from "./errors.ts";
@@ -76,60 +78,89 @@ export const SuccessFlag = z.object({ success: z.boolean() });
 
 export { IDEMPOTENCY_HEADER, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./constants.ts";
 
-export type Method = "GET" | "POST" | "PUT" | "DELETE";
+export type { Method, Route, RouteFlags, RouteLimit } from "./endpoints.ts";
 
-export type Endpoint = {
-  method: Method;
-  /** Path with `:name` parameters, for example /api/5/invites/:code. */
-  path: string;
+/** What `index.ts` adds to a route of the table: its schemas and its own error codes. */
+export type Schemas = {
   /** Query parameters (strings). */
   query?: z.ZodType;
-  /** JSON body. */
+  /** JSON (or form) body. */
   body?: z.ZodType;
+  /** The `:name` path parameters (strings); without it each is a non-empty string. */
+  params?: z.ZodType;
   /** 2xx answer. */
   response: z.ZodType;
-  /** The call must carry an Idempotency-Key header; one key never makes two orders or charges. */
-  idempotent?: boolean;
+  /** For a route flagged `acceptsBelow500`: the non-2xx answer below 500 the client reads. */
+  answerBelow500?: z.ZodType;
   /**
-   * Statuses below 500 are answers the client reads (the user info call), when they match this
-   * schema: the signed-out answer of the user info call is 401 `{ success: false, ... }`.
-   */
-  acceptsBelow500?: z.ZodType;
-  /** The body goes as a form (application/x-www-form-urlencoded), spec 7's variant, not JSON. */
-  form?: boolean;
-  /** Sent with no-cache request headers (spec 7: the change-password call). */
-  noCache?: boolean;
-  /**
-   * Every error_code this call can answer, the generic ones included (`endpoint()` adds them).
-   * The server checks its answers against it when it validates responses (tests).
+   * Every error_code this call can answer, the generic ones included (`withSchemas()` adds those
+   * its method, schemas and flags imply). The server checks its answers against it when it
+   * validates responses (tests and local runs).
    */
   errors: readonly ErrorCode[];
 };
 
-/** An endpoint as written in index.ts: its own error codes; `endpoint()` adds the generic ones. */
-export type EndpointSpec = Omit<Endpoint, "errors"> & { errors: readonly ErrorCode[] };
+/** A route of the table with its schemas: what the server registers and the tests call. */
+export type Endpoint = Route & Schemas;
 
-/** The generic codes a call answers because of its shape (method, body, query). */
-type GenericErrorsOf<S extends EndpointSpec> =
+/** The generic codes a call answers because of its shape (method, body, query, flags). */
+type GenericErrorsOf<R extends Route, S extends Schemas> =
   | (typeof EVERY_CALL_ERRORS)[number]
-  | (S["method"] extends "GET" ? never : (typeof STATE_CHANGE_ERRORS)[number])
+  | (R["method"] extends "GET" ? never : (typeof STATE_CHANGE_ERRORS)[number])
   | (S extends { body: z.ZodType } ? (typeof BODY_ERRORS)[number] : never)
-  | (S extends { query: z.ZodType } ? (typeof QUERY_ERRORS)[number] : never);
+  | (S extends { query: z.ZodType } ? (typeof QUERY_ERRORS)[number] : never)
+  | (S extends { params: z.ZodType } ? "invalid_request" : never)
+  | (R extends { auth: true } ? "not_authenticated" : never)
+  | (R extends { limit: string } ? "rate_limited" : never)
+  | (R extends { accountLock: string } ? "account_busy" : never)
+  | (R extends { idempotent: true } ? (typeof IDEMPOTENT_ERRORS)[number] : never);
 
-export type EndpointOf<S extends EndpointSpec> = Omit<S, "errors"> & {
-  errors: readonly (S["errors"][number] | GenericErrorsOf<S>)[];
-};
+export type EndpointOf<R extends Route, S extends Schemas> = R &
+  Omit<S, "errors"> & { errors: readonly (S["errors"][number] | GenericErrorsOf<R, S>)[] };
 
 /** Every error_code an endpoint can answer. */
 export type ErrorsOf<E extends Endpoint> = E["errors"][number];
 
-export function endpoint<const S extends EndpointSpec>(spec: S): EndpointOf<S> {
+/** The schemas of every route of a table: a route without them does not compile. */
+export type SchemasFor<T extends Record<string, Route>> = { [K in keyof T]: Schemas };
+
+/**
+ * The route table with each entry's schemas and complete error list. Every route must have its
+ * schemas (a missing one is a compile error, and a run-time one for untyped callers); the generic
+ * codes that the method, the schemas and the flags imply are added here.
+ */
+export function withSchemas<const T extends Record<string, Route>, const S extends SchemasFor<T>>(
+  table: T,
+  schemas: S,
+): { [K in keyof T]: EndpointOf<T[K], S[K]> } {
+  const out: Record<string, Endpoint> = {};
+  for (const [name, route] of Object.entries(table)) {
+    const spec = schemas[name as keyof T] as Schemas | undefined;
+    if (!spec?.response) throw new Error(`The route ${name} has no schemas`);
+    out[name] = endpointOf(route, spec);
+  }
+  for (const name of Object.keys(schemas)) {
+    if (!(name in table)) throw new Error(`Schemas for ${name}, which the route table lacks`);
+  }
+  return out as { [K in keyof T]: EndpointOf<T[K], S[K]> };
+}
+
+/** One route with its schemas and complete error list (tests use it for probe routes). */
+export function endpointOf<const R extends Route, const S extends Schemas>(
+  route: R,
+  spec: S,
+): EndpointOf<R, S> {
   const generic: ErrorCode[] = [...EVERY_CALL_ERRORS];
-  if (spec.method !== "GET") generic.push(...STATE_CHANGE_ERRORS);
+  if (route.method !== "GET") generic.push(...STATE_CHANGE_ERRORS);
   if (spec.body) generic.push(...BODY_ERRORS);
   if (spec.query) generic.push(...QUERY_ERRORS);
+  if (spec.params) generic.push("invalid_request");
+  if (route.auth) generic.push("not_authenticated");
+  if (route.limit) generic.push("rate_limited");
+  if (route.accountLock) generic.push("account_busy");
+  if (route.idempotent) generic.push(...IDEMPOTENT_ERRORS);
   const errors = [...new Set([...spec.errors, ...generic])];
-  return { ...spec, errors } as EndpointOf<S>;
+  return { ...route, ...spec, errors } as EndpointOf<R, S>;
 }
 
 /** Fills `:name` parameters of an endpoint path. */

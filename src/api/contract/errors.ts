@@ -9,6 +9,7 @@ import {
   type ApiErrorCode,
 } from "../../domain/errors/api-errors.ts";
 import { CARD_ERROR_CODES } from "../../domain/errors/card-errors.ts";
+import type { ERROR_CODE_LIST } from "./endpoints.ts";
 
 export type ErrorCode = AnyErrorCode;
 
@@ -18,6 +19,12 @@ export const ERROR_CODES: readonly ErrorCode[] = [
 ];
 
 const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
+
+// The browser's list of codes (endpoints.ts, without messages) is written by hand: this line
+// stops compiling when it and the catalogue differ by a code either way.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameCodes: Same<(typeof ERROR_CODE_LIST)[number], ErrorCode> = true;
+void sameCodes;
 
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === "string" && KNOWN.has(code);
@@ -37,7 +44,7 @@ export const BODY_ERRORS = [
 ] as const;
 /** Calls that read a query refuse one that does not match its schema. */
 export const QUERY_ERRORS = ["invalid_request"] as const;
-/** Payment calls: signed in, one Idempotency-Key per attempt (src/server/routes/helpers.ts). */
+/** Payment calls: signed in, one Idempotency-Key per attempt (src/server/router.ts). */
 export const IDEMPOTENT_ERRORS = [
   "not_authenticated",
   "idempotency_key_required",

@@ -1,9 +1,12 @@
-// The API contract of spec section 7: one entry per call, with its method, path, query, body and
-// 2xx answer schemas. The browser client types its calls against these and the server validates
-// with the same schemas (STYLE.md point 10). Every non-2xx answer is ErrorBody.
+// The API contract of spec section 7: the route table (endpoints.ts: method, path, flags) with,
+// for each entry, its schemas (query, body, path parameters, 2xx answer) and the error codes it
+// answers. The server's router parses and validates every request with these schemas before the
+// handler runs (src/server/router.ts), the browser client types its calls from them, and the
+// tests validate answers with them (STYLE.md point 10). Every non-2xx answer is ErrorBody.
 import { z } from "zod";
 import * as auth from "./auth.ts";
-import { endpoint, Success } from "./common.ts";
+import { Success, withSchemas } from "./common.ts";
+import { endpoints } from "./endpoints.ts";
 import * as engagement from "./engagement.ts";
 import { IDEMPOTENT_ERRORS, PAYMENT_PROVIDER_ERRORS } from "./errors.ts";
 import * as invoices from "./invoices.ts";
@@ -13,6 +16,7 @@ import * as user from "./user.ts";
 
 export * from "./auth.ts";
 export * from "./common.ts";
+export * from "./endpoints.ts";
 export * from "./engagement.ts";
 export * from "./errors.ts";
 export * from "./invoices.ts";
@@ -22,7 +26,7 @@ export * from "./user.ts";
 
 const NoBody = z.object({}).optional();
 
-// Codes that several calls share (the generic ones are added by `endpoint()`).
+// Codes that several calls share (the generic ones are added by `withSchemas()`).
 /** Calls that change an account hold its lock (src/server/services/account-lock.ts). */
 const ACCOUNT_CHANGE_ERRORS = ["not_authenticated", "account_busy"] as const;
 /** Refusals of the order summary (src/server/services/quotes.ts and the pricing module). */
@@ -51,97 +55,69 @@ const PURCHASE_ERRORS = [
 const COUPON_ERRORS = ["coupon_not_found", "coupon_not_active"] as const;
 const TELEMETRY_ERRORS = ["rate_limited", "telemetry_too_large"] as const;
 
-export const api = {
+export const api = withSchemas(endpoints, {
   // Sessions
-  signUp: endpoint({
-    method: "POST",
-    path: "/api/5/auth/signup",
+  signUp: {
     body: auth.SignUpRequest,
     response: auth.SignUpResponse,
     errors: ["rate_limited", "blocked_domain", "email_taken"],
-  }),
-  signIn: endpoint({
-    method: "POST",
-    path: "/api/5/auth/signin",
+  },
+  signIn: {
     body: auth.SignInRequest,
     response: auth.SignInResponse,
     errors: ["rate_limited", "invalid_credentials"],
-  }),
-  forgotPassword: endpoint({
-    method: "POST",
-    path: "/api/5/auth/forgot",
+  },
+  forgotPassword: {
     body: auth.ForgotRequest,
     response: auth.ForgotResponse,
     errors: ["rate_limited"],
-  }),
-  changePassword: endpoint({
-    method: "POST",
-    path: "/api/3/users/changepassword",
+  },
+  changePassword: {
     body: auth.ChangePasswordRequest,
     response: auth.ChangePasswordResponse,
-    form: true,
-    noCache: true,
     errors: ["rate_limited"],
-  }),
+  },
 
   // User and session
-  userInfo: endpoint({
-    method: "GET",
-    path: "/api/2/wevideouser/info/",
+  userInfo: {
     response: user.UserInfoResponse,
-    acceptsBelow500: user.NotSignedInBody,
+    answerBelow500: user.NotSignedInBody,
     errors: ["not_authenticated"],
-  }),
-  sessionStatus: endpoint({
-    method: "GET",
-    path: "/api/5/session-status",
+  },
+  sessionStatus: {
     query: user.SessionStatusQuery,
     response: user.SessionStatusResponse,
     errors: [],
-  }),
-  userContext: endpoint({
-    method: "GET",
-    path: "/api/2/wevideouser/context",
+  },
+  userContext: {
     query: user.UserContextQuery,
     response: user.UserContextResponse,
     errors: ["not_authenticated"],
-  }),
-  location: endpoint({
-    method: "GET",
-    path: "/api/2/wevideouser/location",
+  },
+  location: {
     response: user.LocationResponse,
     errors: ["not_authenticated"],
-  }),
-  setAttribute: endpoint({
-    method: "POST",
-    path: "/api/2/wevideouser/attribute",
+  },
+  setAttribute: {
     query: user.AttributeQuery,
     response: Success,
     errors: ["not_authenticated", "unknown_attribute"],
-  }),
-  enterpriseLicense: endpoint({
-    method: "GET",
-    path: "/api/2/enterprise/license",
+  },
+  enterpriseLicense: {
     response: user.LicenseResponse,
     errors: ["not_authenticated", "not_enterprise"],
-  }),
-  instanceInfo: endpoint({
-    method: "GET",
-    path: "/movieAPI",
+  },
+  instanceInfo: {
     query: user.InstanceInfoQuery,
     response: user.InstanceInfoResponse,
     errors: ["not_authenticated", "unknown_method"],
-  }),
-  activateUser: endpoint({
-    method: "POST",
-    path: "/api/4/user/activate",
+  },
+  activateUser: {
     body: NoBody,
     response: Success,
     errors: ["not_authenticated", "email_not_verified"],
-  }),
-  editUser: endpoint({
-    method: "PUT",
-    path: "/api/4/user",
+  },
+  editUser: {
     body: user.EditUserRequest,
     response: user.EditUserResponse,
     errors: [
@@ -154,106 +130,76 @@ export const api = {
       "current_password_required",
       "wrong_password",
     ],
-  }),
-  deleteUser: endpoint({
-    method: "DELETE",
-    path: "/api/4/user/",
+  },
+  deleteUser: {
     body: user.DeleteUserRequest,
     response: Success,
     errors: [...ACCOUNT_CHANGE_ERRORS, "not_on_trial"],
-  }),
-  verifyEmailCode: endpoint({
-    method: "POST",
-    path: "/api/4/user/2fa/verifyemailcode",
+  },
+  verifyEmailCode: {
     body: user.VerifyEmailCodeRequest,
     response: Success,
     errors: ["not_authenticated", "rate_limited", "invalid_code"],
-  }),
-  generateEmailCode: endpoint({
-    method: "POST",
-    path: "/api/4/user/2fa/emailverification",
+  },
+  generateEmailCode: {
     body: NoBody,
     response: Success,
     errors: ["not_authenticated", "rate_limited"],
-  }),
-  validateTeacher: endpoint({
-    method: "POST",
-    path: "/api/4/products/teacherplan/validateuser",
+  },
+  validateTeacher: {
     body: NoBody,
     response: user.TeacherValidationResponse,
     errors: ["not_authenticated"],
-  }),
-  disbandInstance: endpoint({
-    method: "POST",
-    path: "/api/4/instance/disband",
+  },
+  disbandInstance: {
     body: user.DisbandRequest,
     response: user.DisbandResponse,
     errors: [...ACCOUNT_CHANGE_ERRORS, "not_instance_owner", "managed_account"],
-  }),
-  leaveInstance: endpoint({
-    method: "POST",
-    path: "/api/4/instance/:id/leave",
+  },
+  leaveInstance: {
     body: NoBody,
     response: engagement.LeaveInstanceResponse,
     errors: [...ACCOUNT_CHANGE_ERRORS, "instance_not_found", "owner_cannot_leave"],
-  }),
+  },
 
   // Products and prices
-  products: endpoint({
-    method: "GET",
-    path: "/api/2/wevideouser/products",
+  products: {
     response: products.ProductsResponse,
     errors: ["not_authenticated"],
-  }),
-  catalogVersion: endpoint({
-    method: "GET",
-    path: "/api/5/catalog/version",
+  },
+  catalogVersion: {
     response: products.CatalogVersionResponse,
     errors: [],
-  }),
-  paymentOptions: endpoint({
-    method: "GET",
-    path: "/api/3/payment/options",
+  },
+  paymentOptions: {
     query: products.OptionsQuery,
     response: products.OptionsResponse,
     errors: [],
-  }),
-  orderSummary: endpoint({
-    method: "POST",
-    path: "/api/4/payment/summary",
+  },
+  orderSummary: {
     body: products.OrderSummaryRequest,
     response: products.OrderSummaryResponse,
     errors: [...QUOTE_ERRORS],
-  }),
+  },
 
   // Payments
-  paymentProviders: endpoint({
-    method: "GET",
-    path: "/api/5/payment/providers",
+  paymentProviders: {
     response: payment.PaymentProvidersResponse,
     errors: [],
-  }),
-  sandboxToken: endpoint({
-    method: "POST",
-    path: "/api/3/payment/sandbox/tokens",
+  },
+  sandboxToken: {
     body: payment.SandboxTokenRequest,
     response: payment.SandboxTokenResponse,
     errors: ["not_found", "invalid_card"],
-  }),
-  paymentToken: endpoint({
-    method: "POST",
-    path: "/api/3/payment/token",
+  },
+  paymentToken: {
     body: payment.TokenRequest,
     response: payment.TokenResponse,
-    idempotent: true,
     errors: [...IDEMPOTENT_ERRORS, ...PAYMENT_PROVIDER_ERRORS],
-  }),
-  upgrade: endpoint({
-    method: "POST",
-    path: "/api/3/payment/upgrade",
+  },
+  upgrade: {
     body: payment.UpgradeRequest,
     response: payment.UpgradeResponse,
-    idempotent: true,
     errors: [
       ...PURCHASE_ERRORS,
       "account_busy",
@@ -261,13 +207,10 @@ export const api = {
       ...PAYMENT_PROVIDER_ERRORS,
       "paypal_change_not_supported",
     ],
-  }),
-  paypalSubscription: endpoint({
-    method: "POST",
-    path: "/api/3/payment/paypalsubscription",
+  },
+  paypalSubscription: {
     body: payment.PaypalSubscriptionRequest,
     response: payment.PaypalSubscriptionResponse,
-    idempotent: true,
     errors: [
       ...PURCHASE_ERRORS,
       "paypal_unavailable",
@@ -281,13 +224,10 @@ export const api = {
       "paypal_change_not_supported",
       "account_busy",
     ],
-  }),
-  activateFreeTrial: endpoint({
-    method: "POST",
-    path: "/api/3/payment/activatefreetrial",
+  },
+  activateFreeTrial: {
     body: payment.ActivateFreeTrialRequest,
     response: payment.ActivateFreeTrialResponse,
-    idempotent: true,
     errors: [
       ...IDEMPOTENT_ERRORS,
       ...PURCHASER_ERRORS,
@@ -297,54 +237,40 @@ export const api = {
       "education_email_required",
       "email_not_verified",
     ],
-  }),
-  invoices: endpoint({
-    method: "GET",
-    path: "/api/3/payment/invoices/:page",
+  },
+  invoices: {
+    params: payment.InvoicePage,
     response: payment.InvoiceList,
-    errors: ["not_authenticated", "invalid_request"],
-  }),
-  paypalInvoices: endpoint({
-    method: "GET",
-    path: "/api/3/payment/paypalinvoices/:page",
+    errors: ["not_authenticated"],
+  },
+  paypalInvoices: {
+    params: payment.InvoicePage,
     response: payment.InvoiceList,
-    errors: ["not_authenticated", "invalid_request"],
-  }),
-  invoiceDocuments: endpoint({
-    method: "GET",
-    path: "/api/5/invoices",
+    errors: ["not_authenticated"],
+  },
+  invoiceDocuments: {
     response: invoices.InvoiceDocumentList,
     errors: ["not_authenticated"],
-  }),
-  billingDetails: endpoint({
-    method: "GET",
-    path: "/api/5/billing/details",
+  },
+  billingDetails: {
     response: invoices.BillingDetailsResponse,
     errors: ["not_authenticated"],
-  }),
-  saveBillingDetails: endpoint({
-    method: "POST",
-    path: "/api/5/billing/details",
+  },
+  saveBillingDetails: {
     body: invoices.BillingDetailsRequest,
     response: invoices.BillingDetailsResponse,
     errors: [...ACCOUNT_CHANGE_ERRORS, "invalid_tax_id"],
-  }),
-  address: endpoint({
-    method: "POST",
-    path: "/api/4/payment/address",
+  },
+  address: {
     body: payment.AddressRequest,
     response: payment.AddressResponse,
     errors: ["not_authenticated"],
-  }),
-  deleteEssentials: endpoint({
-    method: "DELETE",
-    path: "/api/3/payment/essentials",
+  },
+  deleteEssentials: {
     response: payment.DeleteEssentialsResponse,
     errors: [...ACCOUNT_CHANGE_ERRORS, "managed_account", "no_essentials"],
-  }),
-  cancelSubscription: endpoint({
-    method: "DELETE",
-    path: "/api/3/payment",
+  },
+  cancelSubscription: {
     response: payment.CancelSubscriptionResponse,
     errors: [
       ...ACCOUNT_CHANGE_ERRORS,
@@ -352,19 +278,15 @@ export const api = {
       "no_subscription",
       "paypal_provider_error",
     ],
-  }),
+  },
 
   // Coupons and invitations
-  verifyCoupon: endpoint({
-    method: "POST",
-    path: "/api/3/instances/verifycoupon/:code",
+  verifyCoupon: {
     body: NoBody,
     response: engagement.VerifyCouponResponse,
     errors: ["rate_limited", "not_authenticated", ...COUPON_ERRORS],
-  }),
-  applyCoupon: endpoint({
-    method: "POST",
-    path: "/api/3/instances/applycoupon/:code",
+  },
+  applyCoupon: {
     body: NoBody,
     response: engagement.ApplyCouponResponse,
     errors: [
@@ -376,53 +298,40 @@ export const api = {
       "active_subscription",
       "coupon_not_applicable",
     ],
-  }),
+  },
   /** Not in spec section 7 (issue 18, item 10): takes the applied coupon off the account. */
-  removeCoupon: endpoint({
-    method: "DELETE",
-    path: "/api/5/coupon",
+  removeCoupon: {
     response: engagement.RemoveCouponResponse,
     errors: ["not_authenticated"],
-  }),
-  inviteInfo: endpoint({
-    method: "GET",
-    path: "/api/5/invites/:code",
+  },
+  inviteInfo: {
     response: engagement.InviteInfoResponse,
     errors: ["rate_limited", "invite_not_found"],
-  }),
-  acceptInvite: endpoint({
-    method: "POST",
-    path: "/api/5/invites/:code",
+  },
+  acceptInvite: {
     query: engagement.AcceptInviteQuery,
     body: NoBody,
     response: engagement.AcceptInviteResponse,
     errors: ["rate_limited", ...ACCOUNT_CHANGE_ERRORS, "invite_not_found"],
-  }),
+  },
 
   // Analytics and error reports
-  instrumentation: endpoint({
-    method: "POST",
-    path: "/api/4/analytics/instrumentation",
+  instrumentation: {
     body: engagement.InstrumentationRequest,
     response: Success,
     errors: [...TELEMETRY_ERRORS],
-  }),
-  hubspotEvent: endpoint({
-    method: "POST",
-    path: "/api/4/analytics/hubspotevent/:id",
+  },
+  hubspotEvent: {
     query: engagement.HubspotQuery,
     body: engagement.HubspotRequest,
     response: Success,
     errors: [...TELEMETRY_ERRORS],
-  }),
-  trackJs: endpoint({
-    method: "POST",
-    path: "/api/2/event/trackjs",
+  },
+  trackJs: {
     body: engagement.TrackJsRequest,
     response: Success,
     errors: [...TELEMETRY_ERRORS],
-  }),
-} as const;
+  },
+});
 
 export type Api = typeof api;
-export type EndpointName = keyof Api;

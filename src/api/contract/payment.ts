@@ -200,3 +200,13 @@ export const CancelSubscriptionResponse = z.object({
   orderState: z.literal("cancelled"),
   orderEndDate: Timestamp.nullable(),
 });
+
+const INVOICE_PAGE = "the page must be a whole number of at least 1";
+/** The `:page` of the invoice lists: 1 to 10,000. */
+export const InvoicePage = z.object({
+  page: z.coerce
+    .number({ error: INVOICE_PAGE })
+    .int({ error: INVOICE_PAGE })
+    .min(1, { error: INVOICE_PAGE })
+    .max(10_000, { error: "the page must be at most 10000" }),
+});

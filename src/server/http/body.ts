@@ -202,7 +202,7 @@ export function fieldProblems(error: z.ZodError, value: unknown): FieldProblem[]
 export function validate<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  where: "body" | "query",
+  where: "body" | "query" | "params",
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {

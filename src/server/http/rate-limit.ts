@@ -3,6 +3,8 @@
 // one budget, not N (docs/decisions/0028-shared-rate-limits.md). Every change of a bucket is one
 // atomic statement (refill, then take or give), so concurrent requests on any server count
 // exactly. Time comes from the clock.
+
+import type { RouteLimit } from "../../api/contract/endpoints.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
 
@@ -47,6 +49,11 @@ export const RATE_RULES = {
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof RATE_RULES;
+
+// Every limit the route table names (its `limit` flags, src/api/contract/endpoints.ts) is a rule
+// here: this line stops compiling otherwise.
+const routeLimitsKnown: RouteLimit extends RateRuleName ? true : never = true;
+void routeLimitsKnown;
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 

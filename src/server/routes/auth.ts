@@ -2,7 +2,6 @@
 import { api } from "../../api/contract/index.ts";
 import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { HUMAN_CHECK_FAILED, passwordValidations } from "../../domain/account/password.ts";
-import type { Routes } from "../app.ts";
 import { admitSignIn } from "../auth/sign-in-limits.ts";
 import { tooManyAttempts } from "../context.ts";
 import { isUniqueViolation } from "../db/db.ts";
@@ -11,14 +10,13 @@ import { Sessions } from "../db/sessions.ts";
 import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
 import { newUser, Users } from "../db/users.ts";
 import { escapeHtml, fail, html, json, redirect } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import { isDemoAccount } from "../seed.ts";
 import { resetHash, sendEmailCode, sendResetLink } from "../services/emails.ts";
 import { endSession, startSession } from "../services/sessions.ts";
 
 export function authRoutes(routes: Routes): void {
-  routes.api(api.signUp, async (ctx) => {
-    await ctx.limit("signUpPerIp", ctx.ip);
-    const body = await ctx.body(api.signUp.body);
+  routes.api(api.signUp, async (ctx, { body }) => {
     const { db, catalog, mailer, passwords } = ctx.app;
     const email = body.email.trim().toLowerCase();
     if (isBlockedEmail(email, catalog.blockedEmailDomains)) return fail("blocked_domain");
@@ -56,10 +54,8 @@ export function authRoutes(routes: Routes): void {
     return json({ success: true, userId, activationRequired: true });
   });
 
-  routes.api(api.signIn, async (ctx) => {
-    const body = await ctx.body(api.signIn.body);
+  routes.api(api.signIn, async (ctx, { body }) => {
     const email = body.email.trim().toLowerCase();
-    await ctx.limit("signInPerIp", ctx.ip);
     // Only failures count per account, and never against a client that has not been failing:
     // an attacker cannot lock the owner out (auth/sign-in-limits.ts).
     const permit = await admitSignIn(ctx.app.limiter, email, ctx.ip);
@@ -83,10 +79,8 @@ export function authRoutes(routes: Routes): void {
     return json({ success: true, userId: user.id });
   });
 
-  routes.api(api.forgotPassword, async (ctx) => {
-    const body = await ctx.body(api.forgotPassword.body);
+  routes.api(api.forgotPassword, async (ctx, { body }) => {
     const email = body.email.trim().toLowerCase();
-    await ctx.limit("forgotPerIp", ctx.ip);
     await ctx.limit("forgotPerEmail", email);
     // The invisible human check of the request screen (issue 22): no answer, no e-mail. Checked
     // after the limits, so a script without it still spends its allowance.
@@ -111,9 +105,7 @@ export function authRoutes(routes: Routes): void {
     return json({ success: true });
   });
 
-  routes.api(api.changePassword, async (ctx) => {
-    await ctx.limit("changePasswordPerIp", ctx.ip);
-    const body = await ctx.body(api.changePassword.body);
+  routes.api(api.changePassword, async (ctx, { body }) => {
     const failed = passwordValidations(body.newPassword, body.confirmNewPassword);
     if (failed.length > 0) return json({ success: false, failedValidations: failed });
     const { db, secret } = ctx.app;
@@ -145,7 +137,7 @@ export function authRoutes(routes: Routes): void {
 
   // Logout (spec 2.3: /login?action=logout). GET changes nothing: it shows a one-button form that
   // POSTs to the same address, which ends the session.
-  routes.raw("GET", "/login", async (ctx) => {
+  routes.raw({ method: "GET", path: "/login" }, async (ctx) => {
     if (ctx.url.searchParams.get("action") !== "logout") return { kind: "pass" };
     const action = `/login?${new URLSearchParams(ctx.url.searchParams)}`;
     return html(
@@ -157,7 +149,7 @@ export function authRoutes(routes: Routes): void {
     );
   });
 
-  routes.raw("POST", "/login", async (ctx) => {
+  routes.raw({ method: "POST", path: "/login" }, async (ctx) => {
     if (ctx.url.searchParams.get("action") !== "logout") return fail("not_found");
     await endSession(ctx);
     return redirect("/sign-in", 303);

@@ -6,9 +6,9 @@
 //   POST /dev/clock {"advanceMs": 86400000}  → { now, iso, renewals }   (one day later)
 //   POST /dev/clock {"set": "2027-02-15T12:00:00Z"} (or milliseconds)
 import { z } from "zod";
-import type { Routes } from "../app.ts";
 import type { SettableClock } from "../clock.ts";
 import { fail, json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import type { RenewalRun, RenewalWorker } from "../services/renewals.ts";
 
 export const CLOCK_PATH = "/dev/clock";
@@ -35,9 +35,9 @@ export function devClockRoutes(
   deps: { clock: SettableClock; renewals: RenewalWorker | null },
 ): void {
   const { clock, renewals } = deps;
-  routes.raw("GET", CLOCK_PATH, async () => json(at(clock)));
-  routes.raw("POST", CLOCK_PATH, async (ctx) => {
-    const change = await ctx.body(ClockChange);
+  routes.raw({ method: "GET", path: CLOCK_PATH }, async () => json(at(clock)));
+  routes.raw({ method: "POST", path: CLOCK_PATH, body: ClockChange }, async (_ctx, input) => {
+    const change = input.body;
     const target = "set" in change ? change.set : clock.now() + change.advanceMs;
     // Forward only, as a provider's test clock: claims, leases and periods never run backwards.
     if (target < clock.now()) {

@@ -2,11 +2,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { safeRedirectPath } from "../../domain/account/redirects.ts";
-import type { Routes } from "../app.ts";
 import { randomToken } from "../auth/tokens.ts";
 import { Invites } from "../db/instances.ts";
 import { Outbox } from "../db/outbox.ts";
 import { escapeHtml, fail, html, json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import { accountOf } from "./helpers.ts";
 
 export const MAILBOX_PATH = "/dev/mailbox";
@@ -33,7 +33,7 @@ function linkify(text: string, publicBaseUrl: string): string {
 }
 
 export function devRoutes(routes: Routes): void {
-  routes.raw("GET", HUB_DEMO_PATH, async (ctx) => {
+  routes.raw({ method: "GET", path: HUB_DEMO_PATH }, async (ctx) => {
     // Only a page of this site may be framed: the query may choose which checkout screen.
     const wanted = ctx.url.searchParams.get("cart") ?? "/cart#plans";
     const cart = safeRedirectPath(wanted);
@@ -41,28 +41,30 @@ export function devRoutes(routes: Routes): void {
     return html(hubDemoPage(path), 200, { "Content-Security-Policy": hubDemoCsp() });
   });
 
-  routes.raw("POST", DEV_INVITES_PATH, async (ctx) => {
-    if (ctx.app.config.payments !== "sandbox") return fail("not_found");
-    const body = await ctx.body(DevInviteRequest);
-    const account = await accountOf(ctx);
-    if (!account.instance || !account.isOwner) return fail("not_instance_owner");
-    const code = randomToken(12);
-    const instanceId = account.instance.id;
-    await ctx.app.db.transaction((tx) =>
-      Invites.insert(tx, {
-        code,
-        instanceId,
-        inviterUserId: account.user.id,
-        email: body?.email?.trim().toLowerCase() ?? null,
-        createdAt: ctx.now(),
-        acceptedAt: null,
-        acceptedBy: null,
-      }),
-    );
-    return json({ code, path: `/cart/invite/${code}` });
-  });
+  routes.raw(
+    { method: "POST", path: DEV_INVITES_PATH, body: DevInviteRequest },
+    async (ctx, { body }) => {
+      if (ctx.app.config.payments !== "sandbox") return fail("not_found");
+      const account = await accountOf(ctx);
+      if (!account.instance || !account.isOwner) return fail("not_instance_owner");
+      const code = randomToken(12);
+      const instanceId = account.instance.id;
+      await ctx.app.db.transaction((tx) =>
+        Invites.insert(tx, {
+          code,
+          instanceId,
+          inviterUserId: account.user.id,
+          email: body?.email?.trim().toLowerCase() ?? null,
+          createdAt: ctx.now(),
+          acceptedAt: null,
+          acceptedBy: null,
+        }),
+      );
+      return json({ code, path: `/cart/invite/${code}` });
+    },
+  );
 
-  routes.raw("GET", MAILBOX_PATH, async (ctx) => {
+  routes.raw({ method: "GET", path: MAILBOX_PATH }, async (ctx) => {
     if (ctx.app.config.payments !== "sandbox") return fail("not_found");
     const to = ctx.url.searchParams.get("to")?.trim().toLowerCase() || undefined;
     const mails = await Outbox.latest(ctx.app.db, 50, to);

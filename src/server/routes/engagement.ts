@@ -5,11 +5,11 @@ import { maskEmail } from "../../domain/account/mask-email.ts";
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import type { CampaignEntry } from "../../domain/catalog/catalog-schema.ts";
 import { couponMatches, isCampaignActive } from "../../domain/pricing/index.ts";
-import type { Routes } from "../app.ts";
 import type { Ctx } from "../context.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { Users } from "../db/users.ts";
 import { type ErrorReply, fail, json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import { joinTeam, teamPaidOf } from "../services/teams.ts";
 import { limitTelemetry, recordTelemetry } from "../services/telemetry.ts";
 import { accountOf } from "./helpers.ts";
@@ -32,11 +32,8 @@ async function findCoupon(
 }
 
 export function engagementRoutes(routes: Routes): void {
-  routes.api(api.verifyCoupon, async (ctx) => {
-    await ctx.body(api.verifyCoupon.body);
-    await ctx.limit("couponPerIp", ctx.ip);
-    await ctx.requireUser();
-    const code = (ctx.params.code ?? "").trim();
+  routes.api(api.verifyCoupon, async (ctx, { params }) => {
+    const code = params.code.trim();
     const match = await findCoupon(ctx, code);
     if ("status" in match) return match;
     if (match.kind === "instance") {
@@ -62,11 +59,9 @@ export function engagementRoutes(routes: Routes): void {
     });
   });
 
-  routes.api(api.applyCoupon, async (ctx) => {
-    await ctx.body(api.applyCoupon.body);
-    await ctx.limit("couponPerIp", ctx.ip);
-    const account = await accountOf(ctx);
-    const code = (ctx.params.code ?? "").trim();
+  routes.api(api.applyCoupon, async (ctx, { user, params }) => {
+    const account = await accountOf(ctx, user);
+    const code = params.code.trim();
     const match = await findCoupon(ctx, code);
     if ("status" in match) return match;
     if (match.kind === "instance") {
@@ -92,15 +87,13 @@ export function engagementRoutes(routes: Routes): void {
   });
 
   // The checkout's "Remove coupon": the account prices without it from now on (issue 18, item 10).
-  routes.api(api.removeCoupon, async (ctx) => {
-    const user = await ctx.requireUser();
+  routes.api(api.removeCoupon, async (ctx, { user }) => {
     await ctx.app.db.transaction((tx) => Users.update(tx, user.id, { appliedCoupon: null }));
     return json({ success: true });
   });
 
-  routes.api(api.inviteInfo, async (ctx) => {
-    await ctx.limit("invitePerIp", ctx.ip);
-    const invite = await Invites.byCode(ctx.app.db, ctx.params.code ?? "");
+  routes.api(api.inviteInfo, async (ctx, { params }) => {
+    const invite = await Invites.byCode(ctx.app.db, params.code);
     const instance = invite ? await Instances.byId(ctx.app.db, invite.instanceId) : null;
     if (!invite || !instance) return fail("invite_not_found");
     const inviter = invite.inviterUserId
@@ -122,13 +115,11 @@ export function engagementRoutes(routes: Routes): void {
     });
   });
 
-  routes.api(api.acceptInvite, async (ctx) => {
-    await ctx.limit("invitePerIp", ctx.ip);
-    const { cancelSubscription } = ctx.query(api.acceptInvite.query);
-    await ctx.body(api.acceptInvite.body);
-    const account = await accountOf(ctx);
+  routes.api(api.acceptInvite, async (ctx, { user, query, params }) => {
+    const { cancelSubscription } = query;
+    const account = await accountOf(ctx, user);
     const { db } = ctx.app;
-    const invite = await Invites.byCode(db, ctx.params.code ?? "");
+    const invite = await Invites.byCode(db, params.code);
     const instance = invite ? await Instances.byId(db, invite.instanceId) : null;
     if (!invite || !instance) return fail("invite_not_found");
     // Every reason is one the invitation page puts in words (domain/account/invites.ts).
@@ -159,10 +150,10 @@ export function engagementRoutes(routes: Routes): void {
     return json({ success: true, failureReason: null, instanceName: instance.name });
   });
 
-  routes.api(api.instrumentation, async (ctx) => {
+  // Telemetry limits count the client and, when signed in, the account (services/telemetry.ts).
+  routes.api(api.instrumentation, async (ctx, { body }) => {
     const user = await ctx.user();
     await limitTelemetry(ctx, user);
-    const body = await ctx.body(api.instrumentation.body);
     await recordTelemetry(
       ctx.app.db,
       {
@@ -176,16 +167,14 @@ export function engagementRoutes(routes: Routes): void {
     return json({ success: true });
   });
 
-  routes.api(api.hubspotEvent, async (ctx) => {
+  routes.api(api.hubspotEvent, async (ctx, { query, body, params }) => {
     const user = await ctx.user();
     await limitTelemetry(ctx, user);
-    const query = ctx.query(api.hubspotEvent.query);
-    const body = await ctx.body(api.hubspotEvent.body);
     await recordTelemetry(
       ctx.app.db,
       {
         kind: "hubspot",
-        name: ctx.params.id ?? "",
+        name: params.id,
         userId: user?.id ?? null,
         payload: { requiredEvent: query.requiredEvent === "true", ...(body ?? {}) },
       },
@@ -194,10 +183,9 @@ export function engagementRoutes(routes: Routes): void {
     return json({ success: true });
   });
 
-  routes.api(api.trackJs, async (ctx) => {
+  routes.api(api.trackJs, async (ctx, { body }) => {
     const user = await ctx.user();
     await limitTelemetry(ctx, user);
-    const body = await ctx.body(api.trackJs.body);
     const message = typeof body.message === "string" ? body.message : "error report";
     await recordTelemetry(
       ctx.app.db,

@@ -1,13 +1,14 @@
 // The health check a load balancer polls: 200 when this server answers and its database answers
 // a query within two seconds, else 503. It reads nothing of any account and needs no session.
-import type { Routes } from "../app.ts";
+
 import { json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 
 export const HEALTH_PATH = "/api/health";
 const TIMEOUT_MS = 2000;
 
 export function healthRoutes(routes: Routes): void {
-  routes.raw("GET", HEALTH_PATH, async (ctx) => {
+  routes.raw({ method: "GET", path: HEALTH_PATH }, async (ctx) => {
     const { db, log } = ctx.app;
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -1,5 +1,5 @@
 // Every route of the server.
-import type { Routes } from "../app.ts";
+import type { Routes } from "../routing.ts";
 import { authRoutes } from "./auth.ts";
 import { devRoutes } from "./dev.ts";
 import { engagementRoutes } from "./engagement.ts";

@@ -48,14 +48,13 @@ async function detailsAnswer(ctx: Ctx, userId: number, reissued: string[]) {
 }
 
 export function invoiceRoutes(routes: Routes): void {
-  routes.api(api.invoiceDocuments, async (ctx) => {
-    const user = await ctx.requireUser();
+  routes.api(api.invoiceDocuments, async (ctx, { user }) => {
     const docs = await Invoices.forUser(ctx.app.db, user.id, LIST_LIMIT);
     return json({ documents: docs.map(entryOf) });
   });
 
   // /api/5/invoices/INV-2026-000001.pdf or .html: one document, for the account it was issued to.
-  routes.raw("GET", "/api/5/invoices/:file", async (ctx) => {
+  routes.raw({ method: "GET", path: "/api/5/invoices/:file" }, async (ctx) => {
     const user = await ctx.requireUser();
     const match = /^(.+)\.(pdf|html)$/.exec(ctx.params.file ?? "");
     const number = match?.[1] ?? "";
@@ -73,13 +72,11 @@ export function invoiceRoutes(routes: Routes): void {
     return html(printableHtml(printable, { pdf: documentPath(number, "pdf"), back: "/cart/home" }));
   });
 
-  routes.api(api.billingDetails, async (ctx) => {
-    const user = await ctx.requireUser();
+  routes.api(api.billingDetails, async (ctx, { user }) => {
     return json(await detailsAnswer(ctx, user.id, []));
   });
 
-  routes.api(api.saveBillingDetails, async (ctx) => {
-    const body = await ctx.body(api.saveBillingDetails.body);
+  routes.api(api.saveBillingDetails, async (ctx, { body }) => {
     return withOwnAccountLock(ctx, async ({ user }) => {
       const country = locationOf(user).countryCode;
       const taxId = body.taxId ? classifyTaxId(body.taxId, country) : null;

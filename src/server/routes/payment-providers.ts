@@ -4,9 +4,9 @@
 // must be one the server's provider can charge: a Stripe token means nothing to the sandbox.
 import type { PaymentProviders } from "../../api/contract/index.ts";
 import { api } from "../../api/contract/index.ts";
-import type { Routes } from "../app.ts";
 import type { Config } from "../config.ts";
 import { json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 
 export function paymentProvidersOf(
   config: Pick<Config, "payments" | "stripe" | "paypal">,

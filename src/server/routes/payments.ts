@@ -6,7 +6,7 @@ import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { tierForVertical, trialProductForTier } from "../../domain/account/tier.ts";
 import { trialIdentity, trialRefusal } from "../../domain/account/trials.ts";
 import { apiError, cardError } from "../../domain/errors/api-errors.ts";
-import type { Routes } from "../app.ts";
+import { resultingProduct } from "../../domain/pricing/index.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
 import { Invoices } from "../db/invoices.ts";
@@ -21,8 +21,8 @@ import { Users } from "../db/users.ts";
 import { fail, fromApiError, HttpError, json } from "../http/reply.ts";
 import type { ActionRequired, ProviderFailure } from "../payments/provider.ts";
 import { classifyCard } from "../payments/test-cards.ts";
+import { errorOutcome, type Routes } from "../routing.ts";
 import { type Account, educationEligibleFor } from "../services/account.ts";
-import { withOwnAccountLock } from "../services/account-lock.ts";
 import { sendEmailCode } from "../services/emails.ts";
 import type { Outcome } from "../services/idempotency.ts";
 import { invoiceOrder } from "../services/invoices.ts";
@@ -31,13 +31,12 @@ import {
   applyOrder,
   buildOrder,
   commitIsolation,
-  resultingProduct,
   startTrial,
   trialDays,
 } from "../services/orders.ts";
 import { type Quote, quoteFor } from "../services/quotes.ts";
 import { DEFAULT_TRIAL_DAYS } from "../services/views.ts";
-import { accountOf, errorOutcome, idempotent } from "./helpers.ts";
+import { accountOf } from "./helpers.ts";
 
 const INVOICE_PAGE_SIZE = 50;
 
@@ -105,12 +104,6 @@ export function productCodeOf(body: PurchaseRequest): string {
   return code;
 }
 
-/** Whether a purchase changes the account's plan (anything but a one-off export). */
-export function changesPlan(ctx: Ctx, body: PurchaseRequest): boolean {
-  const code = body.product?.code?.trim();
-  return code !== undefined && ctx.app.catalog.plans.some((p) => p.code === code);
-}
-
 /** Prices a purchase for the account, refusing what cannot be bought. */
 export function pricePurchase(ctx: Ctx, account: Account, body: PurchaseRequest) {
   const { catalog } = ctx.app;
@@ -162,12 +155,7 @@ function invoiceOf(order: Order, refunded: number, numbers: Map<string, string>)
   };
 }
 
-async function invoices(ctx: Ctx, processor: "cc" | "paypal") {
-  const user = await ctx.requireUser();
-  const page = Number(ctx.params.page);
-  if (!Number.isSafeInteger(page) || page < 1 || page > 10_000) {
-    return fail("invalid_request", "the page must be a whole number of at least 1");
-  }
+async function invoices(ctx: Ctx, user: User, page: number, processor: "cc" | "paypal") {
   const orders = await Orders.invoicesFor(ctx.app.db, user.id, processor, page, INVOICE_PAGE_SIZE);
   const [refunded, numbers] = await Promise.all([
     Refunds.totalsFor(
@@ -254,10 +242,9 @@ function invalidCard(detail: string, path: string, message: string) {
 }
 
 export function paymentRoutes(routes: Routes): void {
-  routes.api(api.sandboxToken, async (ctx) => {
+  routes.api(api.sandboxToken, async (ctx, { body }) => {
     // Test cards are a local request's only (local-run.ts), never a proxied one's.
     if (ctx.app.config.payments !== "sandbox" || !ctx.isLocalRequest) return fail("not_found");
-    const body = await ctx.body(api.sandboxToken.body);
     const card = classifyCard(body.number);
     if (!card) return invalidCard("the card number is not valid", "number", NUMBER_PROBLEM);
     const now = new Date(ctx.now());
@@ -286,205 +273,189 @@ export function paymentRoutes(routes: Routes): void {
     });
   });
 
-  routes.api(
-    api.paymentToken,
-    idempotent(api.paymentToken, async (ctx, user: User, body, key) => {
-      const attached = await ctx.app.payments.attachCard({
-        customerId: user.paymentCustomer,
-        userId: user.id,
-        email: user.email,
-        token: body.token,
-        idempotencyKey: `card:${user.id}:${key}`,
+  routes.api(api.paymentToken, async (ctx, { user, body, key }) => {
+    const attached = await ctx.app.payments.attachCard({
+      customerId: user.paymentCustomer,
+      userId: user.id,
+      email: user.email,
+      token: body.token,
+      idempotencyKey: `card:${user.id}:${key}`,
+    });
+    if (!attached.ok) return providerFailure(attached);
+    return {
+      status: 200,
+      body: {
+        success: true,
+        paymentMethod: { processor: "cc", brand: attached.brand, last4: attached.last4 },
+      },
+      commit: (tx) =>
+        Users.update(tx, user.id, {
+          paymentCustomer: attached.customerId,
+          paymentMethod: attached.paymentMethodId,
+          cardBrand: attached.brand,
+          cardLast4: attached.last4,
+        }),
+    };
+  });
+
+  routes.api(api.upgrade, async (ctx, { user, body, key, account: locked }) => {
+    // A key the key table has forgotten (after a day) but an order holds: its answer again,
+    // without asking the provider, which may have forgotten the key too (Stripe, 24 hours)
+    // and would charge again (issue 18, item 8).
+    const made = await Orders.byIdempotencyKey(ctx.app.db, user.id, key);
+    if (made) return { status: 200, body: orderAnswer(made) };
+    // Read under the account's lock for a plan; a one-off export reads it here.
+    const account = locked ?? (await accountOf(ctx, user));
+    const { code, quote } = pricePurchase(ctx, account, body);
+    const { summary } = quote;
+    // A plan change of a PayPal subscriber (PayPal's API) is a new PayPal subscription that
+    // replaces the old one (services/paypal-subscriptions.ts): a card charge here would leave
+    // PayPal billing the old plan. (A one-off export is no plan change.)
+    if (
+      ctx.app.paypal &&
+      quote.kind !== "one_off" &&
+      account.sub.paymentProcessor === "paypal" &&
+      account.orderState === "automatic" &&
+      user.paypalSubscriptionId
+    )
+      return errorOutcome(apiError("paypal_change_not_supported"));
+    if (quote.change === "downgrade" && quote.startsAt !== null) {
+      return scheduleDowngrade(ctx, account, quote, {
+        code,
+        addOns: body.addOns ?? [],
+        startsAt: quote.startsAt,
       });
-      if (!attached.ok) return providerFailure(attached);
-      return {
-        status: 200,
-        body: {
-          success: true,
-          paymentMethod: { processor: "cc", brand: attached.brand, last4: attached.last4 },
-        },
-        commit: (tx) =>
-          Users.update(tx, user.id, {
-            paymentCustomer: attached.customerId,
-            paymentMethod: attached.paymentMethodId,
-            cardBrand: attached.brand,
-            cardLast4: attached.last4,
-          }),
-      };
-    }),
-  );
+    }
+    if (summary.total > 0 && !user.paymentCustomer)
+      return errorOutcome(apiError("no_payment_method"));
+    let chargeRef: string | null = null;
+    if (summary.total > 0 && user.paymentCustomer) {
+      // The order key names this purchase at the provider (its metadata and idempotency
+      // key): a retry with the same Idempotency-Key finds the payment the first one made.
+      const orderKey = `order:${user.id}:${key}`;
+      const charged = await ctx.app.payments.charge({
+        customerId: user.paymentCustomer,
+        paymentMethodId: user.paymentMethod,
+        amount: summary.total,
+        description: `${code} × ${quote.seats}`,
+        idempotencyKey: orderKey,
+        orderKey,
+        offSession: false,
+        metadata: { userId: String(user.id), productCode: code },
+      });
+      if (!charged.ok) {
+        if (charged.kind === "unknown") {
+          ctx.app.log.warn(
+            `payments: order ${orderKey} is pending (${charged.message}): answered payment_pending`,
+          );
+        }
+        return providerFailure(charged);
+      }
+      chargeRef = charged.chargeId;
+      // A charge pays for one order (issue 18, item 8): a key forgotten after a day and
+      // replayed finds the provider's first charge, and answers with its order.
+      const earlier = await Orders.byChargeRef(ctx.app.db, chargeRef);
+      if (earlier) return { status: 200, body: orderAnswer(earlier) };
+    }
+    const now = ctx.now();
+    const order = buildOrder(
+      ctx.app.catalog,
+      account,
+      quote,
+      { code, addOns: body.addOns ?? [] },
+      { processor: "cc", chargeRef, idempotencyKey: key },
+      now,
+    );
+    return {
+      status: 200,
+      body: orderAnswer(order),
+      commit: async (tx) => {
+        await applyOrder(tx, ctx.app.catalog, account, order, summary);
+        // Issue 23: the invoice (its number) and the receipt commit with the order.
+        await invoiceOrder(tx, ctx.app, { order, summary, user: account.user });
+      },
+      isolation: commitIsolation(order),
+    };
+  });
 
-  routes.api(
-    api.upgrade,
-    idempotent(
-      api.upgrade,
-      async (ctx, user, body, key, locked) => {
-        // A key the key table has forgotten (after a day) but an order holds: its answer again,
-        // without asking the provider, which may have forgotten the key too (Stripe, 24 hours)
-        // and would charge again (issue 18, item 8).
-        const made = await Orders.byIdempotencyKey(ctx.app.db, user.id, key);
-        if (made) return { status: 200, body: orderAnswer(made) };
-        // Read under the account's lock for a plan; a one-off export reads it here.
-        const account = locked ?? (await accountOf(ctx, user));
-        const { code, quote } = pricePurchase(ctx, account, body);
-        const { summary } = quote;
-        // A plan change of a PayPal subscriber (PayPal's API) is a new PayPal subscription that
-        // replaces the old one (services/paypal-subscriptions.ts): a card charge here would leave
-        // PayPal billing the old plan. (A one-off export is no plan change.)
-        if (
-          ctx.app.paypal &&
-          quote.kind !== "one_off" &&
-          account.sub.paymentProcessor === "paypal" &&
-          account.orderState === "automatic" &&
-          user.paypalSubscriptionId
-        )
-          return errorOutcome(apiError("paypal_change_not_supported"));
-        if (quote.change === "downgrade" && quote.startsAt !== null) {
-          return scheduleDowngrade(ctx, account, quote, {
-            code,
-            addOns: body.addOns ?? [],
-            startsAt: quote.startsAt,
+  routes.api(api.activateFreeTrial, async (ctx, { user, body, account: locked }) => {
+    // Read under the account's lock (the table's accountLock: "always").
+    const account = locked ?? (await accountOf(ctx, user));
+    assertCanPurchase(account, ctx.app.catalog);
+    const tier = tierForVertical(body.vertical);
+    const code = trialProductForTier(tier);
+    const plan = code ? ctx.app.catalog.plans.find((p) => p.code === code) : undefined;
+    if (!plan) return errorOutcome(apiError("trial_not_available"));
+    // The education trial is for a verified school address (spec 2.5 and 6); the app sends
+    // anyone else to the invalid-email page first, so this refuses a crafted call.
+    if (!educationEligibleFor(ctx.app.catalog, account, plan.code)) {
+      return errorOutcome(apiError("education_email_required"));
+    }
+    // One trial per person (domain/account/trials.ts): counted against the normalised
+    // address, so plus tags, Gmail dots and googlemail.com get no second trial, and only
+    // for an address the person has verified.
+    const identity = trialIdentity(user.email);
+    const refusal = trialRefusal({
+      hadTrial:
+        user.previousTrialOwner ||
+        identity === null ||
+        (await TrialClaims.taken(ctx.app.db, identity)),
+      orderState: account.orderState,
+      isTrial: account.isTrial,
+      isExpiredTrial: account.isExpiredTrial,
+      managed: account.managed,
+      emailVerified: user.emailVerified,
+    });
+    if (refusal) return errorOutcome(apiError(refusal));
+    const ccRequired =
+      account.sub.ccRequiredForTrial || user.properties.ccRequiredForTrial === "true";
+    if (ccRequired && !user.paymentCustomer && !user.paypalSubscriptionId) {
+      return errorOutcome(apiError("card_required_for_trial"));
+    }
+    const days = trialDays(plan, DEFAULT_TRIAL_DAYS);
+    const now = ctx.now();
+    // The trial's order and account change are written with the stored answer; the answer
+    // needs the order id and the workspace name, so the commit fills them in.
+    const answer = {
+      success: true as const,
+      productCode: plan.code,
+      orderId: "",
+      orderEndDate: now + days * 86_400_000,
+      remainingTrialDays: days,
+      instanceName: null as string | null,
+    };
+    return {
+      status: 200,
+      body: answer,
+      commit: async (tx) => {
+        if (identity !== null) {
+          await TrialClaims.claim(tx, {
+            identity,
+            userId: user.id,
+            productCode: plan.code,
+            now,
           });
         }
-        if (summary.total > 0 && !user.paymentCustomer)
-          return errorOutcome(apiError("no_payment_method"));
-        let chargeRef: string | null = null;
-        if (summary.total > 0 && user.paymentCustomer) {
-          // The order key names this purchase at the provider (its metadata and idempotency
-          // key): a retry with the same Idempotency-Key finds the payment the first one made.
-          const orderKey = `order:${user.id}:${key}`;
-          const charged = await ctx.app.payments.charge({
-            customerId: user.paymentCustomer,
-            paymentMethodId: user.paymentMethod,
-            amount: summary.total,
-            description: `${code} × ${quote.seats}`,
-            idempotencyKey: orderKey,
-            orderKey,
-            offSession: false,
-            metadata: { userId: String(user.id), productCode: code },
-          });
-          if (!charged.ok) {
-            if (charged.kind === "unknown") {
-              ctx.app.log.warn(
-                `payments: order ${orderKey} is pending (${charged.message}): answered payment_pending`,
-              );
-            }
-            return providerFailure(charged);
-          }
-          chargeRef = charged.chargeId;
-          // A charge pays for one order (issue 18, item 8): a key forgotten after a day and
-          // replayed finds the provider's first charge, and answers with its order.
-          const earlier = await Orders.byChargeRef(ctx.app.db, chargeRef);
-          if (earlier) return { status: 200, body: orderAnswer(earlier) };
-        }
-        const now = ctx.now();
-        const order = buildOrder(
-          ctx.app.catalog,
-          account,
-          quote,
-          { code, addOns: body.addOns ?? [] },
-          { processor: "cc", chargeRef, idempotencyKey: key },
+        const result = await startTrial(tx, account, plan, {
+          days,
+          instanceName: body.instanceName ?? null,
           now,
-        );
-        return {
-          status: 200,
-          body: orderAnswer(order),
-          commit: async (tx) => {
-            await applyOrder(tx, ctx.app.catalog, account, order, summary);
-            // Issue 23: the invoice (its number) and the receipt commit with the order.
-            await invoiceOrder(tx, ctx.app, { order, summary, user: account.user });
-          },
-          isolation: commitIsolation(order),
-        };
-      },
-      { lockAccount: (ctx, body) => changesPlan(ctx, body) },
-    ),
-  );
-
-  routes.api(
-    api.activateFreeTrial,
-    idempotent(
-      api.activateFreeTrial,
-      async (ctx, user, body, _key, locked) => {
-        const account = locked ?? (await accountOf(ctx, user));
-        assertCanPurchase(account, ctx.app.catalog);
-        const tier = tierForVertical(body.vertical);
-        const code = trialProductForTier(tier);
-        const plan = code ? ctx.app.catalog.plans.find((p) => p.code === code) : undefined;
-        if (!plan) return errorOutcome(apiError("trial_not_available"));
-        // The education trial is for a verified school address (spec 2.5 and 6); the app sends
-        // anyone else to the invalid-email page first, so this refuses a crafted call.
-        if (!educationEligibleFor(ctx.app.catalog, account, plan.code)) {
-          return errorOutcome(apiError("education_email_required"));
-        }
-        // One trial per person (domain/account/trials.ts): counted against the normalised
-        // address, so plus tags, Gmail dots and googlemail.com get no second trial, and only
-        // for an address the person has verified.
-        const identity = trialIdentity(user.email);
-        const refusal = trialRefusal({
-          hadTrial:
-            user.previousTrialOwner ||
-            identity === null ||
-            (await TrialClaims.taken(ctx.app.db, identity)),
-          orderState: account.orderState,
-          isTrial: account.isTrial,
-          isExpiredTrial: account.isExpiredTrial,
-          managed: account.managed,
-          emailVerified: user.emailVerified,
         });
-        if (refusal) return errorOutcome(apiError(refusal));
-        const ccRequired =
-          account.sub.ccRequiredForTrial || user.properties.ccRequiredForTrial === "true";
-        if (ccRequired && !user.paymentCustomer && !user.paypalSubscriptionId) {
-          return errorOutcome(apiError("card_required_for_trial"));
+        answer.orderId = result.orderId;
+        answer.instanceName = result.instanceName;
+        if (plan.isTrial && !user.emailVerified) {
+          await sendEmailCode(tx, ctx.app, user, now);
         }
-        const days = trialDays(plan, DEFAULT_TRIAL_DAYS);
-        const now = ctx.now();
-        // The trial's order and account change are written with the stored answer; the answer
-        // needs the order id and the workspace name, so the commit fills them in.
-        const answer = {
-          success: true as const,
-          productCode: plan.code,
-          orderId: "",
-          orderEndDate: now + days * 86_400_000,
-          remainingTrialDays: days,
-          instanceName: null as string | null,
-        };
-        return {
-          status: 200,
-          body: answer,
-          commit: async (tx) => {
-            if (identity !== null) {
-              await TrialClaims.claim(tx, {
-                identity,
-                userId: user.id,
-                productCode: plan.code,
-                now,
-              });
-            }
-            const result = await startTrial(tx, account, plan, {
-              days,
-              instanceName: body.instanceName ?? null,
-              now,
-            });
-            answer.orderId = result.orderId;
-            answer.instanceName = result.instanceName;
-            if (plan.isTrial && !user.emailVerified) {
-              await sendEmailCode(tx, ctx.app, user, now);
-            }
-          },
-        };
       },
-      { lockAccount: () => true },
-    ),
+    };
+  });
+
+  routes.api(api.invoices, (ctx, { user, params }) => invoices(ctx, user, params.page, "cc"));
+  routes.api(api.paypalInvoices, (ctx, { user, params }) =>
+    invoices(ctx, user, params.page, "paypal"),
   );
 
-  routes.api(api.invoices, (ctx) => invoices(ctx, "cc"));
-  routes.api(api.paypalInvoices, (ctx) => invoices(ctx, "paypal"));
-
-  routes.api(api.address, async (ctx) => {
-    const user = await ctx.requireUser();
-    const body = await ctx.body(api.address.body);
+  routes.api(api.address, async (ctx, { user, body }) => {
     const state = body.country === "US" ? (body.state ?? null) : null;
     if (state !== null && !isUsState(state)) {
       const error = apiError("invalid_request", "state must be a US state code such as CA");
@@ -501,58 +472,54 @@ export function paymentRoutes(routes: Routes): void {
     return json({ success: true, countryCode: body.country, stateCode: state });
   });
 
-  routes.api(api.deleteEssentials, async (ctx) => {
-    return withOwnAccountLock(ctx, async ({ account }) => {
-      if (account.managed || account.isMember) return fail("managed_account");
-      const plan = account.plan;
-      if (!plan?.essentials || !plan.essentialsDowngrade) return fail("no_essentials");
-      const downgrade = plan.essentialsDowngrade;
-      const now = ctx.now();
-      await ctx.app.db.transaction(async (tx) => {
-        await Subscriptions.update(tx, account.user.id, { productCode: downgrade, updatedAt: now });
-        await Events.insert(tx, {
-          kind: "cancellation",
-          name: "cancel_essentials",
-          userId: account.user.id,
-          payload: { from: plan.code },
-          now,
-        });
+  routes.api(api.deleteEssentials, async (ctx, { account }) => {
+    if (account.managed || account.isMember) return fail("managed_account");
+    const plan = account.plan;
+    if (!plan?.essentials || !plan.essentialsDowngrade) return fail("no_essentials");
+    const downgrade = plan.essentialsDowngrade;
+    const now = ctx.now();
+    await ctx.app.db.transaction(async (tx) => {
+      await Subscriptions.update(tx, account.user.id, { productCode: downgrade, updatedAt: now });
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: "cancel_essentials",
+        userId: account.user.id,
+        payload: { from: plan.code },
+        now,
       });
-      return json({ success: true, productCode: downgrade });
     });
+    return json({ success: true, productCode: downgrade });
   });
 
-  routes.api(api.cancelSubscription, async (ctx) => {
-    return withOwnAccountLock(ctx, async ({ account }) => {
-      if (account.isMember) return fail("managed_account");
-      if (account.orderState !== "automatic") return fail("no_subscription");
-      // Paid through PayPal's API: cancelled at PayPal first, so PayPal bills no more; the paid
-      // period is kept either way. If PayPal cannot be reached nothing changes here.
-      const paypalId = account.user.paypalSubscriptionId;
-      if (ctx.app.paypal && account.sub.paymentProcessor === "paypal" && paypalId) {
-        try {
-          await ctx.app.paypal.cancelSubscription(paypalId, "cancelled by the customer");
-        } catch (error) {
-          ctx.app.log.warn(`paypal: cancel of ${paypalId} failed: ${String(error)}`);
-          return fail("paypal_provider_error");
-        }
+  routes.api(api.cancelSubscription, async (ctx, { account }) => {
+    if (account.isMember) return fail("managed_account");
+    if (account.orderState !== "automatic") return fail("no_subscription");
+    // Paid through PayPal's API: cancelled at PayPal first, so PayPal bills no more; the paid
+    // period is kept either way. If PayPal cannot be reached nothing changes here.
+    const paypalId = account.user.paypalSubscriptionId;
+    if (ctx.app.paypal && account.sub.paymentProcessor === "paypal" && paypalId) {
+      try {
+        await ctx.app.paypal.cancelSubscription(paypalId, "cancelled by the customer");
+      } catch (error) {
+        ctx.app.log.warn(`paypal: cancel of ${paypalId} failed: ${String(error)}`);
+        return fail("paypal_provider_error");
       }
-      const now = ctx.now();
-      await ctx.app.db.transaction(async (tx) => {
-        await Subscriptions.update(tx, account.user.id, {
-          orderState: "cancelled",
-          prevOrderState: "automatic",
-          updatedAt: now,
-        });
-        await Events.insert(tx, {
-          kind: "cancellation",
-          name: "cancel_subscription",
-          userId: account.user.id,
-          payload: { productCode: account.productCode },
-          now,
-        });
+    }
+    const now = ctx.now();
+    await ctx.app.db.transaction(async (tx) => {
+      await Subscriptions.update(tx, account.user.id, {
+        orderState: "cancelled",
+        prevOrderState: "automatic",
+        updatedAt: now,
       });
-      return json({ success: true, orderState: "cancelled", orderEndDate: account.sub.orderEnd });
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: "cancel_subscription",
+        userId: account.user.id,
+        payload: { productCode: account.productCode },
+        now,
+      });
     });
+    return json({ success: true, orderState: "cancelled", orderEndDate: account.sub.orderEnd });
   });
 }

@@ -3,15 +3,15 @@
 // unchanged for verification. 404 on a server without PAYPAL_*.
 import { MAX_BODY_BYTES } from "../../api/contract/common.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
-import type { Routes } from "../app.ts";
 import { readBody } from "../http/body.ts";
 import { fail, fromApiError, json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import { handlePaypalWebhook } from "../services/paypal-webhooks.ts";
 
 export const PAYPAL_WEBHOOK_PATH = "/api/5/webhooks/paypal";
 
 export function paypalWebhookRoutes(routes: Routes): void {
-  routes.raw("POST", PAYPAL_WEBHOOK_PATH, async (ctx) => {
+  routes.raw({ method: "POST", path: PAYPAL_WEBHOOK_PATH }, async (ctx) => {
     const { paypal, config } = ctx.app;
     if (!paypal || !config.paypal) return fail("not_found");
     const raw = (await readBody(ctx.req, MAX_BODY_BYTES)).toString("utf8");

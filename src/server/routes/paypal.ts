@@ -3,14 +3,13 @@
 // subscription call prices the order and answers with that page's address; approving it there
 // writes the order (once) and sends the customer back to the return address.
 
-import type { z } from "zod";
+import { z } from "zod";
 import { api } from "../../api/contract/index.ts";
 import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import type { PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import { paypalValue } from "../../domain/paypal/terms.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
-import type { Routes } from "../app.ts";
 import { randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
@@ -18,6 +17,7 @@ import type { User } from "../db/users.ts";
 import { Users } from "../db/users.ts";
 import { escapeHtml, fail, HttpError, html, json, redirect } from "../http/reply.ts";
 import { PaypalApiError, type PaypalClient } from "../payments/paypal-client.ts";
+import { errorOutcome, type Routes } from "../routing.ts";
 import { loadAccount } from "../services/account.ts";
 import { withAccountLock } from "../services/account-lock.ts";
 import type { Outcome } from "../services/idempotency.ts";
@@ -25,10 +25,18 @@ import { invoiceOrder } from "../services/invoices.ts";
 import { applyOrder, buildOrder } from "../services/orders.ts";
 import { confirmApproval, planIdFor, termsOf } from "../services/paypal-subscriptions.ts";
 import { quoteFor } from "../services/quotes.ts";
-import { errorOutcome, idempotent } from "./helpers.ts";
 import { pricePurchase } from "./payments.ts";
 
 export const PAYPAL_APPROVAL_PATH = "/dev/paypal/approve";
+
+/** The approval page's form: which approval, the button pressed (anything else approves), popup. */
+const ApprovalForm = z
+  .object({
+    id: z.string().max(64).optional(),
+    action: z.unknown().optional(),
+    popup: z.unknown().optional(),
+  })
+  .optional();
 
 /**
  * Where an approval returns when its stored return address does not pass the allow-list (a row
@@ -216,53 +224,50 @@ async function paypalApi(
 }
 
 export function paypalRoutes(routes: Routes): void {
-  routes.api(
-    api.paypalSubscription,
-    idempotent(api.paypalSubscription, async (ctx, user, body) => {
-      if (ctx.app.paypal) return paypalApi(ctx, ctx.app.paypal, user, body);
-      // The sandbox's approval stand-in is under /dev/: a local request's only (local-run.ts).
-      if (ctx.app.config.payments !== "sandbox" || !ctx.isLocalRequest)
-        return errorOutcome(apiError("paypal_unavailable"));
-      if (body.subscriptionId !== undefined) return errorOutcome(apiError("paypal_unavailable"));
-      // Checked before anything is priced or written: only a page of this site is stored.
-      const returnUrl = safeRedirectPath(body.href, ctx.app.config.publicBaseUrl);
-      if (returnUrl === null) return errorOutcome(apiError("invalid_return_url"));
-      const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
-      const { code, quote } = pricePurchase(ctx, account, body);
-      // A downgrade charges nothing now (payments.ts schedules it through the upgrade call).
-      if (quote.change === "downgrade") return errorOutcome(apiError("downgrade_needs_no_payment"));
-      const plan = ctx.app.catalog.plans.find((p) => p.code === code);
-      const id = randomId("PAYID", 12);
-      const answer = {
-        success: true as const,
-        approvalId: id,
-        approvalUrl: `${PAYPAL_APPROVAL_PATH}?${new URLSearchParams({ id })}`,
-        paypal: handOff(plan, code, quote.summary.total, account.tier),
-      };
-      return {
-        status: 200,
-        body: answer,
-        commit: (tx) =>
-          PaypalApprovals.insert(tx, {
-            id,
-            userId: user.id,
-            productCode: code,
-            seats: quote.seats,
-            addOns: body.addOns ?? [],
-            coupon: quote.coupon,
-            total: quote.summary.total,
-            returnUrl,
-            state: "created",
-            orderId: null,
-            createdAt: ctx.now(),
-            paypal: null,
-            subscriptionId: null,
-          }),
-      };
-    }),
-  );
+  routes.api(api.paypalSubscription, async (ctx, { user, body }) => {
+    if (ctx.app.paypal) return paypalApi(ctx, ctx.app.paypal, user, body);
+    // The sandbox's approval stand-in is under /dev/: a local request's only (local-run.ts).
+    if (ctx.app.config.payments !== "sandbox" || !ctx.isLocalRequest)
+      return errorOutcome(apiError("paypal_unavailable"));
+    if (body.subscriptionId !== undefined) return errorOutcome(apiError("paypal_unavailable"));
+    // Checked before anything is priced or written: only a page of this site is stored.
+    const returnUrl = safeRedirectPath(body.href, ctx.app.config.publicBaseUrl);
+    if (returnUrl === null) return errorOutcome(apiError("invalid_return_url"));
+    const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
+    const { code, quote } = pricePurchase(ctx, account, body);
+    // A downgrade charges nothing now (payments.ts schedules it through the upgrade call).
+    if (quote.change === "downgrade") return errorOutcome(apiError("downgrade_needs_no_payment"));
+    const plan = ctx.app.catalog.plans.find((p) => p.code === code);
+    const id = randomId("PAYID", 12);
+    const answer = {
+      success: true as const,
+      approvalId: id,
+      approvalUrl: `${PAYPAL_APPROVAL_PATH}?${new URLSearchParams({ id })}`,
+      paypal: handOff(plan, code, quote.summary.total, account.tier),
+    };
+    return {
+      status: 200,
+      body: answer,
+      commit: (tx) =>
+        PaypalApprovals.insert(tx, {
+          id,
+          userId: user.id,
+          productCode: code,
+          seats: quote.seats,
+          addOns: body.addOns ?? [],
+          coupon: quote.coupon,
+          total: quote.summary.total,
+          returnUrl,
+          state: "created",
+          orderId: null,
+          createdAt: ctx.now(),
+          paypal: null,
+          subscriptionId: null,
+        }),
+    };
+  });
 
-  routes.raw("GET", PAYPAL_APPROVAL_PATH, async (ctx) => {
+  routes.raw({ method: "GET", path: PAYPAL_APPROVAL_PATH }, async (ctx) => {
     if (ctx.app.config.payments !== "sandbox") return fail("not_found");
     const approval = await PaypalApprovals.get(ctx.app.db, ctx.url.searchParams.get("id") ?? "");
     if (approval?.state !== "created") {
@@ -290,73 +295,75 @@ export function paypalRoutes(routes: Routes): void {
     );
   });
 
-  routes.raw("POST", PAYPAL_APPROVAL_PATH, async (ctx) => {
-    if (ctx.app.config.payments !== "sandbox") return fail("not_found");
-    const form = (await ctx.rawBody()) as
-      | { id?: unknown; action?: unknown; popup?: unknown }
-      | undefined;
-    const id = typeof form?.id === "string" ? form.id : "";
-    const action = form?.action === "cancel" ? "cancel" : "approve";
-    // Opened as a popup by the checkout in the hub's frame: the frame asks the status route.
-    const popup = form?.popup === "1";
-    const finish = (state: string, orderId: string | null, returnPath: string) =>
-      popup ? html(popupDone(state)) : redirect(returnTarget(returnPath, state, orderId));
-    const { db, catalog } = ctx.app;
-    const approval = await PaypalApprovals.get(db, id);
-    if (!approval) throw new HttpError(apiError("paypal_approval_not_found"));
-    // Checked again before anything is written: a row stored before the address was checked this
-    // strictly returns to the fallback page instead of failing after the order is written.
-    const returnPath =
-      safeRedirectPath(approval.returnUrl, ctx.app.config.publicBaseUrl) ?? PAYPAL_RETURN_FALLBACK;
-    if (approval.state !== "created") {
-      // A second click (or a replayed form) lands where the first one did.
-      return finish(approval.state, approval.orderId, returnPath);
-    }
-    if (action === "cancel") {
-      await db.transaction((tx) => PaypalApprovals.settle(tx, id, "cancelled", null));
-      return finish("cancelled", null, returnPath);
-    }
-    // The account is priced again under its lock (services/account-lock.ts): between the
-    // subscription call and this click the account may have bought something else.
-    const outcome = await withAccountLock(ctx, approval.userId, async ({ user, account }) => {
-      const priced = quoteFor(catalog, account, {
-        targetProduct: approval.productCode,
-        seats: approval.seats,
-        addOns: approval.addOns,
-        coupon: approval.coupon ?? undefined,
-        sellerCountry: ctx.app.config.seller.country,
-      });
-      // PayPal charges what the customer approved; a different price now charges nothing.
-      if (!priced.ok || priced.quote.summary.total !== approval.total) {
-        await db.transaction((tx) => PaypalApprovals.settle(tx, id, "price_changed", null));
-        return { state: "price_changed", orderId: "" };
+  routes.raw(
+    { method: "POST", path: PAYPAL_APPROVAL_PATH, body: ApprovalForm },
+    async (ctx, input) => {
+      if (ctx.app.config.payments !== "sandbox") return fail("not_found");
+      const form = input.body;
+      const id = typeof form?.id === "string" ? form.id : "";
+      const action = form?.action === "cancel" ? "cancel" : "approve";
+      // Opened as a popup by the checkout in the hub's frame: the frame asks the status route.
+      const popup = form?.popup === "1";
+      const finish = (state: string, orderId: string | null, returnPath: string) =>
+        popup ? html(popupDone(state)) : redirect(returnTarget(returnPath, state, orderId));
+      const { db, catalog } = ctx.app;
+      const approval = await PaypalApprovals.get(db, id);
+      if (!approval) throw new HttpError(apiError("paypal_approval_not_found"));
+      // Checked again before anything is written: a row stored before the address was checked this
+      // strictly returns to the fallback page instead of failing after the order is written.
+      const returnPath =
+        safeRedirectPath(approval.returnUrl, ctx.app.config.publicBaseUrl) ??
+        PAYPAL_RETURN_FALLBACK;
+      if (approval.state !== "created") {
+        // A second click (or a replayed form) lands where the first one did.
+        return finish(approval.state, approval.orderId, returnPath);
       }
-      const now = ctx.now();
-      const { summary } = priced.quote;
-      const order = buildOrder(
-        catalog,
-        account,
-        priced.quote,
-        { code: approval.productCode, addOns: approval.addOns },
-        { processor: "paypal", chargeRef: `PAYPAL-${approval.id}`, idempotencyKey: approval.id },
-        now,
-      );
-      const settled = await db.transaction(async (tx) => {
-        if (!(await PaypalApprovals.settle(tx, id, "approved", order.id))) return false;
-        await applyOrder(tx, catalog, account, order, summary);
-        await invoiceOrder(tx, ctx.app, { order, summary, user });
-        await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
-        return true;
+      if (action === "cancel") {
+        await db.transaction((tx) => PaypalApprovals.settle(tx, id, "cancelled", null));
+        return finish("cancelled", null, returnPath);
+      }
+      // The account is priced again under its lock (services/account-lock.ts): between the
+      // subscription call and this click the account may have bought something else.
+      const outcome = await withAccountLock(ctx, approval.userId, async ({ user, account }) => {
+        const priced = quoteFor(catalog, account, {
+          targetProduct: approval.productCode,
+          seats: approval.seats,
+          addOns: approval.addOns,
+          coupon: approval.coupon ?? undefined,
+          sellerCountry: ctx.app.config.seller.country,
+        });
+        // PayPal charges what the customer approved; a different price now charges nothing.
+        if (!priced.ok || priced.quote.summary.total !== approval.total) {
+          await db.transaction((tx) => PaypalApprovals.settle(tx, id, "price_changed", null));
+          return { state: "price_changed", orderId: "" };
+        }
+        const now = ctx.now();
+        const { summary } = priced.quote;
+        const order = buildOrder(
+          catalog,
+          account,
+          priced.quote,
+          { code: approval.productCode, addOns: approval.addOns },
+          { processor: "paypal", chargeRef: `PAYPAL-${approval.id}`, idempotencyKey: approval.id },
+          now,
+        );
+        const settled = await db.transaction(async (tx) => {
+          if (!(await PaypalApprovals.settle(tx, id, "approved", order.id))) return false;
+          await applyOrder(tx, catalog, account, order, summary);
+          await invoiceOrder(tx, ctx.app, { order, summary, user });
+          await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
+          return true;
+        });
+        const final = settled ? order.id : ((await PaypalApprovals.get(db, id))?.orderId ?? "");
+        return { state: "approved", orderId: final };
       });
-      const final = settled ? order.id : ((await PaypalApprovals.get(db, id))?.orderId ?? "");
-      return { state: "approved", orderId: final };
-    });
-    return finish(outcome.state, outcome.orderId, returnPath);
-  });
+      return finish(outcome.state, outcome.orderId, returnPath);
+    },
+  );
 
   // Where a popup approval stands (the checkout in the hub's frame polls it): created, or the
   // address the frame continues at. The approval id is the secret; nothing else is told.
-  routes.raw("GET", `${PAYPAL_APPROVAL_PATH}/status`, async (ctx) => {
+  routes.raw({ method: "GET", path: `${PAYPAL_APPROVAL_PATH}/status` }, async (ctx) => {
     if (ctx.app.config.payments !== "sandbox" || ctx.app.paypal) return fail("not_found");
     const approval = await PaypalApprovals.get(ctx.app.db, ctx.url.searchParams.get("id") ?? "");
     if (!approval) return fail("paypal_approval_not_found");

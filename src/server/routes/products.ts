@@ -2,13 +2,13 @@
 import { api } from "../../api/contract/index.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
-import type { Routes } from "../app.ts";
 import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
 import { freeSubscription } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
 import { newUser } from "../db/users.ts";
 import { fromApiError, json } from "../http/reply.ts";
+import type { Routes } from "../routing.ts";
 import { educationEligibleFor, loadAccount } from "../services/account.ts";
 import { optionsView } from "../services/options.ts";
 import { quoteFor } from "../services/quotes.ts";
@@ -35,8 +35,8 @@ async function accountOrVisitor(ctx: Ctx) {
 }
 
 export function productRoutes(routes: Routes): void {
-  routes.api(api.products, async (ctx) =>
-    json(productsView(await accountOf(ctx), ctx.app.catalog)),
+  routes.api(api.products, async (ctx, { user }) =>
+    json(productsView(await accountOf(ctx, user), ctx.app.catalog)),
   );
 
   // The releases file is read once, on the first ask: a release is published with a deployment.
@@ -49,8 +49,7 @@ export function productRoutes(routes: Routes): void {
     return json({ version: catalogVersionOf(ctx.app.catalog), release });
   });
 
-  routes.api(api.paymentOptions, async (ctx) => {
-    const query = ctx.query(api.paymentOptions.query);
+  routes.api(api.paymentOptions, async (ctx, { query }) => {
     const user = await ctx.user();
     const account = user ? await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now()) : null;
     return json(
@@ -66,8 +65,7 @@ export function productRoutes(routes: Routes): void {
     );
   });
 
-  routes.api(api.orderSummary, async (ctx) => {
-    const body = await ctx.body(api.orderSummary.body);
+  routes.api(api.orderSummary, async (ctx, { body }) => {
     const account = await accountOrVisitor(ctx);
     const targetProduct =
       typeof body.targetProduct === "string" ? body.targetProduct : body.targetProduct.code;

@@ -51,7 +51,7 @@ function quoteFor(ctx: Ctx) {
 }
 
 export function quotePageRoutes(routes: Routes): void {
-  routes.raw("GET", "/orders", async (ctx) => {
+  routes.raw({ method: "GET", path: "/orders" }, async (ctx) => {
     const quote = quoteFor(ctx);
     if (!quote.ok)
       return html(
@@ -62,7 +62,7 @@ export function quotePageRoutes(routes: Routes): void {
     if (quote.organisation) query.set("organisation", quote.organisation);
     return html(printableHtml(quote.printable, { pdf: `/orders/quote.pdf?${query}`, back: null }));
   });
-  routes.raw("GET", "/orders/quote.pdf", async (ctx) => {
+  routes.raw({ method: "GET", path: "/orders/quote.pdf" }, async (ctx) => {
     const quote = quoteFor(ctx);
     if (!quote.ok) return html(form(quote.message, quote.seatsText), 400);
     const bytes = await (await pdfRenderer()).printablePdf(quote.printable, {

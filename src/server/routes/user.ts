@@ -5,7 +5,6 @@ import { teamName } from "../../domain/account/team-name.ts";
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import { planPrice } from "../../domain/pricing/index.ts";
-import type { Routes } from "../app.ts";
 import { admitSignIn } from "../auth/sign-in-limits.ts";
 import type { Ctx } from "../context.ts";
 import { tooManyAttempts } from "../context.ts";
@@ -16,7 +15,7 @@ import { Secrets } from "../db/secrets.ts";
 import { Users } from "../db/users.ts";
 import { fail, HttpError, json } from "../http/reply.ts";
 import { ownOrigins } from "../http/security.ts";
-import { withOwnAccountLock } from "../services/account-lock.ts";
+import type { Routes } from "../routing.ts";
 import { confirmEmailChange, requestEmailChange } from "../services/email-change.ts";
 import { codeHash, EMAIL_CODE_MAX_ATTEMPTS, sendEmailCode } from "../services/emails.ts";
 import { isGdprCountry, locationOf } from "../services/location.ts";
@@ -44,14 +43,12 @@ export function userRoutes(routes: Routes): void {
     );
   });
 
-  routes.api(api.userContext, async (ctx) => {
-    // The query only defeats caches (spec 7: v and _); checked like any other.
-    ctx.query(api.userContext.query);
-    return json(contextView(await accountOf(ctx), ctx.app.catalog));
+  // The query only defeats caches (spec 7: v and _); checked like any other.
+  routes.api(api.userContext, async (ctx, { user }) => {
+    return json(contextView(await accountOf(ctx, user), ctx.app.catalog));
   });
 
   routes.api(api.sessionStatus, async (ctx) => {
-    ctx.query(api.sessionStatus.query);
     const user = await ctx.user();
     const location = locationOf(user);
     return json({
@@ -66,11 +63,10 @@ export function userRoutes(routes: Routes): void {
     });
   });
 
-  routes.api(api.location, async (ctx) => json(locationOf(await ctx.requireUser())));
+  routes.api(api.location, async (_ctx, { user }) => json(locationOf(user)));
 
-  routes.api(api.setAttribute, async (ctx) => {
-    const user = await ctx.requireUser();
-    const { key, value } = ctx.query(api.setAttribute.query);
+  routes.api(api.setAttribute, async (ctx, { user, query }) => {
+    const { key, value } = query;
     if (!(SETTABLE_ATTRIBUTES as readonly string[]).includes(key))
       return fail("unknown_attribute", key);
     // Merged with the properties read inside the transaction, not the session's copy: two
@@ -85,8 +81,8 @@ export function userRoutes(routes: Routes): void {
     return json({ success: true });
   });
 
-  routes.api(api.enterpriseLicense, async (ctx) => {
-    const account = await accountOf(ctx);
+  routes.api(api.enterpriseLicense, async (ctx, { user }) => {
+    const account = await accountOf(ctx, user);
     const { instance } = account;
     if (!instance) return fail("not_enterprise");
     // What the team has now (domain entitlements): a team whose plan ended licenses nothing.
@@ -109,10 +105,8 @@ export function userRoutes(routes: Routes): void {
     });
   });
 
-  routes.api(api.instanceInfo, async (ctx) => {
-    const query = ctx.query(api.instanceInfo.query);
+  routes.api(api.instanceInfo, async (ctx, { query }) => {
     if (query.method !== "getInstanceInfo") return fail("unknown_method", query.method);
-    await ctx.requireUser();
     const name = (query.instanceName ?? "").trim();
     if (!name) return fail("invalid_request", "instanceName is required");
     const existing = await Instances.byName(ctx.app.db, name);
@@ -124,19 +118,14 @@ export function userRoutes(routes: Routes): void {
     });
   });
 
-  routes.api(api.activateUser, async (ctx) => {
-    await ctx.body(api.activateUser.body);
-    const user = await ctx.requireUser();
+  routes.api(api.activateUser, async (ctx, { user }) => {
     if (!user.emailVerified) return fail("email_not_verified");
     await ctx.app.db.transaction((tx) => Users.update(tx, user.id, { activationRequired: false }));
     return json({ success: true });
   });
 
-  routes.api(api.editUser, async (ctx) => {
-    const user = await ctx.requireUser();
-    // Like sign-in (issue 18, item 12): it may check a password and say an address is taken.
-    await ctx.limit("editUserPerIp", ctx.ip);
-    const body = await ctx.body(api.editUser.body);
+  // Limited like sign-in (issue 18, item 12): it may check a password and say an address is taken.
+  routes.api(api.editUser, async (ctx, { user, body }) => {
     const { db, catalog, mailer, passwords, limiter } = ctx.app;
     const email = body.email.trim().toLowerCase();
     // Spec 6: an account signed in through single sign-on keeps the address and username its
@@ -195,45 +184,37 @@ export function userRoutes(routes: Routes): void {
   });
 
   // Cancel trial (spec 7: DELETE /api/4/user/ {forgetMe}). forgetMe also deletes the account.
-  routes.api(api.deleteUser, async (ctx) => {
-    const body = await ctx.body(api.deleteUser.body);
-    return withOwnAccountLock(ctx, async ({ account }) => {
-      if (!account.isTrial && !body.forgetMe) return fail("not_on_trial");
-      const now = ctx.now();
-      await ctx.app.db.transaction(async (tx) => {
-        await Events.insert(tx, {
-          kind: "cancellation",
-          name: "cancel_trial",
-          userId: account.user.id,
-          payload: body,
-          now,
-        });
-        if (body.forgetMe) {
-          if (account.isOwner && account.instance)
-            await disbandInstance(tx, account.instance, { deleteMembers: false, now });
-          await Users.delete(tx, account.user.id);
-        } else {
-          await convertToFree(tx, account, now);
-        }
+  routes.api(api.deleteUser, async (ctx, { body, account }) => {
+    if (!account.isTrial && !body.forgetMe) return fail("not_on_trial");
+    const now = ctx.now();
+    await ctx.app.db.transaction(async (tx) => {
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: "cancel_trial",
+        userId: account.user.id,
+        payload: body,
+        now,
       });
-      if (body.forgetMe) await endSession(ctx);
-      return json({ success: true });
+      if (body.forgetMe) {
+        if (account.isOwner && account.instance)
+          await disbandInstance(tx, account.instance, { deleteMembers: false, now });
+        await Users.delete(tx, account.user.id);
+      } else {
+        await convertToFree(tx, account, now);
+      }
     });
+    if (body.forgetMe) await endSession(ctx);
+    return json({ success: true });
   });
 
-  routes.api(api.generateEmailCode, async (ctx) => {
-    await ctx.body(api.generateEmailCode.body);
-    const user = await ctx.requireUser();
-    await ctx.limit("emailCodeGeneratePerUser", String(user.id));
+  routes.api(api.generateEmailCode, async (ctx, { user }) => {
     await ctx.app.db.transaction((tx) => sendEmailCode(tx, ctx.app, user, ctx.now()));
     ctx.app.mailer.kick();
     return json({ success: true });
   });
 
-  routes.api(api.verifyEmailCode, async (ctx) => {
-    const user = await ctx.requireUser();
-    await ctx.limit("emailCodeVerifyPerUser", String(user.id));
-    const { code } = await ctx.body(api.verifyEmailCode.body);
+  routes.api(api.verifyEmailCode, async (ctx, { user, body }) => {
+    const { code } = body;
     const now = ctx.now();
     const hash = codeHash(ctx.app.secret, user.id, code);
     const ok = await ctx.app.db.transaction(async (tx) => {
@@ -254,9 +235,7 @@ export function userRoutes(routes: Routes): void {
     return ok ? json({ success: true }) : fail("invalid_code");
   });
 
-  routes.api(api.validateTeacher, async (ctx) => {
-    await ctx.body(api.validateTeacher.body);
-    const user = await ctx.requireUser();
+  routes.api(api.validateTeacher, async (ctx, { user }) => {
     const extraDomains = ctx.app.catalog.schoolDistricts.flatMap((d) => d.emailDomains);
     return json({
       success: teacherEmailValid({
@@ -269,48 +248,42 @@ export function userRoutes(routes: Routes): void {
 
   // Convert to free (spec 7: POST /api/4/instance/disband). The owner of a team workspace
   // dissolves it; any other self-managed account just goes back to the free plan.
-  routes.api(api.disbandInstance, async (ctx) => {
-    const body = await ctx.body(api.disbandInstance.body);
-    return withOwnAccountLock(ctx, async ({ account }) => {
-      if (account.isMember) return fail("not_instance_owner");
-      if (account.managed) return fail("managed_account");
-      const now = ctx.now();
-      await ctx.app.db.transaction(async (tx) => {
-        await Events.insert(tx, {
-          kind: "cancellation",
-          name: "convert_to_free",
-          userId: account.user.id,
-          payload: body,
-          now,
-        });
-        if (account.instance)
-          await disbandInstance(tx, account.instance, { deleteMembers: body.deleteMembers, now });
-        if (body.deleteOwner) {
-          await Users.delete(tx, account.user.id);
-        } else {
-          await convertToFree(tx, account, now);
-        }
+  routes.api(api.disbandInstance, async (ctx, { body, account }) => {
+    if (account.isMember) return fail("not_instance_owner");
+    if (account.managed) return fail("managed_account");
+    const now = ctx.now();
+    await ctx.app.db.transaction(async (tx) => {
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: "convert_to_free",
+        userId: account.user.id,
+        payload: body,
+        now,
       });
-      if (body.deleteOwner) await endSession(ctx);
-      return json({ success: true, productCode: FREE_PRODUCT });
+      if (account.instance)
+        await disbandInstance(tx, account.instance, { deleteMembers: body.deleteMembers, now });
+      if (body.deleteOwner) {
+        await Users.delete(tx, account.user.id);
+      } else {
+        await convertToFree(tx, account, now);
+      }
     });
+    if (body.deleteOwner) await endSession(ctx);
+    return json({ success: true, productCode: FREE_PRODUCT });
   });
 
-  routes.api(api.leaveInstance, async (ctx) => {
-    await ctx.body(api.leaveInstance.body);
-    return withOwnAccountLock(ctx, async ({ account }) => {
-      const id = Number(ctx.params.id);
-      if (!account.instance || account.instance.id !== id)
-        throw new HttpError(apiError("instance_not_found"));
-      if (account.isOwner) return fail("owner_cannot_leave");
-      await ctx.app.db.transaction((tx) =>
-        Users.update(tx, account.user.id, {
-          instanceId: null,
-          memberState: null,
-          enterpriseRole: null,
-        }),
-      );
-      return json({ success: true, productCode: account.sub.productCode });
-    });
+  routes.api(api.leaveInstance, async (ctx, { params, account }) => {
+    const id = Number(params.id);
+    if (!account.instance || account.instance.id !== id)
+      throw new HttpError(apiError("instance_not_found"));
+    if (account.isOwner) return fail("owner_cannot_leave");
+    await ctx.app.db.transaction((tx) =>
+      Users.update(tx, account.user.id, {
+        instanceId: null,
+        memberState: null,
+        enterpriseRole: null,
+      }),
+    );
+    return json({ success: true, productCode: account.sub.productCode });
   });
 }

@@ -16,7 +16,7 @@ export const WEBHOOK_MAX_BYTES = 256 * 1024;
 
 export function webhookRoutes(routes: Routes): void {
   let client: Stripe | null = null;
-  routes.raw(webhooks.stripeWebhook.method, webhooks.stripeWebhook.path, async (ctx) => {
+  routes.raw(webhooks.stripeWebhook, async (ctx) => {
     await ctx.limit("webhookPerIp", ctx.ip);
     const stripe = ctx.app.config.payments === "stripe" ? ctx.app.config.stripe : null;
     if (!stripe?.webhookSecret) return fail("webhook_not_configured");

@@ -6,7 +6,12 @@ import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
-import { type OrderSummary, resolvePriceSet } from "../../domain/pricing/index.ts";
+import {
+  type OrderSummary,
+  periodValue,
+  resolvePriceSet,
+  resultingProduct,
+} from "../../domain/pricing/index.ts";
 import { currentPriceBasis, recurringCampaignOf } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import { DAY_MS } from "../clock.ts";
@@ -33,22 +38,6 @@ function productName(catalog: Catalog, code: string): string {
     catalog.singleExports.find((e) => e.code === code)?.name ??
     (catalog.exportUpgrades.some((u) => u.code === code) ? "Export upgrade" : code)
   );
-}
-
-/** The value of the new period (the plan, essentials and seats after any discount; no add-ons, tax or credit). */
-export function periodValue(summary: OrderSummary): number {
-  const n = summary.newSubscription;
-  return n.firstTermBasePrice - n.firstTermDiscount + n.firstTermExtraSeatsPrice;
-}
-
-/** The product the account has after buying `code` with these add-ons (a plan plus essentials is the essentials variant). */
-export function resultingProduct(
-  catalog: Catalog,
-  plan: PlanEntry,
-  addOns: readonly string[],
-): string {
-  const withEssentials = addOns.some((a) => catalog.essentials.addOns.some((e) => e.code === a));
-  return withEssentials && plan.essentialsUpgrade ? plan.essentialsUpgrade : plan.code;
 }
 
 export function buildOrder(

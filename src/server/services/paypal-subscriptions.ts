@@ -30,7 +30,8 @@ import type { Account } from "./account.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
 import { locationOf } from "./location.ts";
 import { invoiceOrder } from "./invoices.ts";
-import { applyOrder, buildOrder, resultingProduct } from "./orders.ts";
+import { resultingProduct } from "../../domain/pricing/index.ts";
+import { applyOrder, buildOrder } from "./orders.ts";
 import { type Quote, quoteFor } from "./quotes.ts";
 
 export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer" | "config"> & {

@@ -14,13 +14,14 @@ import {
   type CurrentSubscription,
   type OrderSummary,
   type PricingError,
+  periodValue,
   quote,
+  resultingProduct,
   safeOrderSummary,
   unusedCredit,
 } from "../../domain/pricing/index.ts";
 import type { Account } from "./account.ts";
 import { treatmentFor } from "./invoices.ts";
-import { periodValue, resultingProduct } from "./orders.ts";
 
 export type QuoteInput = {
   targetProduct: string;

@@ -1,16 +1,36 @@
 // Serves the built static site (dist/). Small on purpose: files are read once, compressed once
-// (gzip and brotli) and kept in memory, which suits a site of a few hundred small files.
-// The API server (src/server/) mounts the same handler in front of its routes.
+// (gzip and brotli) and kept in memory, which suits a site of a few hundred small files. A page's
+// inline scripts are hashed once too, when it is loaded, for its Content-Security-Policy: the app
+// (app.ts) turns the hashes into the page's policy through `StaticServe.headersFor`.
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, resolve, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { inlineScriptHashes } from "./http/security.ts";
 
-export type StaticHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+/** What the app asks of one answer (app.ts): another status, and the headers of a page. */
+export type StaticServe = {
+  /** Replaces 200 (the site's 404 page is served with 404); such answers are not cached. */
+  status?: number;
+  /** Headers of an HTML page, from the hashes of its inline scripts (its CSP). */
+  headersFor?: (page: { inlineScriptHashes: readonly string[] }) => Record<string, string>;
+};
+
+export type StaticHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  serve?: StaticServe,
+) => boolean | Promise<boolean>;
 
 type Encoding = "br" | "gzip" | "identity";
-type Entry = { type: string; etag: string; bodies: Partial<Record<Encoding, Buffer>> };
+type Entry = {
+  type: string;
+  etag: string;
+  bodies: Partial<Record<Encoding, Buffer>>;
+  /** For an HTML page: the CSP hashes of its inline scripts, computed once at load. */
+  inlineScriptHashes: readonly string[] | null;
+};
 
 const types: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -52,6 +72,7 @@ function load(path: string): Entry {
   const type = types[extname(path).toLowerCase()] ?? "application/octet-stream";
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}`;
   const bodies: Entry["bodies"] = { identity: body };
+  const hashes = type.startsWith("text/html") ? inlineScriptHashes(body.toString("utf8")) : null;
   if (compressible.test(type) && body.length > 256) {
     bodies.gzip = gzipSync(body, { level: 9 });
     bodies.br = brotliCompressSync(body, {
@@ -61,7 +82,7 @@ function load(path: string): Entry {
       },
     });
   }
-  return { type, etag, bodies };
+  return { type, etag, bodies, inlineScriptHashes: hashes };
 }
 
 /** The best encoding the client accepts (a `q=0` refuses one). */
@@ -84,7 +105,16 @@ function send(
   entry: Entry,
   status: number,
   cache: string,
+  serve: StaticServe = {},
 ) {
+  if (serve.status !== undefined) {
+    status = serve.status;
+    cache = "no-store";
+  }
+  if (entry.inlineScriptHashes && serve.headersFor) {
+    const headers = serve.headersFor({ inlineScriptHashes: entry.inlineScriptHashes });
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  }
   const encoding = pickEncoding(req.headers["accept-encoding"], entry);
   const body = entry.bodies[encoding] ?? Buffer.alloc(0);
   const etag = `${entry.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
@@ -110,11 +140,13 @@ function send(
  * (`/plans` and `/plans/` find `plans/index.html` or `plans.html`) and returns true; for anything
  * else it writes nothing and returns false, so the caller can route the request elsewhere.
  */
-export function createStaticHandler(distDir: string): StaticHandler {
+export function createStaticHandler(
+  distDir: string,
+): (req: IncomingMessage, res: ServerResponse, serve?: StaticServe) => boolean {
   const root = resolve(distDir);
   const cache = new Map<string, Entry>();
 
-  return (req, res) => {
+  return (req, res, serve) => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     let pathname: string;
     try {
@@ -135,7 +167,7 @@ export function createStaticHandler(distDir: string): StaticHandler {
     const cacheControl = pathname.startsWith("/_astro/")
       ? "public, max-age=31536000, immutable"
       : "public, max-age=0, must-revalidate";
-    send(req, res, entry, 200, cacheControl);
+    send(req, res, entry, 200, cacheControl, serve);
     return true;
   };
 }
