@@ -25,6 +25,7 @@ import { forgetPaymentProviders, paymentProviders } from "../../stores/payment-p
 import { $user } from "../../stores/user.ts";
 import { Problem } from "../screens/Frame.tsx";
 import { preloadSdks, retryStripe, sdkLoaders, stripeFor } from "./provider-sdks.ts";
+import { SandboxAuthentication } from "./SandboxAuthentication.tsx";
 import { SandboxCardFields } from "./SandboxCardFields.tsx";
 
 const StripeCardFields = lazy(() =>
@@ -207,6 +208,7 @@ function PaymentMethods({
         ) : (
           <SandboxCardFields />
         ))}
+      {card.provider !== "stripe" && <SandboxAuthentication />}
       {checkout.priceChanged && (
         <p role="alert" className="problem">
           The price changed since you saw it. Check the new total above and confirm again.

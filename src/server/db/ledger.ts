@@ -60,7 +60,10 @@ export const CardTokens = {
     );
   },
   async get(q: Queryable, id: string): Promise<CardToken | null> {
-    const r = await q.get<Record<string, unknown>>("SELECT * FROM card_tokens WHERE id = ?", [id]);
+    const r = await q.get<Record<string, unknown>>(
+      "SELECT * FROM card_tokens WHERE id = ?",
+      [id],
+    );
     if (!r) return null;
     return {
       id: String(r.id),
@@ -79,10 +82,10 @@ export const CardTokens = {
   async use(q: Queryable, id: string, now: number): Promise<boolean> {
     return (
       (
-        await q.run("UPDATE card_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL", [
-          now,
-          id,
-        ])
+        await q.run(
+          "UPDATE card_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL",
+          [now, id],
+        )
       ).changes === 1
     );
   },
@@ -108,23 +111,60 @@ export const SandboxCustomers = {
   },
 };
 
+function sandboxChargeOf(
+  r: Record<string, unknown> | undefined | null,
+): SandboxCharge | null {
+  if (!r) return null;
+  return {
+    idempotencyKey: String(r.idempotency_key),
+    id: String(r.id),
+    customerId: String(r.customer_id),
+    amount: Number(r.amount),
+    currency: String(r.currency),
+    description: String(r.description),
+    errorCode: (r.error_code as string | null) ?? null,
+    createdAt: Number(r.created_at),
+  };
+}
+
+/** A sandbox charge waiting for the customer's authentication (its error_code while it waits). */
+export const AWAITING_AUTHENTICATION = "requires_action";
+
 export const SandboxCharges = {
-  async byKey(q: Queryable, idempotencyKey: string): Promise<SandboxCharge | null> {
-    const r = await q.get<Record<string, unknown>>(
-      "SELECT * FROM sandbox_charges WHERE idempotency_key = ?",
-      [idempotencyKey],
+  async byKey(
+    q: Queryable,
+    idempotencyKey: string,
+  ): Promise<SandboxCharge | null> {
+    return sandboxChargeOf(
+      await q.get<Record<string, unknown>>(
+        "SELECT * FROM sandbox_charges WHERE idempotency_key = ?",
+        [idempotencyKey],
+      ),
     );
-    if (!r) return null;
-    return {
-      idempotencyKey: String(r.idempotency_key),
-      id: String(r.id),
-      customerId: String(r.customer_id),
-      amount: Number(r.amount),
-      currency: String(r.currency),
-      description: String(r.description),
-      errorCode: (r.error_code as string | null) ?? null,
-      createdAt: Number(r.created_at),
-    };
+  },
+  async byId(q: Queryable, id: string): Promise<SandboxCharge | null> {
+    return sandboxChargeOf(
+      await q.get<Record<string, unknown>>(
+        "SELECT * FROM sandbox_charges WHERE id = ?",
+        [id],
+      ),
+    );
+  },
+  /**
+   * Ends a charge's authentication with its outcome (null: paid). Only a charge still waiting
+   * changes, so two answers to one step (two tabs, a replayed form) settle it once: false when
+   * it was settled already.
+   */
+  async settleAuthentication(
+    q: Queryable,
+    id: string,
+    errorCode: string | null,
+  ): Promise<boolean> {
+    const r = await q.run(
+      "UPDATE sandbox_charges SET error_code = ? WHERE id = ? AND error_code = ?",
+      [errorCode, id, AWAITING_AUTHENTICATION],
+    );
+    return r.changes === 1;
   },
   async insert(q: Queryable, c: SandboxCharge): Promise<void> {
     await q.run(
@@ -171,9 +211,10 @@ export const PaypalApprovals = {
     );
   },
   async get(q: Queryable, id: string): Promise<PaypalApproval | null> {
-    const r = await q.get<Record<string, unknown>>("SELECT * FROM paypal_approvals WHERE id = ?", [
-      id,
-    ]);
+    const r = await q.get<Record<string, unknown>>(
+      "SELECT * FROM paypal_approvals WHERE id = ?",
+      [id],
+    );
     if (!r) return null;
     return {
       id: String(r.id),

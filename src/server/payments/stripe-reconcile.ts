@@ -58,11 +58,16 @@ export async function reconcileStripe(
     }
     if (now - intent.created * 1000 < graceMs) {
       report.waiting.push(intent.id);
-      log.info(`reconcile: payment ${intent.id} (${orderKey}) has no order yet; left to its retry`);
+      log.info(
+        `reconcile: payment ${intent.id} (${orderKey}) has no order yet; left to its retry`,
+      );
       continue;
     }
     const refund = await stripe.refunds.create(
-      { payment_intent: intent.id, metadata: { reason: "no_order", order_key: orderKey } },
+      {
+        payment_intent: intent.id,
+        metadata: { reason: "no_order", order_key: orderKey },
+      },
       { idempotencyKey: `reconcile:refund:${intent.id}` },
     );
     report.refunded.push(intent.id);
@@ -81,7 +86,8 @@ export async function reconcileStripe(
         intent = undefined;
       }
     }
-    if (intent?.status === "succeeded" && intent.amount === order.total) continue;
+    if (intent?.status === "succeeded" && intent.amount === order.total)
+      continue;
     report.ordersWithoutCharge.push(order.id);
     log.error(
       `reconcile: order ${order.id} (${order.total} cents) has no succeeded payment of its amount (${ref}: ${intent ? `${intent.status}, ${intent.amount}` : "not found"}): for support`,
@@ -113,13 +119,21 @@ export async function refundStripeOrder(
   }
   const already = await Refunds.totalFor(db, order.id);
   const amount = input.amount ?? order.total - already;
-  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > order.total - already) {
+  if (
+    !Number.isSafeInteger(amount) ||
+    amount <= 0 ||
+    amount > order.total - already
+  ) {
     throw new Error(
       `Order ${order.id}: ${order.total - already} of ${order.total} cents can be refunded; ${amount} asked.`,
     );
   }
   const refund = await stripe.refunds.create(
-    { payment_intent: order.chargeRef, amount, metadata: { order_id: order.id, by: "support" } },
+    {
+      payment_intent: order.chargeRef,
+      amount,
+      metadata: { order_id: order.id, by: "support" },
+    },
     { idempotencyKey: `support-refund:${order.id}:${already}:${amount}` },
   );
   const recorded = await db.transaction((tx) =>

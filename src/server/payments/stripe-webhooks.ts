@@ -65,11 +65,16 @@ async function fetchFresh(stripe: Stripe, event: Stripe.Event): Promise<Fresh> {
     case "payment_intent.succeeded":
     case "payment_intent.payment_failed":
     case "payment_intent.requires_action":
-      return { kind: "payment_intent", intent: await stripe.paymentIntents.retrieve(id) };
+      return {
+        kind: "payment_intent",
+        intent: await stripe.paymentIntents.retrieve(id),
+      };
     case "setup_intent.succeeded":
       return {
         kind: "setup_intent",
-        intent: await stripe.setupIntents.retrieve(id, { expand: ["payment_method"] }),
+        intent: await stripe.setupIntents.retrieve(id, {
+          expand: ["payment_method"],
+        }),
       };
     case "charge.refunded": {
       const charge = await stripe.charges.retrieve(id);
@@ -80,17 +85,26 @@ async function fetchFresh(stripe: Stripe, event: Stripe.Event): Promise<Fresh> {
     case "charge.dispute.closed":
       return { kind: "dispute", dispute: await stripe.disputes.retrieve(id) };
     case "payment_method.detached":
-      return { kind: "payment_method", method: await stripe.paymentMethods.retrieve(id) };
+      return {
+        kind: "payment_method",
+        method: await stripe.paymentMethods.retrieve(id),
+      };
     case "customer.deleted": {
       const customer = await stripe.customers.retrieve(id);
-      return { kind: "customer", customerId: id, deleted: customer.deleted === true };
+      return {
+        kind: "customer",
+        customerId: id,
+        deleted: customer.deleted === true,
+      };
     }
     default:
       return { kind: "ignored" };
   }
 }
 
-function idOf(value: string | { id: string } | null | undefined): string | null {
+function idOf(
+  value: string | { id: string } | null | undefined,
+): string | null {
   if (value === null || value === undefined) return null;
   return typeof value === "string" ? value : value.id;
 }
@@ -121,11 +135,15 @@ export async function handleStripeWebhook(
   try {
     fresh = await fetchFresh(deps.stripe, event);
   } catch (error) {
-    const requestId = error instanceof Stripe.errors.StripeError ? error.requestId : undefined;
+    const requestId =
+      error instanceof Stripe.errors.StripeError ? error.requestId : undefined;
     deps.log.warn(
       `stripe webhook: ${event.type} ${event.id}: fetching ${objectId(event)} failed (request ${requestId ?? "none"}), Stripe will deliver it again`,
     );
-    return { kind: "retry", message: error instanceof Error ? error.message : String(error) };
+    return {
+      kind: "retry",
+      message: error instanceof Error ? error.message : String(error),
+    };
   }
   const now = deps.clock.now();
   const claimed = await deps.db.transaction(async (tx) => {
@@ -158,7 +176,11 @@ async function apply(
       const order = await Orders.byChargeRef(tx, intent.id);
       // Orders are written by the purchase itself (it alone knows what was bought, at what price)
       // once the payment succeeded; a payment without one is the reconciliation's to settle.
-      if (intent.status === "succeeded" && !order && intent.metadata?.order_key) {
+      if (
+        intent.status === "succeeded" &&
+        !order &&
+        intent.metadata?.order_key
+      ) {
         log.warn(
           `stripe webhook: payment ${intent.id} (order key ${intent.metadata.order_key}) succeeded without an order yet; the reconciliation settles it if no retry records it`,
         );
@@ -168,8 +190,14 @@ async function apply(
     case "setup_intent": {
       const { intent } = fresh;
       const method = intent.payment_method as Stripe.PaymentMethod | null;
-      const customerId = idOf(intent.customer as string | { id: string } | null);
-      if (intent.status !== "succeeded" || !customerId || method?.object !== "payment_method")
+      const customerId = idOf(
+        intent.customer as string | { id: string } | null,
+      );
+      if (
+        intent.status !== "succeeded" ||
+        !customerId ||
+        method?.object !== "payment_method"
+      )
         return;
       // A card saved after the bank's step (3-D Secure on setup): the account's card from now.
       for (const user of await Users.byPaymentCustomer(tx, customerId)) {
@@ -183,10 +211,13 @@ async function apply(
       return;
     }
     case "refunds": {
-      const paymentId = idOf(fresh.charge.payment_intent as string | { id: string } | null);
+      const paymentId = idOf(
+        fresh.charge.payment_intent as string | { id: string } | null,
+      );
       if (!paymentId) return;
       for (const refund of fresh.refunds) {
-        if (refund.status !== "succeeded" && refund.status !== "pending") continue;
+        if (refund.status !== "succeeded" && refund.status !== "pending")
+          continue;
         const result = await recordRefund(tx, {
           chargeRef: paymentId,
           amount: refund.amount,
@@ -210,17 +241,25 @@ async function apply(
     }
     case "dispute": {
       const { dispute } = fresh;
-      const paymentId = idOf(dispute.payment_intent as string | { id: string } | null);
+      const paymentId = idOf(
+        dispute.payment_intent as string | { id: string } | null,
+      );
       const order = paymentId ? await Orders.byChargeRef(tx, paymentId) : null;
       if (event.type === "charge.dispute.created") {
         await Events.insert(tx, {
           kind: "payment",
           name: "dispute_opened",
           userId: order?.userId ?? null,
-          payload: { disputeId: dispute.id, orderId: order?.id ?? null, amount: dispute.amount },
+          payload: {
+            disputeId: dispute.id,
+            orderId: order?.id ?? null,
+            amount: dispute.amount,
+          },
           now,
         });
-        log.warn(`stripe webhook: dispute ${dispute.id} opened on order ${order?.id ?? "(none)"}`);
+        log.warn(
+          `stripe webhook: dispute ${dispute.id} opened on order ${order?.id ?? "(none)"}`,
+        );
         return;
       }
       if (dispute.status === "lost" && paymentId) {
@@ -244,7 +283,11 @@ async function apply(
       // Detached (by the issuer's update, the dashboard or the customer): no card on file.
       if (method.customer !== null) return;
       for (const user of await Users.byPaymentMethod(tx, method.id)) {
-        await Users.update(tx, user.id, { paymentMethod: null, cardBrand: null, cardLast4: null });
+        await Users.update(tx, user.id, {
+          paymentMethod: null,
+          cardBrand: null,
+          cardLast4: null,
+        });
       }
       return;
     }

@@ -37,7 +37,11 @@ export type StripeOptions = {
 };
 
 /** Where a Stripe client sends requests: Stripe, or the fake of the tests (STRIPE_API_URL). */
-export function stripeClient(secretKey: string, apiUrl: string | null, timeoutMs = 8_000): Stripe {
+export function stripeClient(
+  secretKey: string,
+  apiUrl: string | null,
+  timeoutMs = 8_000,
+): Stripe {
   const url = apiUrl ? new URL(apiUrl) : null;
   return new Stripe(secretKey, {
     apiVersion: STRIPE_API_VERSION,
@@ -48,14 +52,18 @@ export function stripeClient(secretKey: string, apiUrl: string | null, timeoutMs
       ? {
           host: url.hostname,
           port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
-          protocol: url.protocol === "https:" ? ("https" as const) : ("http" as const),
+          protocol:
+            url.protocol === "https:" ? ("https" as const) : ("http" as const),
         }
       : {}),
   });
 }
 
 /** The section-8 code of a Stripe decline: its decline_code when that is one we name, else its code. */
-export function declineCodeOf(error: { code?: string | null; decline_code?: string | null }) {
+export function declineCodeOf(error: {
+  code?: string | null;
+  decline_code?: string | null;
+}) {
   const specific = error.decline_code ?? null;
   const named = new Set([
     "expired_card",
@@ -73,7 +81,10 @@ function mayHaveLeft(error: unknown): boolean {
   if (error instanceof Stripe.errors.StripeConnectionError) {
     const detail = error.detail as { code?: string } | undefined;
     // Refused or unresolved: no byte was sent.
-    return !(detail && ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(detail.code ?? ""));
+    return !(
+      detail &&
+      ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(detail.code ?? "")
+    );
   }
   // 429 (rate limited), 4xx: Stripe answered that it did nothing.
   if (error instanceof Stripe.errors.StripeRateLimitError) return false;
@@ -104,19 +115,23 @@ function statusOf(reply: unknown): number {
 }
 
 function replayed(reply: unknown): boolean {
-  const headers = (reply as { lastResponse?: { headers?: Record<string, string> } }).lastResponse
-    ?.headers;
+  const headers = (
+    reply as { lastResponse?: { headers?: Record<string, string> } }
+  ).lastResponse?.headers;
   return headers?.["idempotent-replayed"] === "true";
 }
 
 function requestIdOf(value: unknown): string {
-  if (value instanceof Stripe.errors.StripeError) return value.requestId ?? "none";
+  if (value instanceof Stripe.errors.StripeError)
+    return value.requestId ?? "none";
   return (value as Reply | null)?.lastResponse?.requestId ?? "none";
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function customerIdOf(value: string | { id: string } | null | undefined): string | null {
+function customerIdOf(
+  value: string | { id: string } | null | undefined,
+): string | null {
   if (value === null || value === undefined) return null;
   return typeof value === "string" ? value : value.id;
 }
@@ -124,7 +139,11 @@ function customerIdOf(value: string | { id: string } | null | undefined): string
 export function createStripeProvider(options: StripeOptions): PaymentProvider {
   const requestTimeoutMs = options.requestTimeoutMs ?? 8_000;
   const deadlineMs = options.deadlineMs ?? 20_000;
-  const stripe = stripeClient(options.secretKey, options.apiUrl, requestTimeoutMs);
+  const stripe = stripeClient(
+    options.secretKey,
+    options.apiUrl,
+    requestTimeoutMs,
+  );
   const log = options.log ?? ((line: string) => console.warn(line));
 
   /**
@@ -141,14 +160,19 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     for (;;) {
       const remaining = deadline - Date.now();
       try {
-        const reply = await call(Math.max(1_000, Math.min(requestTimeoutMs, remaining)));
+        const reply = await call(
+          Math.max(1_000, Math.min(requestTimeoutMs, remaining)),
+        );
         if (statusOf(reply) >= 300) {
           state.left = true;
-          throw new UntrustedReply(`HTTP ${statusOf(reply)} without an error object`);
+          throw new UntrustedReply(
+            `HTTP ${statusOf(reply)} without an error object`,
+          );
         }
         return reply;
       } catch (error) {
-        if (error instanceof UntrustedReply || mayHaveLeft(error)) state.left = true;
+        if (error instanceof UntrustedReply || mayHaveLeft(error))
+          state.left = true;
         const again = error instanceof UntrustedReply || retryable(error);
         if (!again || deadline - Date.now() < pause + 1_000) {
           log(
@@ -169,18 +193,36 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         return { ok: true, chargeId: intent.id };
       case "requires_action":
         return intent.client_secret
-          ? { ok: false, kind: "action", intentId: intent.id, clientSecret: intent.client_secret }
-          : { ok: false, kind: "unknown", message: "requires_action without a client secret" };
+          ? {
+              ok: false,
+              kind: "action",
+              intentId: intent.id,
+              clientSecret: intent.client_secret,
+            }
+          : {
+              ok: false,
+              kind: "unknown",
+              message: "requires_action without a client secret",
+            };
       case "requires_payment_method": {
         const error = intent.last_payment_error;
-        if (error) return { ok: false, kind: "card", code: declineCodeOf(error) };
-        return { ok: false, kind: "unknown", message: "the payment has not been attempted" };
+        if (error)
+          return { ok: false, kind: "card", code: declineCodeOf(error) };
+        return {
+          ok: false,
+          kind: "unknown",
+          message: "the payment has not been attempted",
+        };
       }
       case "canceled":
         return { ok: false, kind: "card", code: "card_declined" };
       default:
         // processing, requires_confirmation, requires_capture: not paid yet, not refused.
-        return { ok: false, kind: "unknown", message: `the payment is ${intent.status}` };
+        return {
+          ok: false,
+          kind: "unknown",
+          message: `the payment is ${intent.status}`,
+        };
     }
   }
 
@@ -200,7 +242,12 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
   }
 
   async function lookup(
-    input: { customerId: string; orderKey: string; amount: number; paymentId?: string | null },
+    input: {
+      customerId: string;
+      orderKey: string;
+      amount: number;
+      paymentId?: string | null;
+    },
     deadline: number,
   ): Promise<ChargeResult | null> {
     const state = { left: false };
@@ -209,7 +256,12 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       intent = await attempts(
         "payment lookup",
         deadline,
-        (timeout) => stripe.paymentIntents.retrieve(input.paymentId as string, {}, { timeout }),
+        (timeout) =>
+          stripe.paymentIntents.retrieve(
+            input.paymentId as string,
+            {},
+            { timeout },
+          ),
         state,
       );
     } else {
@@ -218,7 +270,10 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         deadline,
         (timeout) =>
           stripe.paymentIntents.search(
-            { query: `metadata['order_key']:'${input.orderKey.replace(/'/g, "\\'")}'`, limit: 10 },
+            {
+              query: `metadata['order_key']:'${input.orderKey.replace(/'/g, "\\'")}'`,
+              limit: 10,
+            },
             { timeout },
           ),
         state,
@@ -229,8 +284,14 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     }
     if (!intent) return null;
     if (!matches(intent, input)) {
-      log(`stripe: payment ${intent.id} does not match order ${input.orderKey}: not trusted`);
-      return { ok: false, kind: "unknown", message: "the payment found does not match the order" };
+      log(
+        `stripe: payment ${intent.id} does not match order ${input.orderKey}: not trusted`,
+      );
+      return {
+        ok: false,
+        kind: "unknown",
+        message: "the payment found does not match the order",
+      };
     }
     return outcomeOf(intent);
   }
@@ -302,7 +363,10 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
             customer: customerId,
             payment_method: token,
             usage: "off_session",
-            automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+            automatic_payment_methods: {
+              enabled: true,
+              allow_redirects: "never",
+            },
             confirm: true,
             expand: ["payment_method"],
           },
@@ -312,7 +376,8 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     );
     if (
       intent?.object !== "setup_intent" ||
-      customerIdOf(intent.customer as string | { id: string } | null) !== customerId
+      customerIdOf(intent.customer as string | { id: string } | null) !==
+        customerId
     ) {
       throw new UntrustedReply("the setup answered is not the one asked for");
     }
@@ -322,7 +387,11 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         "setup lookup",
         deadline,
         (timeout) =>
-          stripe.setupIntents.retrieve(intent.id, { expand: ["payment_method"] }, { timeout }),
+          stripe.setupIntents.retrieve(
+            intent.id,
+            { expand: ["payment_method"] },
+            { timeout },
+          ),
         state,
       );
     }
@@ -332,28 +401,54 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
   return {
     name: "stripe",
 
-    async attachCard({ customerId, userId, email, token, idempotencyKey }): Promise<AttachResult> {
+    async attachCard({
+      customerId,
+      userId,
+      email,
+      token,
+      idempotencyKey,
+    }): Promise<AttachResult> {
       const deadline = Date.now() + deadlineMs;
       const state = { left: false };
       try {
         let customer =
-          customerId ?? (await newCustomer({ userId, email, idempotencyKey }, deadline, state));
+          customerId ??
+          (await newCustomer(
+            { userId, email, idempotencyKey },
+            deadline,
+            state,
+          ));
         let intent: Stripe.SetupIntent;
         try {
-          intent = await setUp(customer, token, `${idempotencyKey}:setup`, deadline, state);
+          intent = await setUp(
+            customer,
+            token,
+            `${idempotencyKey}:setup`,
+            deadline,
+            state,
+          );
         } catch (error) {
           if (!missingCustomer(error)) throw error;
           // The customer was deleted in Stripe, or the keys are another account's: a new one.
-          log(`stripe: customer ${customer} is missing (request ${requestIdOf(error)}): new one`);
+          log(
+            `stripe: customer ${customer} is missing (request ${requestIdOf(error)}): new one`,
+          );
           customer = await newCustomer(
             { userId, email, idempotencyKey: `${idempotencyKey}:renewed` },
             deadline,
             state,
           );
-          intent = await setUp(customer, token, `${idempotencyKey}:setup2`, deadline, state);
+          intent = await setUp(
+            customer,
+            token,
+            `${idempotencyKey}:setup2`,
+            deadline,
+            state,
+          );
         }
         if (intent.status === "requires_action") {
-          if (!intent.client_secret) throw new UntrustedReply("no client secret");
+          if (!intent.client_secret)
+            throw new UntrustedReply("no client secret");
           const action: ActionRequired = {
             ok: false,
             kind: "action",
@@ -362,11 +457,22 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           };
           return action;
         }
-        if (intent.status === "requires_payment_method" && intent.last_setup_error) {
-          return { ok: false, kind: "card", code: declineCodeOf(intent.last_setup_error) };
+        if (
+          intent.status === "requires_payment_method" &&
+          intent.last_setup_error
+        ) {
+          return {
+            ok: false,
+            kind: "card",
+            code: declineCodeOf(intent.last_setup_error),
+          };
         }
         const method = intent.payment_method as Stripe.PaymentMethod | null;
-        if (intent.status !== "succeeded" || method?.object !== "payment_method" || !method.card) {
+        if (
+          intent.status !== "succeeded" ||
+          method?.object !== "payment_method" ||
+          !method.card
+        ) {
           throw new UntrustedReply(`the setup is ${intent.status}`);
         }
         return {
@@ -387,7 +493,11 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       // A card saved before PaymentIntents (a Charges-era source) has no PaymentMethod to pay with.
       const paymentMethod = input.paymentMethodId;
       if (!paymentMethod) {
-        return { ok: false, kind: "invalid", message: "the saved card must be entered again" };
+        return {
+          ok: false,
+          kind: "invalid",
+          message: "the saved card must be entered again",
+        };
       }
       try {
         const intent = await attempts(
@@ -402,7 +512,10 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
                 description: input.description,
                 metadata: { ...input.metadata, order_key: input.orderKey },
                 // A saved card only: no method that would send the customer elsewhere.
-                automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+                automatic_payment_methods: {
+                  enabled: true,
+                  allow_redirects: "never",
+                },
                 confirm: true,
                 // The card saved with its off-session mandate (attachCard's SetupIntent).
                 payment_method: paymentMethod,
@@ -412,11 +525,15 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
             ),
           state,
         );
-        if (!matches(intent, input)) throw new UntrustedReply("the payment answered is not ours");
+        if (!matches(intent, input))
+          throw new UntrustedReply("the payment answered is not ours");
         // A replayed key answers what the first request was answered, not what the payment is
         // now (the customer may have authenticated it since): read it afresh.
         if (replayed(intent) && intent.status !== "succeeded") {
-          const current = await lookup({ ...input, paymentId: intent.id }, deadline);
+          const current = await lookup(
+            { ...input, paymentId: intent.id },
+            deadline,
+          );
           if (current) return current;
         }
         return outcomeOf(intent);
@@ -424,7 +541,10 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         if (error instanceof Stripe.errors.StripeCardError) {
           // An off-session payment the bank wants authenticated is a decline with its intent.
           const intent = error.payment_intent;
-          if (error.code === "authentication_required" && intent?.client_secret) {
+          if (
+            error.code === "authentication_required" &&
+            intent?.client_secret
+          ) {
             return {
               ok: false,
               kind: "action",
@@ -438,8 +558,14 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           return { ok: false, kind: "card", code: declineCodeOf(error) };
         }
         if (missingCustomer(error) && !state.left) {
-          log(`stripe: customer ${input.customerId} is missing (request ${requestIdOf(error)})`);
-          return { ok: false, kind: "invalid", message: "the saved card must be entered again" };
+          log(
+            `stripe: customer ${input.customerId} is missing (request ${requestIdOf(error)})`,
+          );
+          return {
+            ok: false,
+            kind: "invalid",
+            message: "the saved card must be entered again",
+          };
         }
         const result = failure(error, state);
         if (result.kind !== "unknown") return result;

@@ -7,6 +7,7 @@ import { healthRoutes } from "./health.ts";
 import { paymentProviderRoutes } from "./payment-providers.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
+import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
 import { productRoutes } from "./products.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
@@ -18,6 +19,7 @@ export function registerRoutes(routes: Routes): void {
   paymentRoutes(routes);
   paymentProviderRoutes(routes);
   paypalRoutes(routes);
+  sandboxAuthenticationRoutes(routes);
   webhookRoutes(routes);
   engagementRoutes(routes);
   devRoutes(routes);
