@@ -3,14 +3,7 @@
 // page opened in a window of its own from the person's click, and the step over when that window
 // answers, is closed (which fails the step at the server, as closing Stripe's does) or is
 // cancelled here.
-import {
-  act,
-  cleanup,
-  fireEvent,
-  render,
-  screen,
-  waitFor,
-} from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { authenticatePayment } from "../../stores/payment-authentication.ts";
 import { SandboxAuthentication } from "./SandboxAuthentication.tsx";
@@ -32,9 +25,7 @@ async function started(): Promise<{
   finished: () => boolean;
 }> {
   render(<SandboxAuthentication />);
-  expect(
-    screen.queryByRole("group", { name: "Payment authentication" }),
-  ).toBeNull();
+  expect(screen.queryByRole("group", { name: "Payment authentication" })).toBeNull();
   let over = false;
   const done = authenticatePayment(ACTION).then((shown) => {
     over = true;
@@ -47,20 +38,12 @@ async function started(): Promise<{
 describe("SandboxAuthentication", () => {
   it("opens the bank's page from a click and ends when that page answers", async () => {
     const bank = { closed: false };
-    const open = vi
-      .spyOn(window, "open")
-      .mockReturnValue(bank as unknown as Window);
+    const open = vi.spyOn(window, "open").mockReturnValue(bank as unknown as Window);
     const fetch = vi.fn(async () => new Response(""));
     vi.stubGlobal("fetch", fetch);
     const { done, finished } = await started();
-    fireEvent.click(
-      screen.getByRole("button", { name: "Open your bank's page" }),
-    );
-    expect(open).toHaveBeenCalledWith(
-      ACTION.url,
-      "sandbox-authentication",
-      expect.any(String),
-    );
+    fireEvent.click(screen.getByRole("button", { name: "Open your bank's page" }));
+    expect(open).toHaveBeenCalledWith(ACTION.url, "sandbox-authentication", expect.any(String));
     expect(finished()).toBe(false);
     act(() => {
       window.dispatchEvent(
@@ -73,9 +56,7 @@ describe("SandboxAuthentication", () => {
     expect(await done).toBe(true);
     expect(fetch).not.toHaveBeenCalled();
     await waitFor(() =>
-      expect(
-        screen.queryByRole("group", { name: "Payment authentication" }),
-      ).toBeNull(),
+      expect(screen.queryByRole("group", { name: "Payment authentication" })).toBeNull(),
     );
   });
 
@@ -85,9 +66,7 @@ describe("SandboxAuthentication", () => {
     const fetch = vi.fn(async () => new Response(""));
     vi.stubGlobal("fetch", fetch);
     const { done, finished } = await started();
-    fireEvent.click(
-      screen.getByRole("button", { name: "Open your bank's page" }),
-    );
+    fireEvent.click(screen.getByRole("button", { name: "Open your bank's page" }));
     window.dispatchEvent(
       new MessageEvent("message", {
         origin: "https://evil.example",
@@ -100,10 +79,7 @@ describe("SandboxAuthentication", () => {
     bank.closed = true;
     expect(await done).toBe(true);
     expect(fetch).toHaveBeenCalledOnce();
-    const [path, init] = fetch.mock.calls[0] as unknown as [
-      string,
-      RequestInit,
-    ];
+    const [path, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(path).toBe("/dev/sandbox/authenticate");
     expect(String(init.body)).toBe("payment=ch_sandbox_1&action=fail");
   });

@@ -8,10 +8,7 @@
 // checkout then asks the server, which alone knows whether the payment succeeded. Part of the
 // payment step's lazy chunk.
 import { useEffect, useRef, useState } from "react";
-import {
-  type PaymentAction,
-  setAuthenticator,
-} from "../../stores/payment-authentication.ts";
+import { type PaymentAction, setAuthenticator } from "../../stores/payment-authentication.ts";
 
 export function SandboxAuthentication() {
   const [url, setUrl] = useState<string | null>(null);
@@ -57,11 +54,7 @@ export function SandboxAuthentication() {
 
   if (url === null) return null;
   const open = () => {
-    const step = window.open(
-      url,
-      "sandbox-authentication",
-      "popup,width=480,height=640",
-    );
+    const step = window.open(url, "sandbox-authentication", "popup,width=480,height=640");
     if (!step) {
       setBlocked(true);
       return;
@@ -72,10 +65,7 @@ export function SandboxAuthentication() {
       void (answered ? finish.current?.() : abandon.current?.());
     };
     const onMessage = (event: MessageEvent) => {
-      if (
-        event.origin === location.origin &&
-        event.data?.source === "sandbox-authentication"
-      ) {
+      if (event.origin === location.origin && event.data?.source === "sandbox-authentication") {
         done(true);
       }
     };
@@ -86,25 +76,20 @@ export function SandboxAuthentication() {
     }, 300);
   };
   return (
-    <div role="group" aria-label="Payment authentication" className="stack">
+    <fieldset className="stack">
+      <legend>Payment authentication</legend>
       <p role="status">Your bank asks you to confirm this payment.</p>
       {blocked && (
-        <p className="problem">
-          Your browser blocked the bank's window: allow it, then try again.
-        </p>
+        <p className="problem">Your browser blocked the bank's window: allow it, then try again.</p>
       )}
       <p>
         <button type="button" className="btn" onClick={open}>
           Open your bank's page
         </button>{" "}
-        <button
-          type="button"
-          className="btn secondary"
-          onClick={() => void abandon.current?.()}
-        >
+        <button type="button" className="btn secondary" onClick={() => void abandon.current?.()}>
           Cancel
         </button>
       </p>
-    </div>
+    </fieldset>
   );
 }

@@ -60,10 +60,7 @@ export const CardTokens = {
     );
   },
   async get(q: Queryable, id: string): Promise<CardToken | null> {
-    const r = await q.get<Record<string, unknown>>(
-      "SELECT * FROM card_tokens WHERE id = ?",
-      [id],
-    );
+    const r = await q.get<Record<string, unknown>>("SELECT * FROM card_tokens WHERE id = ?", [id]);
     if (!r) return null;
     return {
       id: String(r.id),
@@ -82,10 +79,10 @@ export const CardTokens = {
   async use(q: Queryable, id: string, now: number): Promise<boolean> {
     return (
       (
-        await q.run(
-          "UPDATE card_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL",
-          [now, id],
-        )
+        await q.run("UPDATE card_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL", [
+          now,
+          id,
+        ])
       ).changes === 1
     );
   },
@@ -111,9 +108,7 @@ export const SandboxCustomers = {
   },
 };
 
-function sandboxChargeOf(
-  r: Record<string, unknown> | undefined | null,
-): SandboxCharge | null {
+function sandboxChargeOf(r: Record<string, unknown> | undefined | null): SandboxCharge | null {
   if (!r) return null;
   return {
     idempotencyKey: String(r.idempotency_key),
@@ -131,10 +126,7 @@ function sandboxChargeOf(
 export const AWAITING_AUTHENTICATION = "requires_action";
 
 export const SandboxCharges = {
-  async byKey(
-    q: Queryable,
-    idempotencyKey: string,
-  ): Promise<SandboxCharge | null> {
+  async byKey(q: Queryable, idempotencyKey: string): Promise<SandboxCharge | null> {
     return sandboxChargeOf(
       await q.get<Record<string, unknown>>(
         "SELECT * FROM sandbox_charges WHERE idempotency_key = ?",
@@ -144,10 +136,7 @@ export const SandboxCharges = {
   },
   async byId(q: Queryable, id: string): Promise<SandboxCharge | null> {
     return sandboxChargeOf(
-      await q.get<Record<string, unknown>>(
-        "SELECT * FROM sandbox_charges WHERE id = ?",
-        [id],
-      ),
+      await q.get<Record<string, unknown>>("SELECT * FROM sandbox_charges WHERE id = ?", [id]),
     );
   },
   /**
@@ -155,11 +144,7 @@ export const SandboxCharges = {
    * changes, so two answers to one step (two tabs, a replayed form) settle it once: false when
    * it was settled already.
    */
-  async settleAuthentication(
-    q: Queryable,
-    id: string,
-    errorCode: string | null,
-  ): Promise<boolean> {
+  async settleAuthentication(q: Queryable, id: string, errorCode: string | null): Promise<boolean> {
     const r = await q.run(
       "UPDATE sandbox_charges SET error_code = ? WHERE id = ? AND error_code = ?",
       [errorCode, id, AWAITING_AUTHENTICATION],
@@ -211,10 +196,9 @@ export const PaypalApprovals = {
     );
   },
   async get(q: Queryable, id: string): Promise<PaypalApproval | null> {
-    const r = await q.get<Record<string, unknown>>(
-      "SELECT * FROM paypal_approvals WHERE id = ?",
-      [id],
-    );
+    const r = await q.get<Record<string, unknown>>("SELECT * FROM paypal_approvals WHERE id = ?", [
+      id,
+    ]);
     if (!r) return null;
     return {
       id: String(r.id),

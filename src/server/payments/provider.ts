@@ -46,8 +46,7 @@ export type AttachResult =
   | ActionRequired
   | ProviderFailure;
 
-export type ChargeResult =
-  { ok: true; chargeId: string } | ActionRequired | ProviderFailure;
+export type ChargeResult = { ok: true; chargeId: string } | ActionRequired | ProviderFailure;
 
 export type ChargeInput = {
   customerId: string;

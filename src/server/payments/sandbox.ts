@@ -12,21 +12,14 @@ import {
   SandboxCharges,
   SandboxCustomers,
 } from "../db/ledger.ts";
-import type {
-  AttachResult,
-  ChargeResult,
-  PaymentProvider,
-} from "./provider.ts";
+import type { AttachResult, ChargeResult, PaymentProvider } from "./provider.ts";
 import { authenticationOf } from "./test-cards.ts";
 
 /** The sandbox's authentication page (routes/sandbox-authentication.ts), Stripe's test page's stand-in. */
 export const SANDBOX_AUTHENTICATION_PATH = "/dev/sandbox/authenticate";
 
 /** A charge as the provider answers it: paid, declined, or waiting for the customer's step. */
-function answerOf(charge: {
-  id: string;
-  errorCode: string | null;
-}): ChargeResult {
+function answerOf(charge: { id: string; errorCode: string | null }): ChargeResult {
   if (charge.errorCode === AWAITING_AUTHENTICATION) {
     return {
       ok: false,
@@ -63,11 +56,9 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
             message: "this card token was used already",
           };
         }
-        if (card.attachError)
-          return { ok: false, kind: "card", code: card.attachError };
+        if (card.attachError) return { ok: false, kind: "card", code: card.attachError };
         const expiry = Date.UTC(card.expYear, card.expMonth); // first instant after the expiry month
-        if (expiry <= now)
-          return { ok: false, kind: "card", code: "expired_card" };
+        if (expiry <= now) return { ok: false, kind: "card", code: "expired_card" };
         const id = customerId ?? `cus_sandbox_${userId}`;
         await SandboxCustomers.upsert(tx, { id, tokenId: token, email, now });
         return {
@@ -80,13 +71,7 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
       });
     },
 
-    async charge({
-      customerId,
-      amount,
-      description,
-      idempotencyKey,
-      offSession,
-    }) {
+    async charge({ customerId, amount, description, idempotencyKey, offSession }) {
       const now = clock.now();
       return db.transaction(async (tx): Promise<ChargeResult> => {
         const previous = await SandboxCharges.byKey(tx, idempotencyKey);

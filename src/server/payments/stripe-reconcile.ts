@@ -58,9 +58,7 @@ export async function reconcileStripe(
     }
     if (now - intent.created * 1000 < graceMs) {
       report.waiting.push(intent.id);
-      log.info(
-        `reconcile: payment ${intent.id} (${orderKey}) has no order yet; left to its retry`,
-      );
+      log.info(`reconcile: payment ${intent.id} (${orderKey}) has no order yet; left to its retry`);
       continue;
     }
     const refund = await stripe.refunds.create(
@@ -86,8 +84,7 @@ export async function reconcileStripe(
         intent = undefined;
       }
     }
-    if (intent?.status === "succeeded" && intent.amount === order.total)
-      continue;
+    if (intent?.status === "succeeded" && intent.amount === order.total) continue;
     report.ordersWithoutCharge.push(order.id);
     log.error(
       `reconcile: order ${order.id} (${order.total} cents) has no succeeded payment of its amount (${ref}: ${intent ? `${intent.status}, ${intent.amount}` : "not found"}): for support`,
@@ -119,11 +116,7 @@ export async function refundStripeOrder(
   }
   const already = await Refunds.totalFor(db, order.id);
   const amount = input.amount ?? order.total - already;
-  if (
-    !Number.isSafeInteger(amount) ||
-    amount <= 0 ||
-    amount > order.total - already
-  ) {
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > order.total - already) {
     throw new Error(
       `Order ${order.id}: ${order.total - already} of ${order.total} cents can be refunded; ${amount} asked.`,
     );

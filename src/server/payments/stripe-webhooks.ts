@@ -102,9 +102,7 @@ async function fetchFresh(stripe: Stripe, event: Stripe.Event): Promise<Fresh> {
   }
 }
 
-function idOf(
-  value: string | { id: string } | null | undefined,
-): string | null {
+function idOf(value: string | { id: string } | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return typeof value === "string" ? value : value.id;
 }
@@ -135,8 +133,7 @@ export async function handleStripeWebhook(
   try {
     fresh = await fetchFresh(deps.stripe, event);
   } catch (error) {
-    const requestId =
-      error instanceof Stripe.errors.StripeError ? error.requestId : undefined;
+    const requestId = error instanceof Stripe.errors.StripeError ? error.requestId : undefined;
     deps.log.warn(
       `stripe webhook: ${event.type} ${event.id}: fetching ${objectId(event)} failed (request ${requestId ?? "none"}), Stripe will deliver it again`,
     );
@@ -176,11 +173,7 @@ async function apply(
       const order = await Orders.byChargeRef(tx, intent.id);
       // Orders are written by the purchase itself (it alone knows what was bought, at what price)
       // once the payment succeeded; a payment without one is the reconciliation's to settle.
-      if (
-        intent.status === "succeeded" &&
-        !order &&
-        intent.metadata?.order_key
-      ) {
+      if (intent.status === "succeeded" && !order && intent.metadata?.order_key) {
         log.warn(
           `stripe webhook: payment ${intent.id} (order key ${intent.metadata.order_key}) succeeded without an order yet; the reconciliation settles it if no retry records it`,
         );
@@ -190,14 +183,8 @@ async function apply(
     case "setup_intent": {
       const { intent } = fresh;
       const method = intent.payment_method as Stripe.PaymentMethod | null;
-      const customerId = idOf(
-        intent.customer as string | { id: string } | null,
-      );
-      if (
-        intent.status !== "succeeded" ||
-        !customerId ||
-        method?.object !== "payment_method"
-      )
+      const customerId = idOf(intent.customer as string | { id: string } | null);
+      if (intent.status !== "succeeded" || !customerId || method?.object !== "payment_method")
         return;
       // A card saved after the bank's step (3-D Secure on setup): the account's card from now.
       for (const user of await Users.byPaymentCustomer(tx, customerId)) {
@@ -211,13 +198,10 @@ async function apply(
       return;
     }
     case "refunds": {
-      const paymentId = idOf(
-        fresh.charge.payment_intent as string | { id: string } | null,
-      );
+      const paymentId = idOf(fresh.charge.payment_intent as string | { id: string } | null);
       if (!paymentId) return;
       for (const refund of fresh.refunds) {
-        if (refund.status !== "succeeded" && refund.status !== "pending")
-          continue;
+        if (refund.status !== "succeeded" && refund.status !== "pending") continue;
         const result = await recordRefund(tx, {
           chargeRef: paymentId,
           amount: refund.amount,
@@ -241,9 +225,7 @@ async function apply(
     }
     case "dispute": {
       const { dispute } = fresh;
-      const paymentId = idOf(
-        dispute.payment_intent as string | { id: string } | null,
-      );
+      const paymentId = idOf(dispute.payment_intent as string | { id: string } | null);
       const order = paymentId ? await Orders.byChargeRef(tx, paymentId) : null;
       if (event.type === "charge.dispute.created") {
         await Events.insert(tx, {
@@ -257,9 +239,7 @@ async function apply(
           },
           now,
         });
-        log.warn(
-          `stripe webhook: dispute ${dispute.id} opened on order ${order?.id ?? "(none)"}`,
-        );
+        log.warn(`stripe webhook: dispute ${dispute.id} opened on order ${order?.id ?? "(none)"}`);
         return;
       }
       if (dispute.status === "lost" && paymentId) {

@@ -86,9 +86,7 @@ describe("the Stripe provider", () => {
     expect(paid).toMatchObject({ ok: true });
     expect(again).toEqual(paid);
     expect(paymentsFor("order:1:a")).toHaveLength(1);
-    const create = fake.requests
-      .filter((r) => r.path === "/v1/payment_intents")
-      .at(-1);
+    const create = fake.requests.filter((r) => r.path === "/v1/payment_intents").at(-1);
     expect(create?.idempotencyKey).toBe("order:1:a");
     expect(create?.params).toMatchObject({
       amount: "9588",
@@ -101,9 +99,7 @@ describe("the Stripe provider", () => {
   });
 
   it("renews off-session with the saved mandate", async () => {
-    const card = await customerWith(
-      "pm_card_authenticationRequiredOnSetup",
-    ).catch(() => null);
+    const card = await customerWith("pm_card_authenticationRequiredOnSetup").catch(() => null);
     // 3155 needs authentication when saved: the setup waits for the customer.
     expect(card).toBeNull();
     const visa = await customerWith();
@@ -112,9 +108,7 @@ describe("the Stripe provider", () => {
       offSession: true,
     });
     expect(renewal).toMatchObject({ ok: true });
-    const create = fake.requests
-      .filter((r) => r.path === "/v1/payment_intents")
-      .at(-1);
+    const create = fake.requests.filter((r) => r.path === "/v1/payment_intents").at(-1);
     expect(create?.params).toMatchObject({
       off_session: "true",
       confirm: "true",
@@ -198,16 +192,13 @@ describe("faults: each ends with one charge or none, and the truth told", () => 
     expect(paid).toMatchObject({ ok: true });
     expect(paymentsFor("order:1:lost")).toHaveLength(1);
     expect(
-      fake
-        .succeededPayments()
-        .filter((p) => p.metadata.order_key === "order:1:lost"),
+      fake.succeededPayments().filter((p) => p.metadata.order_key === "order:1:lost"),
     ).toHaveLength(1);
   });
 
   it("answers lost until the deadline: unknown (never a failure), then found by the next call with the key", async () => {
     const card = await customerWith();
-    for (let i = 0; i < 20; i++)
-      fake.fault("POST", "/v1/payment_intents", { kind: "lose-answer" });
+    for (let i = 0; i < 20; i++) fake.fault("POST", "/v1/payment_intents", { kind: "lose-answer" });
     for (let i = 0; i < 20; i++)
       fake.fault("GET", "/v1/payment_intents/search", {
         kind: "5xx-no-error",
@@ -262,8 +253,7 @@ describe("faults: each ends with one charge or none, and the truth told", () => 
       ok: true,
     });
     expect(paymentsFor("order:1:429")).toHaveLength(1);
-    for (let i = 0; i < 20; i++)
-      fake.fault("POST", "/v1/payment_intents", { kind: "rate-limit" });
+    for (let i = 0; i < 20; i++) fake.fault("POST", "/v1/payment_intents", { kind: "rate-limit" });
     const refused = await stripe.charge(purchase(card, "order:1:429b"));
     expect(refused).toMatchObject({ ok: false, kind: "unavailable" });
     expect(paymentsFor("order:1:429b")).toHaveLength(0);
@@ -286,17 +276,13 @@ describe("faults: each ends with one charge or none, and the truth told", () => 
     expect(saved).toMatchObject({ ok: true, last4: "4242" });
     if (!saved.ok) return;
     expect(saved.customerId).not.toBe(card.customerId);
-    expect(
-      lines.some((l) => l.includes(`customer ${card.customerId} is missing`)),
-    ).toBe(true);
+    expect(lines.some((l) => l.includes(`customer ${card.customerId} is missing`))).toBe(true);
   });
 
   it("a reply that is not the payment asked for is not trusted", async () => {
     const card = await customerWith();
     // Another amount under the same key: Stripe's replay answers the first payment's.
-    expect(
-      await stripe.charge(purchase(card, "order:1:amount", 100)),
-    ).toMatchObject({ ok: true });
+    expect(await stripe.charge(purchase(card, "order:1:amount", 100))).toMatchObject({ ok: true });
     const other = await stripe.charge(purchase(card, "order:1:amount", 200));
     expect(other).toMatchObject({ ok: false, kind: "unknown" });
   });

@@ -37,11 +37,7 @@ export type StripeOptions = {
 };
 
 /** Where a Stripe client sends requests: Stripe, or the fake of the tests (STRIPE_API_URL). */
-export function stripeClient(
-  secretKey: string,
-  apiUrl: string | null,
-  timeoutMs = 8_000,
-): Stripe {
+export function stripeClient(secretKey: string, apiUrl: string | null, timeoutMs = 8_000): Stripe {
   const url = apiUrl ? new URL(apiUrl) : null;
   return new Stripe(secretKey, {
     apiVersion: STRIPE_API_VERSION,
@@ -52,18 +48,14 @@ export function stripeClient(
       ? {
           host: url.hostname,
           port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
-          protocol:
-            url.protocol === "https:" ? ("https" as const) : ("http" as const),
+          protocol: url.protocol === "https:" ? ("https" as const) : ("http" as const),
         }
       : {}),
   });
 }
 
 /** The section-8 code of a Stripe decline: its decline_code when that is one we name, else its code. */
-export function declineCodeOf(error: {
-  code?: string | null;
-  decline_code?: string | null;
-}) {
+export function declineCodeOf(error: { code?: string | null; decline_code?: string | null }) {
   const specific = error.decline_code ?? null;
   const named = new Set([
     "expired_card",
@@ -81,10 +73,7 @@ function mayHaveLeft(error: unknown): boolean {
   if (error instanceof Stripe.errors.StripeConnectionError) {
     const detail = error.detail as { code?: string } | undefined;
     // Refused or unresolved: no byte was sent.
-    return !(
-      detail &&
-      ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(detail.code ?? "")
-    );
+    return !(detail && ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(detail.code ?? ""));
   }
   // 429 (rate limited), 4xx: Stripe answered that it did nothing.
   if (error instanceof Stripe.errors.StripeRateLimitError) return false;
@@ -115,23 +104,19 @@ function statusOf(reply: unknown): number {
 }
 
 function replayed(reply: unknown): boolean {
-  const headers = (
-    reply as { lastResponse?: { headers?: Record<string, string> } }
-  ).lastResponse?.headers;
+  const headers = (reply as { lastResponse?: { headers?: Record<string, string> } }).lastResponse
+    ?.headers;
   return headers?.["idempotent-replayed"] === "true";
 }
 
 function requestIdOf(value: unknown): string {
-  if (value instanceof Stripe.errors.StripeError)
-    return value.requestId ?? "none";
+  if (value instanceof Stripe.errors.StripeError) return value.requestId ?? "none";
   return (value as Reply | null)?.lastResponse?.requestId ?? "none";
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function customerIdOf(
-  value: string | { id: string } | null | undefined,
-): string | null {
+function customerIdOf(value: string | { id: string } | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return typeof value === "string" ? value : value.id;
 }
@@ -139,11 +124,7 @@ function customerIdOf(
 export function createStripeProvider(options: StripeOptions): PaymentProvider {
   const requestTimeoutMs = options.requestTimeoutMs ?? 8_000;
   const deadlineMs = options.deadlineMs ?? 20_000;
-  const stripe = stripeClient(
-    options.secretKey,
-    options.apiUrl,
-    requestTimeoutMs,
-  );
+  const stripe = stripeClient(options.secretKey, options.apiUrl, requestTimeoutMs);
   const log = options.log ?? ((line: string) => console.warn(line));
 
   /**
@@ -160,19 +141,14 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     for (;;) {
       const remaining = deadline - Date.now();
       try {
-        const reply = await call(
-          Math.max(1_000, Math.min(requestTimeoutMs, remaining)),
-        );
+        const reply = await call(Math.max(1_000, Math.min(requestTimeoutMs, remaining)));
         if (statusOf(reply) >= 300) {
           state.left = true;
-          throw new UntrustedReply(
-            `HTTP ${statusOf(reply)} without an error object`,
-          );
+          throw new UntrustedReply(`HTTP ${statusOf(reply)} without an error object`);
         }
         return reply;
       } catch (error) {
-        if (error instanceof UntrustedReply || mayHaveLeft(error))
-          state.left = true;
+        if (error instanceof UntrustedReply || mayHaveLeft(error)) state.left = true;
         const again = error instanceof UntrustedReply || retryable(error);
         if (!again || deadline - Date.now() < pause + 1_000) {
           log(
@@ -206,8 +182,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
             };
       case "requires_payment_method": {
         const error = intent.last_payment_error;
-        if (error)
-          return { ok: false, kind: "card", code: declineCodeOf(error) };
+        if (error) return { ok: false, kind: "card", code: declineCodeOf(error) };
         return {
           ok: false,
           kind: "unknown",
@@ -256,12 +231,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       intent = await attempts(
         "payment lookup",
         deadline,
-        (timeout) =>
-          stripe.paymentIntents.retrieve(
-            input.paymentId as string,
-            {},
-            { timeout },
-          ),
+        (timeout) => stripe.paymentIntents.retrieve(input.paymentId as string, {}, { timeout }),
         state,
       );
     } else {
@@ -284,9 +254,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     }
     if (!intent) return null;
     if (!matches(intent, input)) {
-      log(
-        `stripe: payment ${intent.id} does not match order ${input.orderKey}: not trusted`,
-      );
+      log(`stripe: payment ${intent.id} does not match order ${input.orderKey}: not trusted`);
       return {
         ok: false,
         kind: "unknown",
@@ -376,8 +344,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     );
     if (
       intent?.object !== "setup_intent" ||
-      customerIdOf(intent.customer as string | { id: string } | null) !==
-        customerId
+      customerIdOf(intent.customer as string | { id: string } | null) !== customerId
     ) {
       throw new UntrustedReply("the setup answered is not the one asked for");
     }
@@ -387,11 +354,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         "setup lookup",
         deadline,
         (timeout) =>
-          stripe.setupIntents.retrieve(
-            intent.id,
-            { expand: ["payment_method"] },
-            { timeout },
-          ),
+          stripe.setupIntents.retrieve(intent.id, { expand: ["payment_method"] }, { timeout }),
         state,
       );
     }
@@ -401,54 +364,28 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
   return {
     name: "stripe",
 
-    async attachCard({
-      customerId,
-      userId,
-      email,
-      token,
-      idempotencyKey,
-    }): Promise<AttachResult> {
+    async attachCard({ customerId, userId, email, token, idempotencyKey }): Promise<AttachResult> {
       const deadline = Date.now() + deadlineMs;
       const state = { left: false };
       try {
         let customer =
-          customerId ??
-          (await newCustomer(
-            { userId, email, idempotencyKey },
-            deadline,
-            state,
-          ));
+          customerId ?? (await newCustomer({ userId, email, idempotencyKey }, deadline, state));
         let intent: Stripe.SetupIntent;
         try {
-          intent = await setUp(
-            customer,
-            token,
-            `${idempotencyKey}:setup`,
-            deadline,
-            state,
-          );
+          intent = await setUp(customer, token, `${idempotencyKey}:setup`, deadline, state);
         } catch (error) {
           if (!missingCustomer(error)) throw error;
           // The customer was deleted in Stripe, or the keys are another account's: a new one.
-          log(
-            `stripe: customer ${customer} is missing (request ${requestIdOf(error)}): new one`,
-          );
+          log(`stripe: customer ${customer} is missing (request ${requestIdOf(error)}): new one`);
           customer = await newCustomer(
             { userId, email, idempotencyKey: `${idempotencyKey}:renewed` },
             deadline,
             state,
           );
-          intent = await setUp(
-            customer,
-            token,
-            `${idempotencyKey}:setup2`,
-            deadline,
-            state,
-          );
+          intent = await setUp(customer, token, `${idempotencyKey}:setup2`, deadline, state);
         }
         if (intent.status === "requires_action") {
-          if (!intent.client_secret)
-            throw new UntrustedReply("no client secret");
+          if (!intent.client_secret) throw new UntrustedReply("no client secret");
           const action: ActionRequired = {
             ok: false,
             kind: "action",
@@ -457,10 +394,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           };
           return action;
         }
-        if (
-          intent.status === "requires_payment_method" &&
-          intent.last_setup_error
-        ) {
+        if (intent.status === "requires_payment_method" && intent.last_setup_error) {
           return {
             ok: false,
             kind: "card",
@@ -468,11 +402,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           };
         }
         const method = intent.payment_method as Stripe.PaymentMethod | null;
-        if (
-          intent.status !== "succeeded" ||
-          method?.object !== "payment_method" ||
-          !method.card
-        ) {
+        if (intent.status !== "succeeded" || method?.object !== "payment_method" || !method.card) {
           throw new UntrustedReply(`the setup is ${intent.status}`);
         }
         return {
@@ -525,15 +455,11 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
             ),
           state,
         );
-        if (!matches(intent, input))
-          throw new UntrustedReply("the payment answered is not ours");
+        if (!matches(intent, input)) throw new UntrustedReply("the payment answered is not ours");
         // A replayed key answers what the first request was answered, not what the payment is
         // now (the customer may have authenticated it since): read it afresh.
         if (replayed(intent) && intent.status !== "succeeded") {
-          const current = await lookup(
-            { ...input, paymentId: intent.id },
-            deadline,
-          );
+          const current = await lookup({ ...input, paymentId: intent.id }, deadline);
           if (current) return current;
         }
         return outcomeOf(intent);
@@ -541,10 +467,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         if (error instanceof Stripe.errors.StripeCardError) {
           // An off-session payment the bank wants authenticated is a decline with its intent.
           const intent = error.payment_intent;
-          if (
-            error.code === "authentication_required" &&
-            intent?.client_secret
-          ) {
+          if (error.code === "authentication_required" && intent?.client_secret) {
             return {
               ok: false,
               kind: "action",
@@ -558,9 +481,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           return { ok: false, kind: "card", code: declineCodeOf(error) };
         }
         if (missingCustomer(error) && !state.left) {
-          log(
-            `stripe: customer ${input.customerId} is missing (request ${requestIdOf(error)})`,
-          );
+          log(`stripe: customer ${input.customerId} is missing (request ${requestIdOf(error)})`);
           return {
             ok: false,
             kind: "invalid",

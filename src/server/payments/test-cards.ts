@@ -111,9 +111,7 @@ export const AUTHENTICATION: Record<string, Authentication> = {
 };
 
 /** The authentication behaviour a stored chargeError names, or null for an ordinary card. */
-export function authenticationOf(
-  chargeError: string | null,
-): Authentication | null {
+export function authenticationOf(chargeError: string | null): Authentication | null {
   return chargeError !== null && Object.hasOwn(AUTHENTICATION, chargeError)
     ? (AUTHENTICATION[chargeError] ?? null)
     : null;

@@ -7,8 +7,8 @@ import { healthRoutes } from "./health.ts";
 import { paymentProviderRoutes } from "./payment-providers.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
-import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
 import { productRoutes } from "./products.ts";
+import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
 

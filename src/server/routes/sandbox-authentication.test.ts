@@ -3,12 +3,7 @@
 // paid, a failed step charges nothing and is final for its key, and the page settles a step once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../api/contract/index.ts";
-import {
-  newKey,
-  startTestServer,
-  type TestClient,
-  type TestServer,
-} from "../testing/harness.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -63,11 +58,7 @@ async function paidOrders(): Promise<number> {
   return r?.n ?? 0;
 }
 
-async function answerStep(
-  client: TestClient,
-  payment: string,
-  action: string,
-): Promise<Response> {
+async function answerStep(client: TestClient, payment: string, action: string): Promise<Response> {
   return client.fetch("/dev/sandbox/authenticate", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -76,9 +67,7 @@ async function answerStep(
 }
 
 async function invoices(client: TestClient): Promise<unknown[]> {
-  return (await (
-    await client.fetch("/api/3/payment/invoices/1")
-  ).json()) as unknown[];
+  return (await (await client.fetch("/api/3/payment/invoices/1")).json()) as unknown[];
 }
 
 describe("sandbox authentication cards", () => {
@@ -94,9 +83,7 @@ describe("sandbox authentication cards", () => {
       body: { error_code: "authentication_required" },
     });
     const action = first.ok ? undefined : first.body.action;
-    expect(action?.url).toMatch(
-      /^\/dev\/sandbox\/authenticate\?payment=ch_sandbox_/,
-    );
+    expect(action?.url).toMatch(/^\/dev\/sandbox\/authenticate\?payment=ch_sandbox_/);
     // Asked again before the step: still waiting, nothing written.
     const waiting = await client.call(api.upgrade, {
       body: purchase,
@@ -116,9 +103,7 @@ describe("sandbox authentication cards", () => {
     expect(text).toContain(">Fail</button>");
 
     const before = await paidOrders();
-    expect(
-      (await answerStep(client, action?.paymentId ?? "", "complete")).status,
-    ).toBe(200);
+    expect((await answerStep(client, action?.paymentId ?? "", "complete")).status).toBe(200);
     // A second answer (another tab) changes nothing.
     await answerStep(client, action?.paymentId ?? "", "fail");
     const paid = await client.call(api.upgrade, {
@@ -145,12 +130,12 @@ describe("sandbox authentication cards", () => {
     const paymentId = first.ok ? "" : (first.body.action?.paymentId ?? "");
     await answerStep(client, paymentId, "fail");
     for (let i = 0; i < 2; i++) {
-      expect(
-        await client.call(api.upgrade, { body: purchase, idempotencyKey: key }),
-      ).toMatchObject({
-        status: 402,
-        body: { error_code: "authentication_failed" },
-      });
+      expect(await client.call(api.upgrade, { body: purchase, idempotencyKey: key })).toMatchObject(
+        {
+          status: 402,
+          body: { error_code: "authentication_failed" },
+        },
+      );
     }
     expect(await invoices(client)).toHaveLength(0);
   });
@@ -164,9 +149,7 @@ describe("sandbox authentication cards", () => {
     });
     const paymentId = first.ok ? "" : (first.body.action?.paymentId ?? "");
     await answerStep(client, paymentId, "complete");
-    expect(
-      await client.call(api.upgrade, { body: purchase, idempotencyKey: key }),
-    ).toMatchObject({
+    expect(await client.call(api.upgrade, { body: purchase, idempotencyKey: key })).toMatchObject({
       status: 402,
       body: { error_code: "insufficient_funds" },
     });
@@ -201,13 +184,9 @@ describe("sandbox authentication cards", () => {
         offSession: true,
         metadata: {},
       });
-      expect(
-        charged.ok
-          ? "ok"
-          : charged.kind === "card"
-            ? charged.code
-            : charged.kind,
-      ).toBe(ok ? "ok" : "authentication_required");
+      expect(charged.ok ? "ok" : charged.kind === "card" ? charged.code : charged.kind).toBe(
+        ok ? "ok" : "authentication_required",
+      );
     }
   });
 });

@@ -31,9 +31,7 @@ button.primary{background:#0b4ea2;color:#fff;border-color:#0b4ea2}</style></head
 const DONE_SCRIPT = `if(window.opener){window.opener.postMessage({source:"sandbox-authentication"},location.origin);}window.close();`;
 
 function doneCsp(): string {
-  const hash = createHash("sha256")
-    .update(DONE_SCRIPT, "utf8")
-    .digest("base64");
+  const hash = createHash("sha256").update(DONE_SCRIPT, "utf8").digest("base64");
   return `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 }
 
@@ -49,10 +47,7 @@ const notFound = () =>
 export function sandboxAuthenticationRoutes(routes: Routes): void {
   routes.raw("GET", SANDBOX_AUTHENTICATION_PATH, async (ctx) => {
     if (ctx.app.config.payments !== "sandbox") return fail("not_found");
-    const charge = await SandboxCharges.byId(
-      ctx.app.db,
-      ctx.url.searchParams.get("payment") ?? "",
-    );
+    const charge = await SandboxCharges.byId(ctx.app.db, ctx.url.searchParams.get("payment") ?? "");
     if (charge?.errorCode !== AWAITING_AUTHENTICATION) return notFound();
     const id = escapeHtml(charge.id);
     return html(
@@ -70,8 +65,7 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
 
   routes.raw("POST", SANDBOX_AUTHENTICATION_PATH, async (ctx) => {
     if (ctx.app.config.payments !== "sandbox") return fail("not_found");
-    const form = (await ctx.rawBody()) as
-      { payment?: unknown; action?: unknown } | undefined;
+    const form = (await ctx.rawBody()) as { payment?: unknown; action?: unknown } | undefined;
     const id = typeof form?.payment === "string" ? form.payment : "";
     const complete = form?.action === "complete";
     const { db } = ctx.app;
@@ -82,13 +76,10 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
     const tokenId = await SandboxCustomers.tokenOf(db, charge.customerId);
     const card = tokenId ? await CardTokens.get(db, tokenId) : null;
     const outcome = complete
-      ? (authenticationOf(card?.chargeError ?? null)?.afterAuthentication ??
-        null)
+      ? (authenticationOf(card?.chargeError ?? null)?.afterAuthentication ?? null)
       : "payment_intent_authentication_failure";
     // Settled once: a second answer (another tab, a replayed form) changes nothing.
-    await db.transaction((tx) =>
-      SandboxCharges.settleAuthentication(tx, id, outcome),
-    );
+    await db.transaction((tx) => SandboxCharges.settleAuthentication(tx, id, outcome));
     return html(
       page(
         "Authentication finished — sandbox",
