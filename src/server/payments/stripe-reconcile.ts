@@ -62,10 +62,7 @@ export async function reconcileStripe(
       continue;
     }
     const refund = await stripe.refunds.create(
-      {
-        payment_intent: intent.id,
-        metadata: { reason: "no_order", order_key: orderKey },
-      },
+      { payment_intent: intent.id, metadata: { reason: "no_order", order_key: orderKey } },
       { idempotencyKey: `reconcile:refund:${intent.id}` },
     );
     report.refunded.push(intent.id);
@@ -122,11 +119,7 @@ export async function refundStripeOrder(
     );
   }
   const refund = await stripe.refunds.create(
-    {
-      payment_intent: order.chargeRef,
-      amount,
-      metadata: { order_id: order.id, by: "support" },
-    },
+    { payment_intent: order.chargeRef, amount, metadata: { order_id: order.id, by: "support" } },
     { idempotencyKey: `support-refund:${order.id}:${already}:${amount}` },
   );
   const recorded = await db.transaction((tx) =>

@@ -65,16 +65,11 @@ async function fetchFresh(stripe: Stripe, event: Stripe.Event): Promise<Fresh> {
     case "payment_intent.succeeded":
     case "payment_intent.payment_failed":
     case "payment_intent.requires_action":
-      return {
-        kind: "payment_intent",
-        intent: await stripe.paymentIntents.retrieve(id),
-      };
+      return { kind: "payment_intent", intent: await stripe.paymentIntents.retrieve(id) };
     case "setup_intent.succeeded":
       return {
         kind: "setup_intent",
-        intent: await stripe.setupIntents.retrieve(id, {
-          expand: ["payment_method"],
-        }),
+        intent: await stripe.setupIntents.retrieve(id, { expand: ["payment_method"] }),
       };
     case "charge.refunded": {
       const charge = await stripe.charges.retrieve(id);
@@ -85,17 +80,10 @@ async function fetchFresh(stripe: Stripe, event: Stripe.Event): Promise<Fresh> {
     case "charge.dispute.closed":
       return { kind: "dispute", dispute: await stripe.disputes.retrieve(id) };
     case "payment_method.detached":
-      return {
-        kind: "payment_method",
-        method: await stripe.paymentMethods.retrieve(id),
-      };
+      return { kind: "payment_method", method: await stripe.paymentMethods.retrieve(id) };
     case "customer.deleted": {
       const customer = await stripe.customers.retrieve(id);
-      return {
-        kind: "customer",
-        customerId: id,
-        deleted: customer.deleted === true,
-      };
+      return { kind: "customer", customerId: id, deleted: customer.deleted === true };
     }
     default:
       return { kind: "ignored" };
@@ -137,10 +125,7 @@ export async function handleStripeWebhook(
     deps.log.warn(
       `stripe webhook: ${event.type} ${event.id}: fetching ${objectId(event)} failed (request ${requestId ?? "none"}), Stripe will deliver it again`,
     );
-    return {
-      kind: "retry",
-      message: error instanceof Error ? error.message : String(error),
-    };
+    return { kind: "retry", message: error instanceof Error ? error.message : String(error) };
   }
   const now = deps.clock.now();
   const claimed = await deps.db.transaction(async (tx) => {
@@ -232,11 +217,7 @@ async function apply(
           kind: "payment",
           name: "dispute_opened",
           userId: order?.userId ?? null,
-          payload: {
-            disputeId: dispute.id,
-            orderId: order?.id ?? null,
-            amount: dispute.amount,
-          },
+          payload: { disputeId: dispute.id, orderId: order?.id ?? null, amount: dispute.amount },
           now,
         });
         log.warn(`stripe webhook: dispute ${dispute.id} opened on order ${order?.id ?? "(none)"}`);
@@ -263,11 +244,7 @@ async function apply(
       // Detached (by the issuer's update, the dashboard or the customer): no card on file.
       if (method.customer !== null) return;
       for (const user of await Users.byPaymentMethod(tx, method.id)) {
-        await Users.update(tx, user.id, {
-          paymentMethod: null,
-          cardBrand: null,
-          cardLast4: null,
-        });
+        await Users.update(tx, user.id, { paymentMethod: null, cardBrand: null, cardLast4: null });
       }
       return;
     }

@@ -103,16 +103,10 @@ describe("the Stripe provider", () => {
     // 3155 needs authentication when saved: the setup waits for the customer.
     expect(card).toBeNull();
     const visa = await customerWith();
-    const renewal = await stripe.charge({
-      ...purchase(visa, "renewal:r1:1"),
-      offSession: true,
-    });
+    const renewal = await stripe.charge({ ...purchase(visa, "renewal:r1:1"), offSession: true });
     expect(renewal).toMatchObject({ ok: true });
     const create = fake.requests.filter((r) => r.path === "/v1/payment_intents").at(-1);
-    expect(create?.params).toMatchObject({
-      off_session: "true",
-      confirm: "true",
-    });
+    expect(create?.params).toMatchObject({ off_session: "true", confirm: "true" });
   });
 
   it("gives the section-8 code from decline_code before code (insufficient_funds arrives as card_declined)", async () => {
@@ -123,11 +117,7 @@ describe("the Stripe provider", () => {
       token: "pm_card_visa_chargeDeclinedInsufficientFunds",
       idempotencyKey: "card:d1",
     });
-    expect(saved).toEqual({
-      ok: false,
-      kind: "card",
-      code: "insufficient_funds",
-    });
+    expect(saved).toEqual({ ok: false, kind: "card", code: "insufficient_funds" });
     const generic = await stripe.attachCard({
       customerId: null,
       userId: 98,
@@ -153,10 +143,7 @@ describe("the Stripe provider", () => {
   it("asks the customer to authenticate (3-D Secure), then finds the payment succeeded", async () => {
     const card = await customerWith();
     // A card that needs authentication on every payment, saved by another route.
-    const every = {
-      ...card,
-      paymentMethodId: "pm_card_authenticationRequired",
-    };
+    const every = { ...card, paymentMethodId: "pm_card_authenticationRequired" };
     const first = await stripe.charge(purchase(every, "order:1:3ds"));
     expect(first).toMatchObject({ ok: false, kind: "action" });
     if (first.ok || first.kind !== "action") return;
@@ -172,14 +159,8 @@ describe("the Stripe provider", () => {
 
   it("a renewal that needs the customer is a decline with the payment to authenticate", async () => {
     const card = await customerWith();
-    const every = {
-      ...card,
-      paymentMethodId: "pm_card_authenticationRequired",
-    };
-    const renewal = await stripe.charge({
-      ...purchase(every, "renewal:r2:1"),
-      offSession: true,
-    });
+    const every = { ...card, paymentMethodId: "pm_card_authenticationRequired" };
+    const renewal = await stripe.charge({ ...purchase(every, "renewal:r2:1"), offSession: true });
     expect(renewal).toMatchObject({ ok: false, kind: "action" });
   });
 });
@@ -200,10 +181,7 @@ describe("faults: each ends with one charge or none, and the truth told", () => 
     const card = await customerWith();
     for (let i = 0; i < 20; i++) fake.fault("POST", "/v1/payment_intents", { kind: "lose-answer" });
     for (let i = 0; i < 20; i++)
-      fake.fault("GET", "/v1/payment_intents/search", {
-        kind: "5xx-no-error",
-        status: 502,
-      });
+      fake.fault("GET", "/v1/payment_intents/search", { kind: "5xx-no-error", status: 502 });
     const started = Date.now();
     const paid = await stripe.charge(purchase(card, "order:1:unknown"));
     const took = Date.now() - started;
@@ -231,27 +209,20 @@ describe("faults: each ends with one charge or none, and the truth told", () => 
     for (let i = 0; i < 20; i++)
       fake.fault("POST", "/v1/payment_intents", { kind: "slow", ms: 4_000 });
     for (let i = 0; i < 20; i++)
-      fake.fault("GET", "/v1/payment_intents/search", {
-        kind: "slow",
-        ms: 4_000,
-      });
+      fake.fault("GET", "/v1/payment_intents/search", { kind: "slow", ms: 4_000 });
     const started = Date.now();
     const paid = await stripe.charge(purchase(card, "order:1:slow"));
     expect(Date.now() - started).toBeLessThan(2_500 + 1_500);
     expect(paid).toMatchObject({ ok: false, kind: "unknown" });
     fake.clearFaults();
-    expect(await stripe.charge(purchase(card, "order:1:slow"))).toMatchObject({
-      ok: true,
-    });
+    expect(await stripe.charge(purchase(card, "order:1:slow"))).toMatchObject({ ok: true });
     expect(paymentsFor("order:1:slow")).toHaveLength(1);
   });
 
   it("429: tried again; when Stripe keeps refusing, nothing was charged and it says so", async () => {
     const card = await customerWith();
     fake.fault("POST", "/v1/payment_intents", { kind: "rate-limit" });
-    expect(await stripe.charge(purchase(card, "order:1:429"))).toMatchObject({
-      ok: true,
-    });
+    expect(await stripe.charge(purchase(card, "order:1:429"))).toMatchObject({ ok: true });
     expect(paymentsFor("order:1:429")).toHaveLength(1);
     for (let i = 0; i < 20; i++) fake.fault("POST", "/v1/payment_intents", { kind: "rate-limit" });
     const refused = await stripe.charge(purchase(card, "order:1:429b"));

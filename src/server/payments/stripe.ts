@@ -169,35 +169,18 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         return { ok: true, chargeId: intent.id };
       case "requires_action":
         return intent.client_secret
-          ? {
-              ok: false,
-              kind: "action",
-              intentId: intent.id,
-              clientSecret: intent.client_secret,
-            }
-          : {
-              ok: false,
-              kind: "unknown",
-              message: "requires_action without a client secret",
-            };
+          ? { ok: false, kind: "action", intentId: intent.id, clientSecret: intent.client_secret }
+          : { ok: false, kind: "unknown", message: "requires_action without a client secret" };
       case "requires_payment_method": {
         const error = intent.last_payment_error;
         if (error) return { ok: false, kind: "card", code: declineCodeOf(error) };
-        return {
-          ok: false,
-          kind: "unknown",
-          message: "the payment has not been attempted",
-        };
+        return { ok: false, kind: "unknown", message: "the payment has not been attempted" };
       }
       case "canceled":
         return { ok: false, kind: "card", code: "card_declined" };
       default:
         // processing, requires_confirmation, requires_capture: not paid yet, not refused.
-        return {
-          ok: false,
-          kind: "unknown",
-          message: `the payment is ${intent.status}`,
-        };
+        return { ok: false, kind: "unknown", message: `the payment is ${intent.status}` };
     }
   }
 
@@ -217,12 +200,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
   }
 
   async function lookup(
-    input: {
-      customerId: string;
-      orderKey: string;
-      amount: number;
-      paymentId?: string | null;
-    },
+    input: { customerId: string; orderKey: string; amount: number; paymentId?: string | null },
     deadline: number,
   ): Promise<ChargeResult | null> {
     const state = { left: false };
@@ -240,10 +218,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         deadline,
         (timeout) =>
           stripe.paymentIntents.search(
-            {
-              query: `metadata['order_key']:'${input.orderKey.replace(/'/g, "\\'")}'`,
-              limit: 10,
-            },
+            { query: `metadata['order_key']:'${input.orderKey.replace(/'/g, "\\'")}'`, limit: 10 },
             { timeout },
           ),
         state,
@@ -255,11 +230,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     if (!intent) return null;
     if (!matches(intent, input)) {
       log(`stripe: payment ${intent.id} does not match order ${input.orderKey}: not trusted`);
-      return {
-        ok: false,
-        kind: "unknown",
-        message: "the payment found does not match the order",
-      };
+      return { ok: false, kind: "unknown", message: "the payment found does not match the order" };
     }
     return outcomeOf(intent);
   }
@@ -331,10 +302,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
             customer: customerId,
             payment_method: token,
             usage: "off_session",
-            automatic_payment_methods: {
-              enabled: true,
-              allow_redirects: "never",
-            },
+            automatic_payment_methods: { enabled: true, allow_redirects: "never" },
             confirm: true,
             expand: ["payment_method"],
           },
@@ -395,11 +363,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           return action;
         }
         if (intent.status === "requires_payment_method" && intent.last_setup_error) {
-          return {
-            ok: false,
-            kind: "card",
-            code: declineCodeOf(intent.last_setup_error),
-          };
+          return { ok: false, kind: "card", code: declineCodeOf(intent.last_setup_error) };
         }
         const method = intent.payment_method as Stripe.PaymentMethod | null;
         if (intent.status !== "succeeded" || method?.object !== "payment_method" || !method.card) {
@@ -423,11 +387,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       // A card saved before PaymentIntents (a Charges-era source) has no PaymentMethod to pay with.
       const paymentMethod = input.paymentMethodId;
       if (!paymentMethod) {
-        return {
-          ok: false,
-          kind: "invalid",
-          message: "the saved card must be entered again",
-        };
+        return { ok: false, kind: "invalid", message: "the saved card must be entered again" };
       }
       try {
         const intent = await attempts(
@@ -442,10 +402,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
                 description: input.description,
                 metadata: { ...input.metadata, order_key: input.orderKey },
                 // A saved card only: no method that would send the customer elsewhere.
-                automatic_payment_methods: {
-                  enabled: true,
-                  allow_redirects: "never",
-                },
+                automatic_payment_methods: { enabled: true, allow_redirects: "never" },
                 confirm: true,
                 // The card saved with its off-session mandate (attachCard's SetupIntent).
                 payment_method: paymentMethod,
@@ -482,11 +439,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         }
         if (missingCustomer(error) && !state.left) {
           log(`stripe: customer ${input.customerId} is missing (request ${requestIdOf(error)})`);
-          return {
-            ok: false,
-            kind: "invalid",
-            message: "the saved card must be entered again",
-          };
+          return { ok: false, kind: "invalid", message: "the saved card must be entered again" };
         }
         const result = failure(error, state);
         if (result.kind !== "unknown") return result;

@@ -3,67 +3,23 @@
 // card is saved (as Stripe declines them when attaching to a customer); `charge` failures happen
 // when it is charged.
 
-export type TestCard = {
-  brand: string;
-  attachError: string | null;
-  chargeError: string | null;
-};
+export type TestCard = { brand: string; attachError: string | null; chargeError: string | null };
 
 export const TEST_CARDS: Record<string, TestCard> = {
   "4242424242424242": { brand: "visa", attachError: null, chargeError: null },
   "4000056655665556": { brand: "visa", attachError: null, chargeError: null },
-  "5555555555554444": {
-    brand: "mastercard",
-    attachError: null,
-    chargeError: null,
-  },
-  "2223003122003222": {
-    brand: "mastercard",
-    attachError: null,
-    chargeError: null,
-  },
+  "5555555555554444": { brand: "mastercard", attachError: null, chargeError: null },
+  "2223003122003222": { brand: "mastercard", attachError: null, chargeError: null },
   "378282246310005": { brand: "amex", attachError: null, chargeError: null },
-  "6011111111111117": {
-    brand: "discover",
-    attachError: null,
-    chargeError: null,
-  },
-  "4000000000000002": {
-    brand: "visa",
-    attachError: "card_declined",
-    chargeError: null,
-  },
-  "4000000000009995": {
-    brand: "visa",
-    attachError: "insufficient_funds",
-    chargeError: null,
-  },
-  "4000000000000069": {
-    brand: "visa",
-    attachError: "expired_card",
-    chargeError: null,
-  },
-  "4000000000000127": {
-    brand: "visa",
-    attachError: "incorrect_cvc",
-    chargeError: null,
-  },
-  "4000000000000119": {
-    brand: "visa",
-    attachError: "processing_error",
-    chargeError: null,
-  },
-  "4000000000000036": {
-    brand: "visa",
-    attachError: "incorrect_zip",
-    chargeError: null,
-  },
+  "6011111111111117": { brand: "discover", attachError: null, chargeError: null },
+  "4000000000000002": { brand: "visa", attachError: "card_declined", chargeError: null },
+  "4000000000009995": { brand: "visa", attachError: "insufficient_funds", chargeError: null },
+  "4000000000000069": { brand: "visa", attachError: "expired_card", chargeError: null },
+  "4000000000000127": { brand: "visa", attachError: "incorrect_cvc", chargeError: null },
+  "4000000000000119": { brand: "visa", attachError: "processing_error", chargeError: null },
+  "4000000000000036": { brand: "visa", attachError: "incorrect_zip", chargeError: null },
   // Attaching succeeds, every charge is declined.
-  "4000000000000341": {
-    brand: "visa",
-    attachError: null,
-    chargeError: "card_declined",
-  },
+  "4000000000000341": { brand: "visa", attachError: null, chargeError: "card_declined" },
   // Stripe's authentication (3-D Secure) cards. The behaviour is kept in the token's chargeError
   // column (the sandbox's own books, see AUTHENTICATION below): a purchase answers "the bank asks
   // to confirm" and the sandbox's authentication page (/dev/sandbox/authenticate) plays the bank.
@@ -149,9 +105,5 @@ export function classifyCard(number: string): TestCard | null {
   const known = TEST_CARDS[number];
   if (known) return known;
   if (!luhnValid(number)) return null;
-  return {
-    brand: brandOf(number),
-    attachError: "card_declined",
-    chargeError: null,
-  };
+  return { brand: brandOf(number), attachError: "card_declined", chargeError: null };
 }
