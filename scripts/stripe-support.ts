@@ -8,12 +8,13 @@
 //
 // On SQLite (DATA_DIR) run them while the server is stopped: one process at a time opens a data
 // folder. On PostgreSQL (DATABASE_URL) they run beside the servers.
-import { Mailer } from "../src/server/mail/mailer.ts";
+
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { systemClock } from "../src/server/clock.ts";
 import { getConfig } from "../src/server/config.ts";
 import { consoleLogger } from "../src/server/log.ts";
+import { Mailer } from "../src/server/mail/mailer.ts";
 import { openDatabase } from "../src/server/main.ts";
 import { stripeClient } from "../src/server/payments/stripe.ts";
 import { reconcileStripe, refundStripeOrder } from "../src/server/payments/stripe-reconcile.ts";

@@ -30,6 +30,7 @@ import { $user } from "../../stores/user.ts";
 import { type FieldErrors, focusFirstProblem } from "../forms/field-errors.tsx";
 import { Problem } from "../screens/Frame.tsx";
 import { preloadSdks, retryStripe, sdkLoaders, stripeFor } from "./provider-sdks.ts";
+import { SandboxAuthentication } from "./SandboxAuthentication.tsx";
 import { SandboxCardFields } from "./SandboxCardFields.tsx";
 
 const StripeCardFields = lazy(() =>
@@ -285,6 +286,7 @@ function PaymentMethods({
         ) : (
           <SandboxCardFields errors={errors} />
         ))}
+      {card.provider !== "stripe" && <SandboxAuthentication />}
       {checkout.priceChanged && (
         <p role="alert" className="problem">
           The price changed since you saw it. Check the new total above and confirm again.

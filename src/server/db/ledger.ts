@@ -127,23 +127,48 @@ export const SandboxCustomers = {
   },
 };
 
+function sandboxChargeOf(r: Record<string, unknown> | undefined | null): SandboxCharge | null {
+  if (!r) return null;
+  return {
+    idempotencyKey: String(r.idempotency_key),
+    id: String(r.id),
+    customerId: String(r.customer_id),
+    amount: Number(r.amount),
+    currency: String(r.currency),
+    description: String(r.description),
+    errorCode: (r.error_code as string | null) ?? null,
+    createdAt: Number(r.created_at),
+  };
+}
+
+/** A sandbox charge waiting for the customer's authentication (its error_code while it waits). */
+export const AWAITING_AUTHENTICATION = "requires_action";
+
 export const SandboxCharges = {
   async byKey(q: Queryable, idempotencyKey: string): Promise<SandboxCharge | null> {
-    const r = await q.get<Record<string, unknown>>(
-      "SELECT * FROM sandbox_charges WHERE idempotency_key = ?",
-      [idempotencyKey],
+    return sandboxChargeOf(
+      await q.get<Record<string, unknown>>(
+        "SELECT * FROM sandbox_charges WHERE idempotency_key = ?",
+        [idempotencyKey],
+      ),
     );
-    if (!r) return null;
-    return {
-      idempotencyKey: String(r.idempotency_key),
-      id: String(r.id),
-      customerId: String(r.customer_id),
-      amount: Number(r.amount),
-      currency: String(r.currency),
-      description: String(r.description),
-      errorCode: (r.error_code as string | null) ?? null,
-      createdAt: Number(r.created_at),
-    };
+  },
+  async byId(q: Queryable, id: string): Promise<SandboxCharge | null> {
+    return sandboxChargeOf(
+      await q.get<Record<string, unknown>>("SELECT * FROM sandbox_charges WHERE id = ?", [id]),
+    );
+  },
+  /**
+   * Ends a charge's authentication with its outcome (null: paid). Only a charge still waiting
+   * changes, so two answers to one step (two tabs, a replayed form) settle it once: false when
+   * it was settled already.
+   */
+  async settleAuthentication(q: Queryable, id: string, errorCode: string | null): Promise<boolean> {
+    const r = await q.run(
+      "UPDATE sandbox_charges SET error_code = ? WHERE id = ? AND error_code = ?",
+      [errorCode, id, AWAITING_AUTHENTICATION],
+    );
+    return r.changes === 1;
   },
   /**
    * Records a charge unless one with its idempotency key exists, in one statement that commits

@@ -30,6 +30,8 @@ export type ActionRequired = {
   intentId: string;
   /** What the browser's SDK needs to show the bank's step (Stripe's client secret). */
   clientSecret: string;
+  /** The page that shows the step, for a provider without a client SDK (the sandbox's). */
+  url?: string;
 };
 
 export type AttachResult =

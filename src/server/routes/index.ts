@@ -11,6 +11,7 @@ import { paypalRoutes } from "./paypal.ts";
 import { paypalWebhookRoutes } from "./paypal-webhooks.ts";
 import { productRoutes } from "./products.ts";
 import { quotePageRoutes } from "./quotes-page.ts";
+import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
@@ -21,6 +22,7 @@ export function registerRoutes(routes: Routes): void {
   paymentRoutes(routes);
   paymentProviderRoutes(routes);
   paypalRoutes(routes);
+  sandboxAuthenticationRoutes(routes);
   webhookRoutes(routes);
   paypalWebhookRoutes(routes);
   invoiceRoutes(routes);

@@ -64,7 +64,11 @@ export function providerFailure(failure: ProviderFailure | ActionRequired): Outc
         status,
         body: {
           ...body,
-          action: { paymentId: failure.intentId, clientSecret: failure.clientSecret },
+          action: {
+            paymentId: failure.intentId,
+            clientSecret: failure.clientSecret,
+            ...(failure.url ? { url: failure.url } : {}),
+          },
         },
         store: false,
       };

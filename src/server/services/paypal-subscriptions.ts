@@ -12,6 +12,7 @@ import {
   paypalValue,
   type SubscriptionCheck,
 } from "../../domain/paypal/terms.ts";
+import { resultingProduct } from "../../domain/pricing/index.ts";
 import {
   currentPriceBasis,
   recurringCampaignOf,
@@ -28,9 +29,8 @@ import {
 } from "../payments/paypal-client.ts";
 import type { Account } from "./account.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
-import { locationOf } from "./location.ts";
 import { invoiceOrder } from "./invoices.ts";
-import { resultingProduct } from "../../domain/pricing/index.ts";
+import { locationOf } from "./location.ts";
 import { applyOrder, buildOrder } from "./orders.ts";
 import { type Quote, quoteFor } from "./quotes.ts";
 

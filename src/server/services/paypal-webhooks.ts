@@ -32,10 +32,10 @@ import { type User, Users } from "../db/users.ts";
 import { claimWebhookEvent } from "../db/webhook-events.ts";
 import type { PaypalClient, PaypalTransmission } from "../payments/paypal-client.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
+import { documentPath, issueInvoice } from "./invoices.ts";
 import { locationOf } from "./location.ts";
 import { pricedWith } from "./orders.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
-import { documentPath, issueInvoice } from "./invoices.ts";
 import { recordRefund } from "./refunds.ts";
 import { renewedMail } from "./renewal-emails.ts";
 
