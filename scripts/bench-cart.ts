@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { chromium as playwright } from "@playwright/test";
 import lighthouse from "lighthouse";
-import { hrefFor } from "../src/domain/checkout/routes.ts";
+import { hrefFor } from "../src/domain/checkout/screens.ts";
 import { startServer } from "../src/server/main.ts";
 import { createStaticHandler } from "../src/server/static-files.ts";
 import { startChromium } from "./bench-pages.ts";

@@ -2,7 +2,7 @@
 // company's VAT id makes the tax 0 % before paying), the invoice linked from payment-completed,
 // and the account page's list of invoices with the PDF downloaded.
 
-import { api as contract } from "../../src/api/contract/index.ts";
+import { api as contract } from "../../src/contract/index.ts";
 import { expectNoAxeViolations } from "./account-helpers.ts";
 import { expect, test } from "./api-helpers.ts";
 import { fillCard, shownTotal } from "./purchase-helpers.ts";

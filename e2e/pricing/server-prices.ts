@@ -2,7 +2,7 @@
 // (POST /api/4/payment/summary), and a real sandbox purchase by a fresh account (each account can
 // buy a plan once) with what the sandbox provider charged and what the invoice says
 // (GET /api/3/payment/invoices/1).
-import { api } from "../../src/api/contract/index.ts";
+import { api } from "../../src/contract/index.ts";
 import type { PriceCombination } from "../../src/domain/testing/price-combinations.ts";
 import { newKey, type TestClient, type TestServer } from "../../src/server/testing/harness.ts";
 

@@ -1,11 +1,11 @@
 // The request handler: security checks, routing, error handling and writing answers. Routes are
-// registered from the contract (src/api/contract) through routing.ts, which checks each request's
+// registered from the contract (src/client/contract) through routing.ts, which checks each request's
 // input with the entry's schemas before its handler runs, so paths and schemas cannot drift from
 // what the browser client uses.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Endpoint } from "../api/contract/common.ts";
-import { WEBHOOK_PATH_PREFIX } from "../api/contract/webhooks.ts";
-import { parseRoute } from "../domain/checkout/routes.ts";
+import type { Endpoint } from "../contract/common.ts";
+import { WEBHOOK_PATH_PREFIX } from "../contract/webhooks.ts";
+import { parseRoute } from "../domain/checkout/screens.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { PasswordWorkBusy } from "./auth/passwords.ts";
 import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";

@@ -1,9 +1,9 @@
-// Each route answers only the error codes its contract entry lists (src/api/contract/index.ts), so
+// Each route answers only the error codes its contract entry lists (src/contract/index.ts), so
 // the browser's exhaustive messages cover what it can receive. Two guards: the types refuse a
 // returned code the entry does not list, and, with response validation on (every test server),
 // the reply writer logs any unlisted code as an error, which fails the test that caused it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, endpointOf, Success } from "../api/contract/index.ts";
+import { api, endpointOf, Success } from "../contract/index.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { fail, HttpError, json } from "./http/reply.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";

@@ -2,7 +2,7 @@
 // `fields`, one `{ path, message }` per field, in words a form can show beside that field; a
 // state outside the list and a mistyped card number name their field too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, ErrorBody } from "../api/contract/index.ts";
+import { api, ErrorBody } from "../contract/index.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";
 
 let server: TestServer;

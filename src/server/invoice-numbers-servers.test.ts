@@ -6,7 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { seriesGaps } from "../domain/invoices/numbering.ts";
 import type { Db } from "./db/db.ts";
 import { openPostgres } from "./db/postgres.ts";

@@ -4,7 +4,7 @@
 // scenario: a German company with a valid VAT id (reverse charge), a US business in California
 // (sales tax) and a private person in France (French VAT), all buying from an Irish seller.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { REVERSE_CHARGE_MENTION } from "../domain/invoices/tax-treatment.ts";
 import { Invoices } from "./db/invoices.ts";
 import { Outbox } from "./db/outbox.ts";

@@ -2,7 +2,7 @@
 // (DNS rebinding forges it), and an https deployment sends HSTS with every answer.
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import type { StaticHandler } from "./context.ts";
 import { HSTS } from "./http/security.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";

@@ -6,7 +6,7 @@
 
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { periodEnd } from "../domain/calendar/index.ts";
 import { testClock } from "./clock.ts";
 import type { Db } from "./db/db.ts";

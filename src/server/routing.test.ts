@@ -3,7 +3,7 @@
 // schemas refuse; an answer outside its schema fails when responses are validated.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { endpointOf, endpoints, Success } from "../api/contract/index.ts";
+import { endpointOf, endpoints, Success } from "../contract/index.ts";
 import { json } from "./http/reply.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";
 

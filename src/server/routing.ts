@@ -1,5 +1,5 @@
 // The contract is the router (decision 0032). A handler is registered with its entry of the
-// contract (src/api/contract/index.ts: the route table's method, path and flags, with its zod
+// contract (src/contract/index.ts: the route table's method, path and flags, with its zod
 // schemas) and receives what the entry promises, already checked:
 //
 //   1. `auth`: the signed-in user, or 401 not_authenticated;
@@ -17,10 +17,10 @@
 // the table. Routes outside the contract (pages of the server, sandbox tools) declare their input
 // schemas the same way (`routes.raw`).
 import type { z } from "zod";
-import type { PathParamNames } from "../api/call-types.ts";
-import type { Endpoint, ErrorsOf, Method } from "../api/contract/common.ts";
-import { IDEMPOTENCY_HEADER, MAX_BODY_BYTES } from "../api/contract/constants.ts";
-import type { RouteLimit } from "../api/contract/endpoints.ts";
+import type { PathParamNames } from "../client/call-types.ts";
+import type { Endpoint, ErrorsOf, Method } from "../contract/common.ts";
+import { IDEMPOTENCY_HEADER, MAX_BODY_BYTES } from "../contract/constants.ts";
+import type { RouteLimit } from "../contract/endpoints.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import type { Ctx } from "./context.ts";
 import { tooManyAttempts } from "./context.ts";

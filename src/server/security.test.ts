@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, ErrorBody } from "../api/contract/index.ts";
+import { api, ErrorBody } from "../contract/index.ts";
 import { createStaticHandler } from "./static-files.ts";
 import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";
 

@@ -6,9 +6,9 @@
 // charge. The total sent is the total shown (expectedTotal); on 409 price_changed the new summary
 // is loaded and the person is asked again.
 import { atom, computed, map } from "nanostores";
-import type { ApiFailure } from "../api/client.ts";
+import type { ApiFailure } from "../client/client.ts";
 import { minimumSeats, planFor } from "../domain/checkout/purchase.ts";
-import { hrefFor } from "../domain/checkout/routes.ts";
+import { hrefFor } from "../domain/checkout/screens.ts";
 import type { RequestMode } from "../domain/pricing/terms.ts";
 import { newIdempotencyKey } from "./api.ts";
 import type { Tokenizer } from "./card-token.ts";

@@ -3,7 +3,7 @@
 // show a screen. Only the hub origins of session status are spoken to or listened to
 // (src/browser/hub.ts checks origins and the protocol).
 import type { HubChannel, HubDetail, HubEvent } from "../browser/hub.ts";
-import { parseRoute } from "../domain/checkout/routes.ts";
+import { parseRoute } from "../domain/checkout/screens.ts";
 import { $location, navigate } from "./router.ts";
 
 let channel: HubChannel | null = null;

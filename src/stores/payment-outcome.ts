@@ -6,7 +6,7 @@
 //   same key asked again a few times; the server finds the payment the first request may have
 //   made instead of making another. Still pending after that, the message stays and the attempt
 //   is kept (a reload resumes it with its key).
-import type { ApiFailure } from "../api/client.ts";
+import type { ApiFailure } from "../client/client.ts";
 import { authenticatePayment } from "./payment-authentication.ts";
 
 /** How often, and how far apart, a payment being confirmed is asked about again (tests shorten it). */

@@ -4,8 +4,8 @@
 // not involved here (PaymentForm.test.tsx fakes it); its callbacks are these functions, and its
 // `actions.subscription.create` is played by the fake (what PayPal's window makes).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiClient } from "../api/client.ts";
-import { api as contract } from "../api/contract/index.ts";
+import { createApiClient } from "../client/client.ts";
+import { api as contract } from "../contract/index.ts";
 import { FAKE_PAYPAL_CLIENT, FAKE_WEBHOOK_ID, FakePaypal } from "../server/testing/fake-paypal.ts";
 import { startTestServer, type TestClient, type TestServer } from "../server/testing/harness.ts";
 import { installApiClient } from "./api.ts";

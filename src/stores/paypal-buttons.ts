@@ -6,9 +6,9 @@
 // The SDK opens PayPal in its own popup, so nothing of ours is ever framed (inside the hub too).
 // Only the PayPal buttons chunk imports this module.
 import { atom } from "nanostores";
-import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
-import { failureMessage } from "../api/error-messages.ts";
+import type { ApiFailure } from "../client/client.ts";
+import { failureMessage } from "../client/error-messages.ts";
+import { routes as endpoints } from "../contract/routes.ts";
 import { api, newIdempotencyKey } from "./api.ts";
 import { startPaypal } from "./checkout.ts";
 import { postToHub } from "./hub.ts";

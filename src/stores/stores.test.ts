@@ -2,7 +2,7 @@
 // start-up as a visitor and as a signed-in user, and the started → success / failure of the
 // operations of spec section 4 with their notable effects.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiClient, type FetchLike } from "../api/client.ts";
+import { createApiClient, type FetchLike } from "../client/client.ts";
 import { type AnsweredCall, browserFetch } from "../server/testing/browser-fetch.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
 import { cancelTrial } from "./account-operations.ts";
@@ -34,7 +34,7 @@ async function signedIn(email: string): Promise<void> {
   const fetchLike = browserFetch(server.running.url, undefined, (call) => answered.push(call));
   const client = createApiClient({ fetch: fetchLike, version: "test" });
   installApiClient(client);
-  const { api } = await import("../api/contract/index.ts");
+  const { api } = await import("../contract/index.ts");
   const answer = await client.call(api.signIn, {
     body: { email, password: "demo-password" },
   });
@@ -135,7 +135,7 @@ describe("telemetry", () => {
   it("reports an error as 'checkout-prod', and the server accepts it", async () => {
     await signedIn("free@demo.test");
     const { reporter } = await import("./telemetry.ts");
-    const { api } = await import("../api/contract/index.ts");
+    const { api } = await import("../contract/index.ts");
     expect(reporter.report(new Error("the order summary did not render"))).toBe("sent");
     await expect
       .poll(() =>

@@ -2,7 +2,7 @@
 // Stripe.js from inside Stripe's frame, so the card never touches our page (PCI SAQ A). The server
 // saves it with a SetupIntent for off-session use and pays with PaymentIntents (decision 0037).
 // Only the Stripe path loads this.
-import type { ApiFailure } from "../api/client.ts";
+import type { ApiFailure } from "../client/client.ts";
 import { apiError, cardError } from "../domain/errors/api-errors.ts";
 import type { Tokenizer } from "./card-token.ts";
 

@@ -4,8 +4,8 @@
 // in-process server, so "nothing charged" and "reported" are what the server answered the
 // browser (through the API, not its tables).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApiClient } from "../api/client.ts";
-import { api as contract } from "../api/contract/index.ts";
+import { createApiClient } from "../client/client.ts";
+import { api as contract } from "../contract/index.ts";
 import { type AnsweredCall, browserFetch } from "../server/testing/browser-fetch.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
 import { installApiClient } from "./api.ts";

@@ -4,7 +4,7 @@
 // running period say that they renew with it, on its date. The total is announced politely
 // when it changes; the block keeps its place while a new summary loads.
 import { useState } from "react";
-import type { OrderSummaryAnswer } from "../../api/contract/products.ts";
+import type { OrderSummaryAnswer } from "../../contract/products.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
 import { formatDate } from "./format-date.ts";

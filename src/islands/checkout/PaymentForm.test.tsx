@@ -7,10 +7,10 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { Suspense } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { allowConsoleError } from "../../../test/setup/fail-on-console-error.ts";
-import { createApiClient, type FetchLike } from "../../api/client.ts";
-import type { PaymentProviders } from "../../api/contract/payment.ts";
-import type { OrderSummaryAnswer } from "../../api/contract/products.ts";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { createApiClient, type FetchLike } from "../../client/client.ts";
+import type { PaymentProviders } from "../../contract/payment.ts";
+import type { OrderSummaryAnswer } from "../../contract/products.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import {
   CARD_ERROR_MESSAGES,

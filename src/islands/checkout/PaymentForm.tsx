@@ -16,8 +16,8 @@ import {
   useRef,
   useState,
 } from "react";
-import type { PaymentProviders } from "../../api/contract/payment.ts";
-import type { OrderSummaryAnswer } from "../../api/contract/products.ts";
+import type { PaymentProviders } from "../../contract/payment.ts";
+import type { OrderSummaryAnswer } from "../../contract/products.ts";
 import { cardDigits, cardProblems, parseExpiry } from "../../domain/checkout/card-number.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { $billingPostalCode, $billingProblem } from "../../stores/billing-address.ts";

@@ -3,7 +3,7 @@
 // then what the server answered (`fields` of a 400 invalid_request, by the field's name). Focus
 // moves to the first field with a problem. Words for the sign-up and password fields follow the
 // spec's reset-password messages (section 2.7), so one form speaks like the others.
-import type { ApiFailure } from "../../api/call-types.ts";
+import type { ApiFailure } from "../../client/call-types.ts";
 
 /** A problem per field name. */
 export type FieldErrors = Record<string, string>;

@@ -6,7 +6,7 @@
 import { useStore } from "@nanostores/react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { managedReason } from "../../domain/checkout/purchase.ts";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { $checkoutPlan, openCheckout, refreshSummary } from "../../stores/checkout.ts";
 import { postToHub } from "../../stores/hub.ts";
 import { $payment, loadOrderSummary } from "../../stores/payment.ts";

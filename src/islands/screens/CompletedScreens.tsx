@@ -3,7 +3,7 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { $accountPlan } from "../../stores/account-plan.ts";
 import { loadInvoice } from "../../stores/invoice.ts";

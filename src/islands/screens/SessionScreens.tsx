@@ -4,7 +4,7 @@
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useState } from "react";
 import type { CheckoutQuery } from "../../domain/checkout/query.ts";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { $query } from "../../stores/router.ts";
 import { $sessionForm, signIn, signUp } from "../../stores/session.ts";
 import {

@@ -2,7 +2,7 @@
 // the contract's zod schemas. Every failure becomes a 4xx answer, never a 500.
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
-import { MAX_JSON_DEPTH } from "../../api/contract/common.ts";
+import { MAX_JSON_DEPTH } from "../../contract/common.ts";
 import { apiError, type FieldProblem } from "../../domain/errors/api-errors.ts";
 import { HttpError } from "./reply.ts";
 

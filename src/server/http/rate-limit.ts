@@ -4,7 +4,7 @@
 // atomic statement (refill, then take or give), so concurrent requests on any server count
 // exactly. Time comes from the clock.
 
-import type { RouteLimit } from "../../api/contract/endpoints.ts";
+import type { RouteLimit } from "../../contract/endpoints.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
 
@@ -50,7 +50,7 @@ export const RATE_RULES = {
 
 export type RateRuleName = keyof typeof RATE_RULES;
 
-// Every limit the route table names (its `limit` flags, src/api/contract/endpoints.ts) is a rule
+// Every limit the route table names (its `limit` flags, src/contract/endpoints.ts) is a rule
 // here: this line stops compiling otherwise.
 const routeLimitsKnown: RouteLimit extends RateRuleName ? true : never = true;
 void routeLimitsKnown;

@@ -3,7 +3,7 @@
 // would. `onCall` sees each path called (to prove a call was or was not made); `onAnswer` each
 // call with the body sent and the status answered, which is how a browser-side test reads what
 // reached the server (through the API a browser sees, never the server's tables).
-import type { FetchLike } from "../../api/client.ts";
+import type { FetchLike } from "../../client/client.ts";
 
 export type AnsweredCall = { path: string; body: unknown; status: number };
 
