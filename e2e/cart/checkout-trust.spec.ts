@@ -43,7 +43,9 @@ test("a PayPal cancellation is never titled complete", async ({ page, api }) => 
   await page.getByRole("button", { name: "Pay $9.99 with PayPal" }).click();
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(
-    page.getByText("You cancelled the payment at PayPal. Nothing was charged."),
+    page.getByText(
+      "You cancelled the payment at PayPal. Nothing was charged: pay with PayPal again or by card.",
+    ),
   ).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).not.toContainText(/complete/i);
   await expect(page).not.toHaveTitle(/complete/i);

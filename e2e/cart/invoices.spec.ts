@@ -42,7 +42,7 @@ test("a German company buys with its VAT id: no VAT, and its invoice says why", 
   const total = await shownTotal(page);
   expect(total).toBe("$59.88");
 
-  await fillCard(page, "4242 4242 4242 4242");
+  await fillCard(page, "4242 4242 4242 4242", { label: "Postal code", code: "10115" });
   await page.getByRole("button", { name: `Pay ${total}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
   const link = page.getByRole("link", { name: "Download the invoice (PDF)" });

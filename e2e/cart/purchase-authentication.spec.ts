@@ -54,7 +54,7 @@ test("a failed authentication leaves no order and keeps the card typed", async (
   await expect.poll(() => bank.isClosed()).toBe(true);
   await expect(page.getByRole("alert").filter({ hasText: FAILED })).toBeVisible();
   await expect(page.getByLabel("Card number")).toHaveValue("4000 0027 6000 3184");
-  await expect(page.getByLabel("Card ZIP or postal code")).toHaveValue("10001");
+  await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
   await expect(page.getByRole("group", { name: "Payment authentication" })).toHaveCount(0);
   expect(await invoiceCount(page)).toBe(0);
 
@@ -74,7 +74,7 @@ test("an abandoned authentication leaves no order", async ({ page, api }) => {
   const bank = await payAndOpenBank(page, "4000 0027 6000 3184");
   await bank.close();
   await expect(page.getByRole("alert").filter({ hasText: FAILED })).toBeVisible();
-  await expect(page.getByLabel("Card ZIP or postal code")).toHaveValue("10001");
+  await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
   expect(await invoiceCount(page)).toBe(0);
   // Its page, opened again, knows the payment no longer waits (the step cannot be completed late).
   const late = await page.request.get(new URL(bank.url()).pathname + new URL(bank.url()).search);
@@ -96,6 +96,6 @@ test("a card authenticated and then declined for funds leaves no order", async (
   await expect(
     page.getByRole("alert").filter({ hasText: "Card declined. Please update card and try again." }),
   ).toBeVisible();
-  await expect(page.getByLabel("Card ZIP or postal code")).toHaveValue("10001");
+  await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
   expect(await invoiceCount(page)).toBe(0);
 });

@@ -17,11 +17,19 @@ export function futureExpiry(): string {
 }
 
 /** The sandbox card form; the card's ZIP is the billing address's (one field, not two). */
-export async function fillCard(page: Page | FrameLocator, number: string): Promise<void> {
+export async function fillCard(
+  page: Page | FrameLocator,
+  number: string,
+  // The billing address's code, which the card uses too: "ZIP code" in the US, else "Postal code".
+  postal: { label: "ZIP code" | "Postal code"; code: string } = {
+    label: "ZIP code",
+    code: "10001",
+  },
+): Promise<void> {
   await page.getByLabel("Card number").fill(number);
   await page.getByLabel("Expiry date (MM / YY)").fill(futureExpiry());
   await page.getByLabel("Security code (CVC)").fill("123");
-  await page.getByLabel("ZIP code", { exact: true }).fill("10001");
+  await page.getByLabel(postal.label, { exact: true }).fill(postal.code);
 }
 
 /** The total the order summary shows, as text ("$59.88"). */

@@ -3,7 +3,7 @@
 // show them (their chunks load after the checkout screen), so the first screens carry none of it.
 // Nothing here imports the checkout's store: the account page uses this too, and the checkout
 // prices its summary again itself once details are saved (AddressForm's onSaved).
-import { routes as endpoints } from "../contract/routes.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";
 

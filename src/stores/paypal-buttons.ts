@@ -8,7 +8,7 @@
 import { atom } from "nanostores";
 import type { ApiFailure } from "../client/client.ts";
 import { failureMessage } from "../client/error-messages.ts";
-import { routes as endpoints } from "../contract/routes.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { api, newIdempotencyKey } from "./api.ts";
 import { startPaypal } from "./checkout.ts";
 import { postToHub } from "./hub.ts";
