@@ -5,7 +5,6 @@ import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { hrefFor } from "../../domain/checkout/screens.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
-import { $accountPlan } from "../../stores/account-plan.ts";
 import { loadInvoice } from "../../stores/invoice.ts";
 import { $payment } from "../../stores/payment.ts";
 import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
@@ -29,7 +28,18 @@ export function PaymentCompletedScreen({
   const { invoice } = useStore($payment);
   const paypal = useStore($paypalReturn);
   const cancelled = processor === "paypal" && paypal === "cancelled";
-  const plan = useStore($accountPlan);
+  // The next renewal as the account page words it (stores/account-plan.ts), read here from the
+  // products payload directly: this screen is counted in the JavaScript before the payment step.
+  const info = useStore($productInfo);
+  const plan =
+    info?.orderState === "automatic" &&
+    info.nextBillingDate !== null &&
+    info.nextBillingAmount !== null
+      ? {
+          renewsOn: formatDate(info.nextBillingDate),
+          renewalAmount: formatUsd(info.nextBillingAmount),
+        }
+      : null;
   const user = useStore($user);
   useEffect(() => {
     // A cancelled PayPal payment is not "complete", in the tab's title either (issue 22, item 8).
