@@ -9,7 +9,7 @@ import { api as contract } from "../contract/index.ts";
 import { FAKE_PAYPAL_CLIENT, FAKE_WEBHOOK_ID, FakePaypal } from "../server/testing/fake-paypal.ts";
 import { startTestServer, type TestClient, type TestServer } from "../server/testing/harness.ts";
 import { installApiClient } from "./api.ts";
-import { startPaypal } from "./checkout.ts";
+import { startPaypal } from "./checkout-payment.ts";
 import { $payment, loadOrderSummary } from "./payment.ts";
 import {
   $paypalConfirmError,

@@ -10,7 +10,7 @@ import type { ApiFailure } from "../client/client.ts";
 import { failureMessage } from "../client/error-messages.ts";
 import { endpoints } from "../contract/endpoints.ts";
 import { api, newIdempotencyKey } from "./api.ts";
-import { startPaypal } from "./checkout.ts";
+import { startPaypal } from "./checkout-payment.ts";
 import { postToHub } from "./hub.ts";
 import { navigate } from "./router.ts";
 

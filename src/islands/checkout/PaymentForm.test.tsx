@@ -18,7 +18,8 @@ import {
 } from "../../domain/errors/card-errors.ts";
 import { installApiClient } from "../../stores/api.ts";
 import { $billingPostalCode } from "../../stores/billing-address.ts";
-import { $checkout, startPaypal } from "../../stores/checkout.ts";
+import { $checkout } from "../../stores/checkout.ts";
+import { startPaypal } from "../../stores/checkout-payment.ts";
 import { $payment } from "../../stores/payment.ts";
 import { pendingChecks } from "../../stores/payment-outcome.ts";
 import { forgetPaymentProviders } from "../../stores/payment-providers.ts";

@@ -22,7 +22,8 @@ import { cardDigits, cardProblems, parseExpiry } from "../../domain/checkout/car
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { $billingPostalCode, $billingProblem } from "../../stores/billing-address.ts";
 import { type SandboxCard, sandboxTokenizer, type Tokenizer } from "../../stores/card-token.ts";
-import { $checkout, payByCard, startPaypal } from "../../stores/checkout.ts";
+import { $checkout } from "../../stores/checkout.ts";
+import { payByCard, startPaypal } from "../../stores/checkout-payment.ts";
 import { forgetPaymentProviders, paymentProviders } from "../../stores/payment-providers.ts";
 import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
 import { $paypalWindowOpen } from "../../stores/paypal-sandbox.ts";
