@@ -31,7 +31,10 @@ test("sandbox mode: the checkout loads no provider's code", async ({ page, api }
 /**
  * A stand-in for https://js.stripe.com/…/stripe.js: `Stripe(key)` with elements() whose card
  * element mounts an iframe of Stripe's height (one 16px line) once `__mountStripe()` is called,
- * and createToken answering the refusal the test names in `__stripeRefusal`, or a token.
+ * and createPaymentMethod answering the refusal the test names in `__stripeRefusal`, or Stripe's
+ * test PaymentMethod. It has every method @stripe/react-stripe-js checks before it accepts a
+ * Stripe object (elements, createToken, createPaymentMethod, confirmCardPayment): without one,
+ * <Elements> throws "Invalid prop `stripe`" and the card element never mounts.
  */
 const FAKE_STRIPE_JS = `
 (() => {
@@ -74,10 +77,14 @@ const FAKE_STRIPE_JS = `
         window.__stripeRefusal
           ? { error: { type: "card_error", code: window.__stripeRefusal } }
           : { paymentMethod: { id: "pm_card_visa" } },
+      // Not called by the checkout; present because react-stripe-js checks for them.
+      createToken: async () => ({ error: { type: "invalid_request_error" } }),
       confirmCardPayment: async () => ({}),
+      handleNextAction: async () => ({}),
     };
   };
-  window.Stripe.version = 3;
+  // The release train @stripe/stripe-js expects (a test key with another one logs a warning).
+  window.Stripe.version = "endive";
 })();`;
 
 test.describe("Stripe mode", () => {
