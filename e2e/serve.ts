@@ -12,8 +12,8 @@
 // tests (security.test.ts, several-servers.test.ts); scripts/serve.ts never passes a scale.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createStaticHandler } from "../scripts/static-handler.ts";
 import { startServer } from "../src/server/main.ts";
+import { createStaticHandler } from "../src/server/static-files.ts";
 
 /** scrypt cost (log2 N) for the browser tests' server only. */
 const TEST_PASSWORD_COST = 10;

@@ -4,7 +4,8 @@
 // screen the payment step, and with it the sandbox card fields, mounts during the measured load,
 // so its layout shift counts; the run checks that they did mount. `npm run bench` runs it with the
 // other benches; `node scripts/bench-cart.ts` alone (after `npm run build`).
-// Goals: performance ≥ 95, total blocking time ≤ 100 ms, cumulative layout shift ≤ 0.01.
+// Goals: performance ≥ 95 (median of 5), total blocking time within 100 ms of the floor page's
+// (an empty React island in the same build, measured in the same run), layout shift ≤ 0.01.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,11 +13,11 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { chromium as playwright } from "@playwright/test";
 import lighthouse from "lighthouse";
-import { hrefFor } from "../src/domain/checkout/routes.ts";
+import { hrefFor } from "../src/domain/checkout/screens.ts";
 import { startServer } from "../src/server/main.ts";
+import { createStaticHandler } from "../src/server/static-files.ts";
 import { startChromium } from "./bench-pages.ts";
 import { cartPageScripts, dynamicImports, staticImports } from "./cart-bundle.ts";
-import { createStaticHandler } from "./static-handler.ts";
 
 const distDir = fileURLToPath(new URL("../dist/", import.meta.url));
 
@@ -25,6 +26,9 @@ export const BENCH_ACCOUNT = "free@demo.test";
 export const GOALS = { performance: 95, totalBlockingTimeMs: 100, layoutShift: 0.01 } as const;
 
 const SCREENS = {
+  // The floor (issue 22, item 12): an empty React island in the same build, measured in the same
+  // run, so /cart's figures read as a difference from it whatever the machine's load.
+  "floor (empty island)": "/bench/floor/",
   "/cart#plans": hrefFor("plans", undefined, { via: "hash" }),
   "checkout (Power annual)": hrefFor("checkout", { product: "wv_single_12m" }, { via: "hash" }),
 };
@@ -64,7 +68,8 @@ function shiftSources(details: unknown): string {
   );
 }
 
-const RUNS = 3;
+/** Runs per page; the median is reported (issue 22: the median of 5). */
+const RUNS = 5;
 
 /**
  * Each run's own address (`bench=<n>` in the query, which the app ignores): Lighthouse records no
@@ -161,10 +166,22 @@ export async function benchCart(): Promise<Figures> {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/cart\/plans/);
 
+    // The floor is measured first; each screen's blocking time is then read against it.
+    let floorTbt: number | null = null;
     for (const [name, path] of Object.entries(SCREENS)) {
       const runs: Run[] = [];
-      for (let i = 0; i < RUNS; i++)
-        runs.push(await lighthouseRun(runUrl(origin, path, i), chromium.port));
+      for (let i = 0; i < RUNS; i++) {
+        // Under heavy load Lighthouse sometimes loses the trace (NO_NAVSTART): that run is taken
+        // again, at its own new address, up to twice; any other failure stops the bench.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            runs.push(await lighthouseRun(runUrl(origin, path, i + attempt * RUNS), chromium.port));
+            break;
+          } catch (error) {
+            if (attempt >= 2 || !String(error).includes("NO_NAVSTART")) throw error;
+          }
+        }
+      }
       const run = {
         performance: median(runs.map((r) => r.performance)),
         tbt: median(runs.map((r) => r.tbt)),
@@ -174,9 +191,17 @@ export async function benchCart(): Promise<Figures> {
       figures[`${name} total blocking time (ms)`] = Math.round(run.tbt);
       figures[`${name} cumulative layout shift`] = run.cls.toFixed(3);
       figures[`${name} what moved (last run)`] = runs.at(-1)?.shifts ?? "";
+      const floor = floorTbt;
+      if (floor === null) {
+        floorTbt = run.tbt;
+        continue;
+      }
+      figures[`${name} TBT above the floor (ms)`] = Math.round(run.tbt - floor);
+      figures[`${name} TBT / floor TBT`] = floor > 0 ? (run.tbt / floor).toFixed(2) : "floor 0 ms";
       if (run.performance < GOALS.performance)
         missed.push(`${name} performance ${run.performance}`);
-      if (run.tbt > GOALS.totalBlockingTimeMs) missed.push(`${name} TBT ${Math.round(run.tbt)} ms`);
+      if (run.tbt - floor > GOALS.totalBlockingTimeMs)
+        missed.push(`${name} TBT ${Math.round(run.tbt - floor)} ms above the floor`);
       if (run.cls > GOALS.layoutShift) missed.push(`${name} CLS ${run.cls.toFixed(3)}`);
     }
 

@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import lighthouse from "lighthouse";
+import { createStaticHandler, sendNotFound } from "../src/server/static-files.ts";
 import { SITEMAP_PATHS } from "../src/view-models/seo.ts";
 import { chromiumArgs, findChromium } from "./find-chromium.ts";
-import { createStaticHandler, sendNotFound } from "./static-handler.ts";
 
 const distDir = fileURLToPath(new URL("../dist/", import.meta.url));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  makeCampaign,
+  makeCampaignInput,
   makeCatalogInput,
   makeFamily,
 } from "../../src/domain/catalog/testing/builders.ts";
@@ -59,8 +59,8 @@ describe("catalog diff", () => {
       },
       campaigns: {
         campaigns: [
-          makeCampaign({ validFrom: "2026-11-20T00:00:00Z" }),
-          makeCampaign({
+          makeCampaignInput({ validFrom: "2026-11-20T00:00:00Z" }),
+          makeCampaignInput({
             id: "cyber-monday-2026",
             name: "Cyber Monday 2026",
             coupon: "cyber2026",
@@ -165,7 +165,9 @@ describe("catalog diff", () => {
           : f,
       ),
       campaigns: {
-        campaigns: [makeCampaign({ id: "spring-sale", name: "Spring *sale*", coupon: "spring" })],
+        campaigns: [
+          makeCampaignInput({ id: "spring-sale", name: "Spring *sale*", coupon: "spring" }),
+        ],
       },
     });
     const report = await compare(catalogTexts(), head);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeCampaign } from "../../src/domain/catalog/testing/builders.ts";
+import { makeCampaignInput } from "../../src/domain/catalog/testing/builders.ts";
 import { memoryFs } from "../core/catalog-fs.ts";
 import { catalogTexts } from "../testing/catalog-fixture.ts";
 import { formatSchedule, schedule } from "./schedule.ts";
@@ -11,13 +11,13 @@ describe("catalog schedule", () => {
     const texts = catalogTexts({
       campaigns: {
         campaigns: [
-          makeCampaign({
+          makeCampaignInput({
             id: "bf",
             coupon: "bf26",
             validFrom: "2026-11-27T05:00:00Z",
             validTo: "2026-12-01T05:00:00Z",
           }),
-          makeCampaign({
+          makeCampaignInput({
             id: "old",
             coupon: "old",
             banners: [],

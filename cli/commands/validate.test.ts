@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   makeBand,
-  makeCampaign,
+  makeCampaignInput,
   makeCatalogInput,
   makeFamily,
   makeStructure,
@@ -52,13 +52,13 @@ describe("catalog validate", () => {
       },
       campaigns: {
         campaigns: [
-          makeCampaign({
+          makeCampaignInput({
             products: [
               { code: "wv_single_12m", price: 47.9 },
               { code: "wv_singel_1m", price: 5 },
             ],
           }),
-          makeCampaign({ id: "again", validFrom: "2026-11-30T00:00:00Z" }),
+          makeCampaignInput({ id: "again", validFrom: "2026-11-30T00:00:00Z" }),
         ],
       },
     });
@@ -170,11 +170,11 @@ describe("catalog validate on broken catalogues", () => {
         },
         campaigns: {
           campaigns: [
-            makeCampaign({
+            makeCampaignInput({
               validFrom: "2026-12-02T00:00:00Z",
               products: [{ code: "wv_single_12m", price: 60 }],
             }),
-            makeCampaign({ id: "black-friday-2026-b", validFrom: "2026-11-01T00:00:00Z" }),
+            makeCampaignInput({ id: "black-friday-2026-b", validFrom: "2026-11-01T00:00:00Z" }),
           ],
         },
       }),
@@ -241,13 +241,13 @@ describe("catalog validate on broken catalogues", () => {
         },
         campaigns: {
           campaigns: [
-            makeCampaign({
+            makeCampaignInput({
               products: [
                 { code: "wv_single_12m", price: 61 },
                 { code: "wv_single_24m", price: 5 },
               ],
             }),
-            makeCampaign({
+            makeCampaignInput({
               id: "black-friday-2026-b",
               banners: [],
               validFrom: "2026-11-30T00:00:00Z",

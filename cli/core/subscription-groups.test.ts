@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../../src/api/contract/index.ts";
+import { api } from "../../src/contract/index.ts";
 import { fixtureCatalog } from "../../src/server/testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestServer } from "../../src/server/testing/harness.ts";
 import { ExitError } from "./exit-error.ts";

@@ -1,12 +1,12 @@
 // axe-core finds no violation on any screen of the checkout, for a visitor and a signed-in user.
 import { expect, type Page, test } from "@playwright/test";
-import { api as contract } from "../../src/api/contract/index.ts";
+import { api as contract } from "../../src/contract/index.ts";
 import {
   HASH_SCREENS,
   hrefFor,
   PATH_SCREENS,
   requiresLogin,
-} from "../../src/domain/checkout/routes.ts";
+} from "../../src/domain/checkout/screens.ts";
 import { axeViolations, expectNoAxeViolations } from "../axe.ts";
 import { activateViaApi, signInViaApi } from "./account-helpers.ts";
 import { browserApi, uniqueEmail } from "./api-helpers.ts";

@@ -14,7 +14,7 @@ test("/cart/invite and /cart/invite/ stay put for visitors and signed-in users, 
     await expect(page).toHaveURL(new RegExp(`${path}$`));
   }
   await expectNoAxeViolations(page, "invite without a code");
-  await page.getByLabel("Invitation code").fill("../../api/4/instance/disband");
+  await page.getByLabel("Invitation code").fill("../../client/4/instance/disband");
   await page.getByRole("button", { name: "Show the invitation" }).click();
   await expect(page.getByRole("alert")).toHaveText(
     "An invitation code has only letters, digits, - and _. Copy it from the invitation link.",

@@ -1,7 +1,7 @@
 // Reset password (spec 2.7, 4, 5, 8; issue 10): ask for a link, read it in the sandbox mailbox,
 // follow it, choose a new password, then sign in with it.
 import type { Page } from "@playwright/test";
-import { api as contract } from "../../src/api/contract/index.ts";
+import { api as contract } from "../../src/contract/index.ts";
 import { forgotAnswer } from "../../src/server/testing/human-answer.ts";
 import { expectNoAxeViolations } from "./account-helpers.ts";
 import { type BrowserApi, expect, linkIn, test, uniqueEmail } from "./api-helpers.ts";

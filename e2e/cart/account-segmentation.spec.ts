@@ -94,7 +94,7 @@ test("template-redirect opens the product's own template path, and nothing else"
     "https://evil.example/",
     "javascript:alert(1)",
     "%2F%2Fevil.example",
-    "../../api/4/instance/disband",
+    "../../client/4/instance/disband",
     "tpl%0a//evil.example",
   ]) {
     await page.goto(`/cart/template-redirect?templateId=${encodeURIComponent(hostile)}`);

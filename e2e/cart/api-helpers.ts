@@ -1,6 +1,6 @@
 // Accounts and sessions for the browser tests, made through the API (issue 17): the one place the
 // browser tests make them without the screens. Calls go through the checkout's own client
-// (src/api/client.ts, validated with the contract's schemas, as the server's tests do) over a
+// (src/client/client.ts, validated with the contract's schemas, as the server's tests do) over a
 // fetch backed by the request context of the page's BrowserContext, which shares its cookie jar
 // with the browser: a session made here is the page's session.
 //
@@ -20,9 +20,9 @@ import {
   expect,
   type Page,
 } from "@playwright/test";
-import type { CallArgs, CallResult, CallValue } from "../../src/api/call-types.ts";
-import { createApiClient, type FetchLike } from "../../src/api/client.ts";
-import { api as contract, type Endpoint } from "../../src/api/contract/index.ts";
+import type { CallArgs, CallResult, CallValue } from "../../src/client/call-types.ts";
+import { createApiClient, type FetchLike } from "../../src/client/client.ts";
+import { api as contract, type Endpoint } from "../../src/contract/index.ts";
 import { CLIENT_VERSION } from "../../src/stores/api.ts";
 
 export { expect };

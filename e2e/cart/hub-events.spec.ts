@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { expectNoAxeViolations } from "../axe.ts";
 import { signInViaApi } from "./account-helpers.ts";
 import { expect, latestMail, test, uniqueEmail } from "./api-helpers.ts";
+import { fillCard } from "./purchase-helpers.ts";
 
 function hub(page: Page, cart: string) {
   return page.goto(`/dev/hub?cart=${encodeURIComponent(cart)}`);
@@ -82,11 +83,7 @@ test("a declined card posts payment_credit_card, then checkout_completed_failure
   await hub(page, "/cart?p=buy&product=wv_single_1m#checkout");
   const frame = frameOf(page);
   await expect(frame.getByRole("heading", { level: 1 })).toHaveText("Checkout");
-  await frame.getByLabel("Card number").fill("4000 0000 0000 0002");
-  await frame.getByLabel("Expiry month").fill("12");
-  await frame.getByLabel("Expiry year").fill(String(new Date().getFullYear() + 2));
-  await frame.getByLabel("Security code (CVC)").fill("123");
-  await frame.getByLabel("Card ZIP or postal code").fill("10001");
+  await fillCard(frame, "4000 0000 0000 0002");
   await frame.getByRole("button", { name: "Pay $9.99" }).click();
   await expect(
     frame.getByRole("alert").filter({ hasText: "Your card was declined." }),

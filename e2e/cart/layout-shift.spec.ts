@@ -3,7 +3,7 @@
 // followed until the card fields have mounted, add up the browser's own layout-shift entries.
 // Shifts are geometry, not time, so this is a test; the Lighthouse figures are in `npm run bench`.
 import type { Page } from "@playwright/test";
-import { hrefFor } from "../../src/domain/checkout/routes.ts";
+import { hrefFor } from "../../src/domain/checkout/screens.ts";
 import { expect, test } from "./api-helpers.ts";
 
 // Lighthouse's mobile screen (Moto G Power): the size at which the bench measures.

@@ -5,13 +5,12 @@
 // shows that the card fields' box keeps its place, that no card field is in the page itself,
 // section 8's words for a refused card, and a whole purchase with Stripe's token.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createStaticHandler } from "../../scripts/static-handler.ts";
 import { CARD_ERROR_MESSAGES } from "../../src/domain/errors/card-errors.ts";
 import { type RunningServer, startServer } from "../../src/server/main.ts";
+import { StripeFake } from "../../src/server/payments/testing/stripe-fake.ts";
+import { createStaticHandler } from "../../src/server/static-files.ts";
 import { browserApi, expect, test } from "./api-helpers.ts";
 
 const CHECKOUT = "/cart?product=wv_single_12m#checkout";
@@ -32,7 +31,10 @@ test("sandbox mode: the checkout loads no provider's code", async ({ page, api }
 /**
  * A stand-in for https://js.stripe.com/…/stripe.js: `Stripe(key)` with elements() whose card
  * element mounts an iframe of Stripe's height (one 16px line) once `__mountStripe()` is called,
- * and createToken answering the refusal the test names in `__stripeRefusal`, or a token.
+ * and createPaymentMethod answering the refusal the test names in `__stripeRefusal`, or Stripe's
+ * test PaymentMethod. It has every method @stripe/react-stripe-js checks before it accepts a
+ * Stripe object (elements, createToken, createPaymentMethod, confirmCardPayment): without one,
+ * <Elements> throws "Invalid prop `stripe`" and the card element never mounts.
  */
 const FAKE_STRIPE_JS = `
 (() => {
@@ -69,52 +71,30 @@ const FAKE_STRIPE_JS = `
     };
     return {
       elements: () => elements,
-      createToken: async () =>
+      // Stripe.js makes a PaymentMethod of the card element (Stripe's test pm_card_visa), or
+      // refuses the card itself, as Stripe.js does for a wrong CVC before any request of ours.
+      createPaymentMethod: async () =>
         window.__stripeRefusal
           ? { error: { type: "card_error", code: window.__stripeRefusal } }
-          : { token: { id: "tok_visa" } },
-      createPaymentMethod: async () => ({}),
+          : { paymentMethod: { id: "pm_card_visa" } },
+      // Not called by the checkout; present because react-stripe-js checks for them.
+      createToken: async () => ({ error: { type: "invalid_request_error" } }),
       confirmCardPayment: async () => ({}),
+      handleNextAction: async () => ({}),
     };
   };
-  window.Stripe.version = 3;
+  // The release train @stripe/stripe-js expects (a test key with another one logs a warning).
+  window.Stripe.version = "endive";
 })();`;
-
-/** A stand-in for Stripe's API (STRIPE_API_URL): customers with the token's card, charges. */
-function fakeStripeApi(): Promise<{ server: Server; url: string; seen: string[] }> {
-  const seen: string[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on("end", () => {
-      seen.push(`${req.method} ${req.url} ${body}`);
-      const card = { id: "card_e2e", object: "card", brand: "Visa", last4: "4242" };
-      const answer =
-        req.url === "/v1/customers"
-          ? { id: "cus_e2e", object: "customer", default_source: card }
-          : req.url === "/v1/charges"
-            ? { id: `ch_e2e_${seen.length}`, object: "charge" }
-            : { id: "cus_e2e", object: "customer" };
-      res.writeHead(200, { "content-type": "application/json", "request-id": "req_e2e" });
-      res.end(JSON.stringify(answer));
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }),
-    ),
-  );
-}
 
 test.describe("Stripe mode", () => {
   let server: RunningServer;
-  let stripeApi: Awaited<ReturnType<typeof fakeStripeApi>>;
+  // The project's fake of Stripe's HTTP API (STRIPE_API_URL), typed by the SDK's own types.
+  const stripeApi = new StripeFake();
   let dataDir: string;
 
   test.beforeAll(async () => {
-    stripeApi = await fakeStripeApi();
+    await stripeApi.start();
     dataDir = mkdtempSync(join(tmpdir(), "e2e-stripe-"));
     server = await startServer({
       port: 0,
@@ -133,7 +113,7 @@ test.describe("Stripe mode", () => {
   });
   test.afterAll(async () => {
     await server?.close();
-    stripeApi?.server.close();
+    await stripeApi.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -176,18 +156,22 @@ test.describe("Stripe mode", () => {
     await pay.click();
     await expect(page.getByRole("alert")).toHaveText(CARD_ERROR_MESSAGES.incorrect_cvc);
     await expect(pay).toBeEnabled();
-    expect(stripeApi.seen).toEqual([]);
+    expect(stripeApi.requests).toEqual([]);
 
-    // Another try with a card Stripe accepts: only Stripe's token reaches our server, which saves
-    // it on a Stripe customer and charges the total shown.
+    // Another try with a card Stripe accepts: only Stripe's PaymentMethod id reaches our server,
+    // which saves it for off-session use (a SetupIntent) and pays the total shown with a
+    // PaymentIntent.
     await page.evaluate(() => {
       (window as { __stripeRefusal?: string }).__stripeRefusal = "";
     });
     await pay.click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
-    expect(stripeApi.seen.find((s) => s.startsWith("POST /v1/customers "))).toContain(
-      "source=tok_visa",
-    );
-    expect(stripeApi.seen.find((s) => s.startsWith("POST /v1/charges "))).toContain("amount=5988");
+    const posted = (path: string) =>
+      stripeApi.requests.find((r) => r.method === "POST" && r.path === path)?.params;
+    expect(posted("/v1/setup_intents")).toMatchObject({
+      payment_method: "pm_card_visa",
+      usage: "off_session",
+    });
+    expect(posted("/v1/payment_intents")).toMatchObject({ amount: "5988", currency: "usd" });
   });
 });

@@ -63,7 +63,8 @@ test("each refused card says what happened, and keeps what was typed", async ({ 
     await fillCard(page, number);
     await page.getByRole("button", { name: "Pay $9.99" }).click();
     await expect(page.getByRole("alert").filter({ hasText: message })).toBeVisible();
-    await expect(page.getByLabel("Card ZIP or postal code")).toHaveValue("10001");
+    await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
+    await expect(page.getByLabel("Security code (CVC)")).toHaveValue("123");
   }
   // Nothing was charged: after all of that, a good card buys the plan once.
   await fillCard(page, "4242 4242 4242 4242");

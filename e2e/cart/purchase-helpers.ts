@@ -1,6 +1,6 @@
 // Steps the purchase scripts share: filling the sandbox card form and reading the total. Accounts
 // and sessions come from the `api` fixture (api-helpers.ts).
-import { expect, type Page } from "@playwright/test";
+import { expect, type FrameLocator, type Page } from "@playwright/test";
 import { browserApi } from "./api-helpers.ts";
 
 /**
@@ -11,12 +11,25 @@ export async function signUpNewAccount(page: Page): Promise<string> {
   return browserApi(page.context()).signUp();
 }
 
-export async function fillCard(page: Page, number: string): Promise<void> {
+/** An expiry date two years ahead, as the one expiry field takes it: "12 / 28". */
+export function futureExpiry(): string {
+  return `12 / ${String((new Date().getFullYear() + 2) % 100).padStart(2, "0")}`;
+}
+
+/** The sandbox card form; the card's ZIP is the billing address's (one field, not two). */
+export async function fillCard(
+  page: Page | FrameLocator,
+  number: string,
+  // The billing address's code, which the card uses too: "ZIP code" in the US, else "Postal code".
+  postal: { label: "ZIP code" | "Postal code"; code: string } = {
+    label: "ZIP code",
+    code: "10001",
+  },
+): Promise<void> {
   await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiry month").fill("12");
-  await page.getByLabel("Expiry year").fill(String(new Date().getFullYear() + 2));
+  await page.getByLabel("Expiry date (MM / YY)").fill(futureExpiry());
   await page.getByLabel("Security code (CVC)").fill("123");
-  await page.getByLabel("Card ZIP or postal code").fill("10001");
+  await page.getByLabel(postal.label, { exact: true }).fill(postal.code);
 }
 
 /** The total the order summary shows, as text ("$59.88"). */

@@ -7,7 +7,7 @@
 // new, unverified account is never sent there.
 
 import type { Page } from "@playwright/test";
-import { api as contract } from "../../src/api/contract/index.ts";
+import { api as contract } from "../../src/contract/index.ts";
 import { DEMO_PASSWORD, expect, test } from "./api-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });

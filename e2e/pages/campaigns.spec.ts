@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { asOfDir, campaignUnderTest } from "../../scripts/pages-as-of.ts";
-import { createStaticHandler, sendNotFound } from "../../scripts/static-handler.ts";
 import { campaignDiscount, formatUsd, monthlyPrice } from "../../src/domain/pricing/index.ts";
+import { createStaticHandler, sendNotFound } from "../../src/server/static-files.ts";
 import { catalog, planByCode, visibleText } from "./fixtures.ts";
 
 // A public campaign with a plans banner, and an annual plan it discounts.
@@ -91,6 +91,36 @@ test.describe("campaign windows", () => {
     const text = await visit(page, `${before?.origin}/plans`, campaign.validTo - 1);
     expect(text).toContain(deal);
     await expect(bannerImage(page)).toBeVisible();
+  });
+
+  test("the banner's hot spots are links of their own over the image, named and aimed", async ({
+    page,
+  }) => {
+    // Issue 22, item 10: each hot spot of spec 3.9 is its own link, over its area of the image.
+    const spots = banner?.hotSpots ?? [];
+    expect(spots.length, `${campaign.id}'s plans banner has hot spots`).toBeGreaterThan(0);
+    await visit(page, `${before?.origin}/plans`, campaign.validFrom);
+    const image = await bannerImage(page).boundingBox();
+    expect(image).not.toBeNull();
+    for (const spot of spots) {
+      const link = page.getByRole("link", { name: spot.label, exact: true });
+      await expect(link).toHaveAttribute("href", spot.targetUrl);
+      const box = await link.boundingBox();
+      if (!box || !image) throw new Error("no box");
+      // Where the catalogue puts it, at the width the image is drawn (1200 px wide originally).
+      const scale = image.width / 1200;
+      expect(Math.abs(box.x - (image.x + spot.x * scale))).toBeLessThanOrEqual(1);
+      expect(Math.abs(box.y - (image.y + spot.y * scale))).toBeLessThanOrEqual(1);
+      expect(Math.abs(box.width - spot.width * scale)).toBeLessThanOrEqual(1);
+      // The hot spot is what a click there reaches, not the banner's own link.
+      const hit = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.getAttribute("aria-label") ?? null,
+        { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+      );
+      expect(hit).toBe(spot.label);
+      await link.focus();
+      await expect(link).toBeFocused();
+    }
   });
 
   test("built during the window: back to the regular price the moment it closes", async ({

@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api } from "../../src/api/contract/index.ts";
+import { api } from "../../src/contract/index.ts";
 import type { Catalog, PlanEntry } from "../../src/domain/catalog/catalog-schema.ts";
 import { orderSummary } from "../../src/domain/pricing/index.ts";
 import { purchasablePlans } from "../../src/domain/testing/price-combinations.ts";

@@ -14,7 +14,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { asOfDir } from "../../scripts/pages-as-of.ts";
-import { createStaticHandler, sendNotFound } from "../../scripts/static-handler.ts";
 import { isEducationCode } from "../../src/domain/account/tier.ts";
 import {
   type PriceCombination,
@@ -22,6 +21,7 @@ import {
 } from "../../src/domain/testing/price-combinations.ts";
 import { loadCatalog } from "../../src/server/catalog.ts";
 import { testClock } from "../../src/server/clock.ts";
+import { createStaticHandler, sendNotFound } from "../../src/server/static-files.ts";
 import { startTestServer } from "../../src/server/testing/harness.ts";
 import { type CliAnswer, processSample, quoteCore, quoteProcess } from "./cli-prices.ts";
 import { proveMidPeriodAdditions } from "./mid-period-prices.ts";
@@ -130,6 +130,8 @@ function problemsOf(row: Row): string[] {
       same("invoice price", bought.invoicePrice, cli.total);
       same("invoice amount paid", bought.invoicePaid, cli.total);
       same("invoices of a fresh account", bought.invoices, 1);
+      same("invoice row", bought.invoiceRow, cli.total);
+      same("invoice document", bought.invoiceDocument, cli.total);
     }
     for (const { where, shown } of row.statics) {
       same(`static page (${where})`, shown, { kind: "price", amount: cli.total });
@@ -145,7 +147,7 @@ function problemsOf(row: Row): string[] {
   return problems;
 }
 
-test("one price everywhere: static page = catalog quote = summary = charge = invoice", async ({
+test("one price everywhere: static page = catalog quote = summary = charge = invoice row = invoice document", async ({
   page,
 }) => {
   test.setTimeout(300_000);

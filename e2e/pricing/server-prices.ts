@@ -2,7 +2,7 @@
 // (POST /api/4/payment/summary), and a real sandbox purchase by a fresh account (each account can
 // buy a plan once) with what the sandbox provider charged and what the invoice says
 // (GET /api/3/payment/invoices/1).
-import { api } from "../../src/api/contract/index.ts";
+import { api } from "../../src/contract/index.ts";
 import type { PriceCombination } from "../../src/domain/testing/price-combinations.ts";
 import { newKey, type TestClient, type TestServer } from "../../src/server/testing/harness.ts";
 
@@ -23,6 +23,9 @@ export type Purchase =
       invoicePrice: number;
       invoicePaid: number;
       invoices: number;
+      /** The numbered invoice of the order (issue 23): its stored total and its document's. */
+      invoiceRow: number;
+      invoiceDocument: number;
     }
   | { ok: false; refusal: Refusal };
 
@@ -127,8 +130,26 @@ export async function purchase(
       `order ${answer.body.orderId}: ${charges.length} charges, invoice ${invoice ? "found" : "missing"}`,
     );
   }
+  // The invoice document (issue 23): the row issued with the order, and the total its page
+  // prints ("Total" row of the HTML document, the same text as its PDF).
+  const documents = await client.call(api.invoiceDocuments, {});
+  if (!documents.ok) throw new Error(`invoice documents: ${documents.body.message}`);
+  const numbered = documents.body.documents.find(
+    (d) => d.orderId === answer.body.orderId && d.kind === "invoice",
+  );
+  if (numbered === undefined) throw new Error(`order ${answer.body.orderId}: no numbered invoice`);
+  const page = await (await client.fetch(numbered.htmlUrl)).text();
+  const printed = /<th scope="row">Total<\/th><td class="amount">(-?)\$([\d,]+)\.(\d\d)<\/td>/.exec(
+    page,
+  );
+  const invoiceDocument = printed
+    ? (printed[1] ? -1 : 1) *
+      (Number((printed[2] ?? "").replace(/,/g, "")) * 100 + Number(printed[3]))
+    : Number.NaN;
   return {
     ok: true,
+    invoiceRow: numbered.total,
+    invoiceDocument,
     total: answer.body.total,
     charged: charges[0]?.amount ?? Number.NaN,
     invoicePrice: invoice.price,

@@ -1,28 +1,21 @@
 // The request handler: security checks, routing, error handling and writing answers. Routes are
-// registered from the contract (src/api/contract), so their paths and schemas cannot drift from
+// registered from the contract (src/client/contract) through routing.ts, which checks each request's
+// input with the entry's schemas before its handler runs, so paths and schemas cannot drift from
 // what the browser client uses.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import type { z } from "zod";
-import type { Endpoint, ErrorsOf, Method } from "../api/contract/common.ts";
-import { parseRoute } from "../domain/checkout/routes.ts";
+import type { Endpoint } from "../contract/common.ts";
+import { WEBHOOK_PATH_PREFIX } from "../contract/webhooks.ts";
+import { parseRoute } from "../domain/checkout/screens.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { PasswordWorkBusy } from "./auth/passwords.ts";
 import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
 import { ClientGone } from "./http/body.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
-import {
-  type ErrorReply,
-  type Headers,
-  HttpError,
-  type JsonReply,
-  type Reply,
-} from "./http/reply.ts";
+import { type Headers, HttpError, type Reply } from "./http/reply.ts";
 import { Router } from "./http/router.ts";
 import {
   API_CSP,
   baseHeaders,
-  inlineScriptHashes,
   isCrossSite,
   isPaymentPage,
   isStateChanging,
@@ -31,32 +24,13 @@ import {
   staticPageCsp,
 } from "./http/security.ts";
 import { throttledWarning } from "./log.ts";
+import { bindEndpoint, bindRaw, type Handled, type Handler, type Routes } from "./routing.ts";
+import type { StaticServe } from "./static-files.ts";
 
-/** A handler may decline a request it does not own (GET /login without action=logout). */
-export type Handled = Reply | { kind: "pass" };
-export type Handler = (ctx: Ctx) => Promise<Handled>;
+export type { Handled, Handler, Routes } from "./routing.ts";
 
-/**
- * What the route of a contract entry may answer, checked when it compiles: the entry's response
- * (as its schema's input), for `acceptsBelow500` calls that answer too, or an error whose code
- * the entry lists. Errors thrown as HttpError escape the types; the reply writer checks their
- * codes at run time when responses are validated (tests). (Other replies, pages and redirects,
- * belong to raw routes.)
- */
-export type ApiHandled<E extends Endpoint> =
-  | JsonReply<z.input<E["response"]>>
-  | (E extends { acceptsBelow500: infer B extends z.ZodType } ? JsonReply<z.input<B>> : never)
-  | ErrorReply<ErrorsOf<E>>;
-export type ApiHandler<E extends Endpoint> = (ctx: Ctx) => Promise<ApiHandled<E>>;
-
-export type Routes = {
-  /** A route of the contract, its answers typed from the entry. */
-  api<E extends Endpoint>(endpoint: E, handler: ApiHandler<E>): void;
-  /** A route outside the contract (pages of the server, sandbox tools). */
-  raw(method: Method, path: string, handler: Handler): void;
-};
-
-const API_PREFIXES = ["/api/", "/movieAPI", "/dev/", "/login"];
+// /orders: the quote page of spec 2.3 (issue 23 item 5), served by the server, not the site.
+const API_PREFIXES = ["/api/", "/movieAPI", "/dev/", "/login", "/orders"];
 
 function isApiPath(path: string): boolean {
   return API_PREFIXES.some(
@@ -84,10 +58,14 @@ export type App = {
 export function createApp(deps: AppDeps): App {
   const router = new Router<{ handler: Handler; endpoint: Endpoint | null }>();
   const routes: Routes = {
-    api: (endpoint, handler) => router.add(endpoint.method, endpoint.path, { handler, endpoint }),
-    raw: (method, path, handler) => router.add(method, path, { handler, endpoint: null }),
+    api: (endpoint, handler) =>
+      router.add(endpoint.method, endpoint.path, {
+        handler: bindEndpoint(endpoint, handler),
+        endpoint,
+      }),
+    raw: (route, handler) =>
+      router.add(route.method, route.path, { handler: bindRaw(route, handler), endpoint: null }),
   };
-  const staticCsp = new Map<string, string>();
   // One line per request whose client went away mid-body, at most 10 a minute: a slow-body
   // flood used to log a stack trace each.
   const clientGone = throttledWarning(deps.log, deps.clock);
@@ -155,58 +133,36 @@ export function createApp(deps: AppDeps): App {
         res.writeHead(reply.status, headers);
         res.end();
         return;
+      case "file":
+        headers.push("Content-Security-Policy", API_CSP, "Content-Type", reply.contentType);
+        headers.push("Content-Length", String(reply.body.byteLength));
+        res.writeHead(reply.status, headers);
+        res.end(head ? undefined : reply.body);
+        return;
     }
   }
 
   /**
-   * Adds the security headers to whatever the static handler writes, CSP with inline hashes.
-   * `status` replaces the handler's status (the site's 404 page is served with 404).
+   * What the static handler is asked for an answer: the security headers (set here), the status
+   * that replaces its own (the site's 404 page is served with 404), and a page's CSP from the
+   * hashes of its inline scripts, which the handler computed once when it loaded the file.
    */
-  function guardStatic(ctx: Ctx, res: ServerResponse, status?: number): void {
+  function pageServe(ctx: Ctx, res: ServerResponse, status?: number): StaticServe {
     setBaseHeaders(res);
-    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
     const paymentPage = isPaymentPage(ctx.path);
-    (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
-      if (status !== undefined && !res.headersSent) {
-        res.statusCode = status;
-        res.setHeader("Cache-Control", "no-store");
-      }
-      const type = String(res.getHeader("Content-Type") ?? "");
-      if (type.startsWith("text/html") && !res.headersSent) {
-        const etag = String(res.getHeader("ETag") ?? "");
-        const key = `${paymentPage ? "pay" : "page"} ${etag}`;
-        let csp = etag ? staticCsp.get(key) : undefined;
-        const chunk = args[0];
-        if (csp === undefined && (Buffer.isBuffer(chunk) || typeof chunk === "string")) {
-          const encoding = String(res.getHeader("Content-Encoding") ?? "");
-          let text = "";
-          try {
-            const raw = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-            const plain =
-              encoding === "br"
-                ? brotliDecompressSync(raw)
-                : encoding === "gzip"
-                  ? gunzipSync(raw)
-                  : raw;
-            text = plain.toString("utf8");
-          } catch {
-            text = "";
-          }
-          csp = staticPageCsp({
-            inlineScriptHashes: inlineScriptHashes(text),
-            paymentPage,
-            payments: {
-              stripe: deps.config.stripePublishableKey !== null,
-              paypal: deps.config.paypalClientId !== null,
-            },
-            hubOrigins: deps.config.hubOrigins,
-          });
-          if (etag) staticCsp.set(key, csp);
-        }
-        // A 304 without a known policy keeps the one the browser cached with the page.
-        if (csp !== undefined) res.setHeader("Content-Security-Policy", csp);
-      }
-      return end(...args);
+    return {
+      ...(status === undefined ? {} : { status }),
+      headersFor: ({ inlineScriptHashes }) => ({
+        "Content-Security-Policy": staticPageCsp({
+          inlineScriptHashes,
+          paymentPage,
+          payments: {
+            stripe: deps.config.stripePublishableKey !== null,
+            paypal: deps.config.paypal !== null,
+          },
+          hubOrigins: deps.config.hubOrigins,
+        }),
+      }),
     };
   }
 
@@ -221,8 +177,7 @@ export function createApp(deps: AppDeps): App {
       const original = ctx.req.url;
       ctx.req.url = "/404.html";
       delete ctx.req.headers["if-none-match"];
-      guardStatic(ctx, res, 404);
-      const served = await deps.staticHandler(ctx.req, res);
+      const served = await deps.staticHandler(ctx.req, res, pageServe(ctx, res, 404));
       ctx.req.url = original;
       if (served) return;
     }
@@ -235,8 +190,7 @@ export function createApp(deps: AppDeps): App {
 
   async function serveStatic(ctx: Ctx, res: ServerResponse): Promise<void> {
     if (deps.staticHandler && (ctx.req.method === "GET" || ctx.req.method === "HEAD")) {
-      guardStatic(ctx, res);
-      if (await deps.staticHandler(ctx.req, res)) return;
+      if (await deps.staticHandler(ctx.req, res, pageServe(ctx, res))) return;
       if (await serveCartShell(ctx, res)) return;
     }
     await notFoundPage(ctx, res);
@@ -253,8 +207,7 @@ export function createApp(deps: AppDeps): App {
     const original = ctx.req.url;
     ctx.req.url = "/cart/index.html";
     delete ctx.req.headers["if-none-match"];
-    guardStatic(ctx, res, status);
-    const served = await deps.staticHandler(ctx.req, res);
+    const served = await deps.staticHandler(ctx.req, res, pageServe(ctx, res, status));
     ctx.req.url = original;
     return served;
   }
@@ -264,6 +217,8 @@ export function createApp(deps: AppDeps): App {
     const api = isApiPath(ctx.path);
     if (
       isStateChanging(method) &&
+      // Providers' webhooks come from their servers, signed: no browser, no session, no origin.
+      !ctx.path.startsWith(WEBHOOK_PATH_PREFIX) &&
       isCrossSite(ctx.req, ownOrigins(deps.config, ctx.req.socket.localPort))
     ) {
       write(ctx, res, { kind: "json", status: 403, body: apiError("cross_site").body });

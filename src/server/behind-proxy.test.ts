@@ -2,7 +2,7 @@
 // attacker's failed sign-ins cannot lock the owner out. In-process tests connect from 127.0.0.1;
 // with TRUSTED_PROXIES=loopback that address is a proxy and X-Forwarded-For names the visitor.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";
 
 // Demo accounts never sign in through a proxy (local-run.ts): these tests use an account of their own.

@@ -1,7 +1,7 @@
 // The server reports the version of the catalogue it prices with, and every paid order records
 // it with the price set it used (decision 0018).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { catalogVersion } from "../domain/catalog/version.ts";
 import { loadLatestRelease } from "./catalog.ts";
 import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { getConfig } from "./config.ts";
+import { getConfig, LOCAL_SELLER } from "./config.ts";
+import { DEPLOYED_SELLER } from "./testing/seller.ts";
 
 describe("getConfig", () => {
   it("has working defaults", () => {
@@ -15,7 +16,7 @@ describe("getConfig", () => {
         payments: "sandbox",
         stripe: null,
         stripePublishableKey: null,
-        paypalClientId: null,
+        paypal: null,
         hubOrigins: [],
         publicBaseUrl: "http://localhost:4321",
         smtp: null,
@@ -25,6 +26,7 @@ describe("getConfig", () => {
         local: true,
         clock: { settable: false, startMs: null },
         renewalIntervalMs: 60_000,
+        seller: LOCAL_SELLER,
       },
     });
   });
@@ -99,14 +101,24 @@ describe("getConfig", () => {
       STRIPE_SECRET_KEY: "sk_live_abc",
       STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
       PAYPAL_CLIENT_ID: "paypal-id",
+      PAYPAL_CLIENT_SECRET: "paypal-secret",
+      PAYPAL_WEBHOOK_ID: "WH-1",
+      PAYPAL_ENVIRONMENT: "live",
       HUB_ORIGINS: "https://hub.example.com,https://app.example.com",
       PUBLIC_BASE_URL: "https://checkout.example.com",
       SMTP_URL: "smtps://user:pw@mail.example.com",
+      ...DEPLOYED_SELLER,
     });
     expect(result.ok && result.config).toMatchObject({
       port: 8080,
       stripe: { secretKey: "sk_live_abc", publishableKey: "pk_live_abc", apiUrl: null },
-      paypalClientId: "paypal-id",
+      paypal: {
+        clientId: "paypal-id",
+        clientSecret: "paypal-secret",
+        webhookId: "WH-1",
+        environment: "live",
+        apiUrl: "https://api-m.paypal.com",
+      },
       hubOrigins: ["https://hub.example.com", "https://app.example.com"],
       publicBaseUrl: "https://checkout.example.com",
       smtp: { url: "smtps://user:pw@mail.example.com", from: "Checkout <no-reply@localhost>" },
@@ -121,6 +133,7 @@ describe("local run (issue 7, item 2)", () => {
     PAYMENTS: "stripe",
     STRIPE_SECRET_KEY: "sk_test_abc",
     STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+    ...DEPLOYED_SELLER,
   };
 
   it("is local on a fresh clone: loopback host and public URL, demo accounts and sandbox on", () => {
@@ -137,7 +150,10 @@ describe("local run (issue 7, item 2)", () => {
   });
 
   it("refuses sandbox payments with a public base URL, even when PAYMENTS was forgotten", () => {
-    const result = getConfig({ PUBLIC_BASE_URL: "https://checkout.example.com" });
+    const result = getConfig({
+      PUBLIC_BASE_URL: "https://checkout.example.com",
+      ...DEPLOYED_SELLER,
+    });
     expect(result.ok).toBe(false);
     expect(!result.ok && result.errors).toEqual([
       'PAYMENTS must be stripe outside a local run: sandbox payments, the sandbox mailbox and the PayPal stand-in exist only when HOST and PUBLIC_BASE_URL are loopback addresses (PUBLIC_BASE_URL is "https://checkout.example.com")',
@@ -160,7 +176,11 @@ describe("local run (issue 7, item 2)", () => {
     expect(!result.ok && result.errors[0]).toMatch(
       /^PUBLIC_BASE_URL is required when HOST is not a loopback address \(HOST is "0\.0\.0\.0"\)/,
     );
-    const sandbox = getConfig({ HOST: "0.0.0.0", PUBLIC_BASE_URL: "http://localhost:4321" });
+    const sandbox = getConfig({
+      HOST: "0.0.0.0",
+      PUBLIC_BASE_URL: "http://localhost:4321",
+      ...DEPLOYED_SELLER,
+    });
     expect(!sandbox.ok && sandbox.errors[0]).toMatch(
       /^PAYMENTS must be stripe outside a local run/,
     );
@@ -169,6 +189,42 @@ describe("local run (issue 7, item 2)", () => {
   it("is not local with a public base URL and Stripe; no demo accounts by default", () => {
     const result = getConfig({ ...stripe, PUBLIC_BASE_URL: "https://checkout.example.com" });
     expect(result.ok && result.config).toMatchObject({ local: false, seed: false });
+  });
+});
+
+describe("the seller on invoices (issue 23)", () => {
+  const deployed = {
+    PAYMENTS: "stripe",
+    STRIPE_SECRET_KEY: "sk_test_abc",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+    PUBLIC_BASE_URL: "https://checkout.example.com",
+  };
+
+  it("refuses to start a deployment that does not name the seller, naming each setting", () => {
+    const result = getConfig({ ...deployed, SELLER_NAME: "Acme Video GmbH" });
+    expect(!result.ok && result.errors).toEqual(
+      ["SELLER_ADDRESS", "SELLER_COUNTRY", "SELLER_TAX_ID"].map(
+        (key) =>
+          `${key} is required outside a local run: every invoice names the seller (SELLER_NAME, SELLER_ADDRESS, SELLER_COUNTRY, SELLER_TAX_ID)`,
+      ),
+    );
+  });
+
+  it("reads the seller of a deployment: address lines split at semicolons", () => {
+    const result = getConfig({ ...deployed, ...DEPLOYED_SELLER });
+    expect(result.ok && result.config.seller).toEqual({
+      name: "Acme Video Ltd",
+      address: ["2 Harbour Road", "Dublin D04 Y123"],
+      country: "IE",
+      taxId: "IE3668997OH",
+    });
+  });
+
+  it("refuses a country that is not a two-letter code", () => {
+    const result = getConfig({ ...deployed, ...DEPLOYED_SELLER, SELLER_COUNTRY: "Ireland" });
+    expect(!result.ok && result.errors).toEqual([
+      'SELLER_COUNTRY must be a two-letter country code such as IE (got "Ireland")',
+    ]);
   });
 });
 

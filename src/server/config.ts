@@ -80,9 +80,22 @@ const EnvSchema = z
         message: "must be a Stripe publishable key (pk_test_… or pk_live_…)",
       })
       .optional(),
+    /** The signing secret of the webhook endpoint (Stripe's dashboard, or `stripe listen`). */
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9]+$/, { message: "must be a webhook signing secret (whsec_…)" })
+      .optional(),
     /** Where the Stripe SDK sends requests; only for tests and local fakes. */
     STRIPE_API_URL: z.url({ message: "must be a URL" }).optional(),
-    PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+    PAYPAL_CLIENT_ID: z.string().min(1).max(200).optional(),
+    PAYPAL_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+    /** The id of the webhook PayPal's dashboard gave for /api/5/webhooks/paypal. */
+    PAYPAL_WEBHOOK_ID: z.string().min(1).max(100).optional(),
+    PAYPAL_ENVIRONMENT: z
+      .enum(["sandbox", "live"], { message: "must be sandbox or live" })
+      .default("sandbox"),
+    /** Where the PayPal client sends requests; only for tests and local fakes. */
+    PAYPAL_API_URL: z.url({ message: "must be a URL" }).optional(),
     HUB_ORIGINS: z
       .string()
       .default("")
@@ -94,6 +107,18 @@ const EnvSchema = z
       )
       .pipe(z.array(origin)),
     PUBLIC_BASE_URL: origin.optional(),
+    /** The seller on every invoice (issue 23): required outside a local run. */
+    SELLER_NAME: z.string().min(2, { message: "must name the company that sells" }).optional(),
+    /** Address lines, separated by ";" (the country is SELLER_COUNTRY). */
+    SELLER_ADDRESS: z
+      .string()
+      .min(3, { message: "must be the seller's postal address" })
+      .optional(),
+    SELLER_COUNTRY: z
+      .string()
+      .regex(/^[A-Z]{2}$/, { message: "must be a two-letter country code such as IE" })
+      .optional(),
+    SELLER_TAX_ID: z.string().min(3, { message: "must be the seller's VAT or tax id" }).optional(),
     // The transport reads it with the same parser: TLS required unless ?tls=none (without
     // credentials) says otherwise; see mail/smtp-url.ts.
     SMTP_URL: z
@@ -177,6 +202,25 @@ const EnvSchema = z
         });
       }
     }
+    if (!isLoopbackUrl(publicUrl) || !isLoopbackHost(env.HOST)) {
+      // An invoice without the seller's name, address and tax id is no invoice a finance office
+      // accepts (issue 23); the local run's placeholder seller must never reach a customer.
+      for (const key of [
+        "SELLER_NAME",
+        "SELLER_ADDRESS",
+        "SELLER_COUNTRY",
+        "SELLER_TAX_ID",
+      ] as const) {
+        if (env[key] === undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message:
+              "is required outside a local run: every invoice names the seller (SELLER_NAME, SELLER_ADDRESS, SELLER_COUNTRY, SELLER_TAX_ID)",
+          });
+        }
+      }
+    }
     if (env.CLOCK === "system" && env.CLOCK_START !== undefined) {
       ctx.addIssue({
         code: "custom",
@@ -200,6 +244,19 @@ const EnvSchema = z
           "is only used with DATABASE_URL: with the SQLite database the secret is the file server-secret in DATA_DIR",
       });
     }
+    // PayPal is all or nothing: buttons without the secret could not be verified on the server,
+    // and a secret without the webhook id could not hear renewals and cancellations.
+    const paypalKeys = ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"] as const;
+    if (paypalKeys.some((key) => env[key])) {
+      for (const key of paypalKeys) {
+        if (!env[key])
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: `is required with ${paypalKeys.filter((k) => env[k]).join(" and ")} (PayPal needs all three)`,
+          });
+      }
+    }
     if (env.PAYMENTS === "stripe") {
       for (const key of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"] as const) {
         if (!env[key])
@@ -221,10 +278,23 @@ export type Config = {
   /** SERVER_SECRET, decoded (with DATABASE_URL); null: the secret file in dataDir. */
   serverSecret: Buffer | null;
   payments: "sandbox" | "stripe";
-  stripe: { secretKey: string; publishableKey: string; apiUrl: string | null } | null;
+  stripe: {
+    secretKey: string;
+    publishableKey: string;
+    apiUrl: string | null;
+    webhookSecret: string | null;
+  } | null;
   /** Set when the checkout loads Stripe Elements (its pages then allow Stripe's origins). */
   stripePublishableKey: string | null;
-  paypalClientId: string | null;
+  /** PayPal's Subscriptions API (PAYPAL_*): set when this server sells through PayPal. */
+  paypal: {
+    clientId: string;
+    clientSecret: string;
+    webhookId: string;
+    environment: "sandbox" | "live";
+    /** PAYPAL_API_URL (tests), else PayPal's own address for the environment. */
+    apiUrl: string;
+  } | null;
   hubOrigins: string[];
   /** The public origin, for links in e-mails and the same-origin check. */
   publicBaseUrl: string;
@@ -249,6 +319,18 @@ export type Config = {
   clock: { settable: boolean; startMs: number | null };
   /** How often the renewal worker runs (RENEWAL_INTERVAL_SECONDS); 0: not on this server. */
   renewalIntervalMs: number;
+  /** The seller every invoice names (SELLER_*; a placeholder company in a local run). */
+  seller: Seller;
+};
+
+export type Seller = { name: string; address: string[]; country: string; taxId: string };
+
+/** A local run's seller: plainly a placeholder, in Ireland so that EU VAT rules can be tried. */
+export const LOCAL_SELLER: Seller = {
+  name: "Video Editor Demo Ltd (local run)",
+  address: ["1 Example Quay", "Dublin D02 X000"],
+  country: "IE",
+  taxId: "IE6388047V",
 };
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -291,10 +373,24 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
               secretKey: e.STRIPE_SECRET_KEY,
               publishableKey: e.STRIPE_PUBLISHABLE_KEY,
               apiUrl: e.STRIPE_API_URL ?? null,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
             }
           : null,
       stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
-      paypalClientId: e.PAYPAL_CLIENT_ID ?? null,
+      paypal:
+        e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET && e.PAYPAL_WEBHOOK_ID
+          ? {
+              clientId: e.PAYPAL_CLIENT_ID,
+              clientSecret: e.PAYPAL_CLIENT_SECRET,
+              webhookId: e.PAYPAL_WEBHOOK_ID,
+              environment: e.PAYPAL_ENVIRONMENT,
+              apiUrl:
+                e.PAYPAL_API_URL ??
+                (e.PAYPAL_ENVIRONMENT === "live"
+                  ? "https://api-m.paypal.com"
+                  : "https://api-m.sandbox.paypal.com"),
+            }
+          : null,
       hubOrigins: e.HUB_ORIGINS,
       publicBaseUrl,
       smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
@@ -309,6 +405,16 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
         startMs: e.CLOCK_START ?? null,
       },
       renewalIntervalMs: e.RENEWAL_INTERVAL_SECONDS * 1000,
+      seller: {
+        name: e.SELLER_NAME ?? LOCAL_SELLER.name,
+        address: e.SELLER_ADDRESS
+          ? e.SELLER_ADDRESS.split(";")
+              .map((line) => line.trim())
+              .filter((line) => line.length > 0)
+          : LOCAL_SELLER.address,
+        country: e.SELLER_COUNTRY ?? LOCAL_SELLER.country,
+        taxId: e.SELLER_TAX_ID ?? LOCAL_SELLER.taxId,
+      },
     },
   };
 }

@@ -1,8 +1,8 @@
-// The per-request context handlers receive, and the dependencies of the app.
+// The per-request context handlers receive, and the dependencies of the app. It offers no way to
+// the request's body or query: a handler gets them parsed and validated from its route's schemas
+// (routing.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import type { z } from "zod";
-import { MAX_BODY_BYTES } from "../api/contract/common.ts";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import type { HumanVerifier } from "./auth/human-check.ts";
@@ -10,9 +10,8 @@ import type { PasswordHasher } from "./auth/passwords.ts";
 import { tokenHash } from "./auth/tokens.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import type { Db } from "./db/db.ts";
+import type { Db, Queryable, TransactionOptions } from "./db/db.ts";
 import { type SessionRows, type User, Users } from "./db/users.ts";
-import { parseBody, readBody, validate } from "./http/body.ts";
 import { type Client, clientKey } from "./http/client-address.ts";
 import { parseCookies } from "./http/cookies.ts";
 import type { RateLimiter, RateRuleName } from "./http/rate-limit.ts";
@@ -20,13 +19,48 @@ import { type Headers, HttpError } from "./http/reply.ts";
 import { isLocalRequest } from "./local-run.ts";
 import type { Logger } from "./log.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import type { PaypalClient } from "./payments/paypal-client.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
-import type { IdempotencyService } from "./services/idempotency.ts";
+import type { StaticHandler } from "./static-files.ts";
 
-export type StaticHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-) => boolean | Promise<boolean>;
+export type StoredAnswer = { status: number; body: unknown; replayed: boolean };
+
+/** What a payment call's work gives: its answer, and what to commit with it. */
+export type Outcome = {
+  status: number;
+  body: unknown;
+  /**
+   * Writes committed atomically with the stored answer (the order, the account change). They may
+   * fill in fields of `body`, which is stored after they ran.
+   */
+  commit?: (tx: Queryable) => Promise<void>;
+  /** The isolation of that transaction (default serializable; see TransactionOptions). */
+  isolation?: TransactionOptions["isolation"];
+  /**
+   * false: answered but not kept as the key's answer (a payment still being confirmed, or
+   * waiting for the customer's authentication): the same key asks again and gets the outcome.
+   */
+  store?: boolean;
+};
+
+/** Runs the claimed request's work while holding something (the account's lock). */
+export type Exclusive = (run: () => Promise<StoredAnswer>) => Promise<StoredAnswer>;
+
+/**
+ * Runs a payment call once per Idempotency-Key (services/idempotency.ts implements it; declared
+ * here so that the request context depends on nothing in services/, which depends on it).
+ */
+export interface Idempotency {
+  run(
+    userId: number,
+    key: string,
+    print: string,
+    work: () => Promise<Outcome>,
+    exclusive?: Exclusive,
+  ): Promise<StoredAnswer>;
+}
+
+export type { StaticHandler } from "./static-files.ts";
 
 export type AppDeps = {
   config: Config;
@@ -35,9 +69,11 @@ export type AppDeps = {
   log: Logger;
   catalog: Catalog;
   payments: PaymentProvider;
+  /** PayPal's Subscriptions API (PAYPAL_* set), else null: the sandbox's stand-in, or no PayPal. */
+  paypal: PaypalClient | null;
   mailer: Mailer;
   limiter: RateLimiter;
-  idempotency: IdempotencyService;
+  idempotency: Idempotency;
   /** Key of the HMACs that store session ids, reset tokens and e-mail codes. */
   secret: Buffer;
   /** Password hashing and checks (scrypt). */
@@ -76,7 +112,6 @@ export class Ctx {
   readonly isLocalRequest: boolean;
   /** Headers added to whatever answer the handler gives (Set-Cookie, ...). */
   readonly responseHeaders: Headers = {};
-  private bodyValue: Promise<unknown> | null = null;
   private sessionUser: Promise<User | null> | null = null;
   /** What was read with the session user (its subscription, its coupons), for loadAccount. */
   sessionRows: SessionRows | null = null;
@@ -101,22 +136,6 @@ export class Ctx {
 
   now(): number {
     return this.app.clock.now();
-  }
-
-  /** The parsed body (JSON or form), read once, capped at MAX_BODY_BYTES. */
-  rawBody(): Promise<unknown> {
-    this.bodyValue ??= readBody(this.req, MAX_BODY_BYTES).then((raw) =>
-      parseBody(raw, this.req.headers["content-type"]),
-    );
-    return this.bodyValue;
-  }
-
-  async body<S extends z.ZodType>(schema: S): Promise<z.output<S>> {
-    return validate(schema, await this.rawBody(), "body");
-  }
-
-  query<S extends z.ZodType>(schema: S): z.output<S> {
-    return validate(schema, Object.fromEntries(this.url.searchParams), "query");
   }
 
   sessionHash(): string | null {

@@ -1,7 +1,7 @@
 // Every call of the contract (spec section 7) has a route on the server, and the demo accounts
 // cover every role of spec section 6.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { Users } from "./db/users.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./seed.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";

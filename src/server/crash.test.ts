@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import type { Db } from "./db/db.ts";
 import { openPostgres } from "./db/postgres.ts";
 import { SqliteDb } from "./db/sqlite.ts";

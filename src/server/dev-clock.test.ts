@@ -11,13 +11,18 @@ import { memoryLogger } from "./log.ts";
 import { ConfigError, type RunningServer, startServer } from "./main.ts";
 import { fixtureCatalog } from "./testing/fixture-catalog.ts";
 import { startTestServer } from "./testing/harness.ts";
+import { DEPLOYED_SELLER } from "./testing/seller.ts";
 
 const stripe = {
   PAYMENTS: "stripe",
   STRIPE_SECRET_KEY: "sk_test_abc",
   STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
 };
-const deployed = { ...stripe, PUBLIC_BASE_URL: "https://checkout.example.com" };
+const deployed = {
+  ...stripe,
+  ...DEPLOYED_SELLER,
+  PUBLIC_BASE_URL: "https://checkout.example.com",
+};
 const START = "2026-01-15T12:00:00Z";
 
 describe("the settable clock's configuration", () => {

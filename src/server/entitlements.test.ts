@@ -3,7 +3,7 @@
 // what the team has now. The rules are src/domain/account/entitlements.ts; these tests go through
 // the API, on a settable clock with the renewal worker.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { DAY_MS } from "./clock.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
 import { Users } from "./db/users.ts";

@@ -1,9 +1,9 @@
-// Each route answers only the error codes its contract entry lists (src/api/contract/index.ts), so
+// Each route answers only the error codes its contract entry lists (src/contract/index.ts), so
 // the browser's exhaustive messages cover what it can receive. Two guards: the types refuse a
 // returned code the entry does not list, and, with response validation on (every test server),
 // the reply writer logs any unlisted code as an error, which fails the test that caused it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, endpoint, Success } from "../api/contract/index.ts";
+import { api, endpointOf, Success } from "../contract/index.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { fail, HttpError, json } from "./http/reply.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";
@@ -12,17 +12,15 @@ describe("the reply writer's check", () => {
   it("logs an error code that the endpoint does not list, and answers it unchanged", async () => {
     const server = await startTestServer({ seed: false, allowServerErrors: true });
     try {
-      const probe = endpoint({
-        method: "GET",
-        path: "/api/test/probe/:mode",
-        response: Success,
-        errors: ["not_found"],
-      });
+      const probe = endpointOf(
+        { method: "GET", path: "/api/test/probe/:mode" },
+        { response: Success, errors: ["not_found"] },
+      );
       const { routes } = server.running.app;
-      routes.api(probe, async (ctx) => {
-        if (ctx.params.mode === "listed") return fail("not_found");
+      routes.api(probe, async (_ctx, { params }) => {
+        if (params.mode === "listed") return fail("not_found");
         // A thrown error escapes the types; the run-time check catches it.
-        if (ctx.params.mode === "thrown") throw new HttpError(apiError("email_taken"));
+        if (params.mode === "thrown") throw new HttpError(apiError("email_taken"));
         return json({ success: true as const });
       });
       const other = { ...probe, path: "/api/test/returned" };
@@ -68,7 +66,8 @@ describe("every route, on bad and empty input", () => {
     ["a form", { "content-type": "application/x-www-form-urlencoded" }, "a=1&b=true"],
   ];
 
-  it("answers listed codes only, signed out and signed in", async () => {
+  // Several hundred requests one after another: seconds on a shared, busy machine.
+  it("answers listed codes only, signed out and signed in", { timeout: 30_000 }, async () => {
     const clients = [server.client(), await server.signedIn("free@demo.test")];
     const seen = new Set<string>();
     for (const client of clients) {

@@ -29,17 +29,19 @@ import { Events } from "./db/outbox.ts";
 import { openPostgres, redactCredentials, redactDatabaseUrl } from "./db/postgres.ts";
 import { Secrets } from "./db/secrets.ts";
 import { Sessions } from "./db/sessions.ts";
+import { devClockRoutes } from "./handlers/dev-clock.ts";
+import { registerRoutes } from "./handlers/index.ts";
 import { DatabaseRateStore, MemoryRateStore, RateLimiter } from "./http/rate-limit.ts";
 import { consoleLogger, type Logger } from "./log.ts";
 import { Mailer, type MailTransport } from "./mail/mailer.ts";
 import { createSmtpTransport } from "./mail/smtp-transport.ts";
+import { PaypalClient } from "./payments/paypal-client.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
 import { createStripeProvider } from "./payments/stripe.ts";
-import { devClockRoutes } from "./routes/dev-clock.ts";
-import { registerRoutes } from "./routes/index.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
+import { sweepPaypalOrphans } from "./services/paypal-orphans.ts";
 import { RenewalWorker } from "./services/renewals.ts";
 import { StartupError } from "./startup-error.ts";
 
@@ -75,6 +77,10 @@ export type StartOptions = {
   passwordWork?: Partial<PasswordWorkLimits>;
   /** The reset page's human check; a real provider's verifier replaces the sandbox's. */
   humanCheck?: HumanVerifier;
+  /**
+   * Check every answer against its contract entry (schema and error codes). Default: on in a
+   * local run (a developer sees a wrong answer at once), off in a deployment; tests turn it on.
+   */
   validateResponses?: boolean;
   /** Print the banner with the demo accounts (default: true unless a logger is given). */
   quiet?: boolean;
@@ -129,7 +135,7 @@ export const redactUrl = redactDatabaseUrl;
  * secret file of DATA_DIR, checked by data-folder.ts (which refuses a missing, empty, damaged or
  * read-only one rather than start afresh on it). Migrations are applied before anything listens.
  */
-async function openDatabase(
+export async function openDatabase(
   config: Config,
   options: StartOptions,
   now: number,
@@ -187,8 +193,19 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const payments =
     options.payments?.({ db, clock, config }) ??
     (config.payments === "stripe" && config.stripe
-      ? createStripeProvider({ secretKey: config.stripe.secretKey, apiUrl: config.stripe.apiUrl })
+      ? createStripeProvider({
+          secretKey: config.stripe.secretKey,
+          apiUrl: config.stripe.apiUrl,
+          log: (line) => log.warn(line),
+        })
       : createSandboxProvider(db, clock));
+  const paypal = config.paypal
+    ? new PaypalClient({
+        clientId: config.paypal.clientId,
+        clientSecret: config.paypal.clientSecret,
+        apiUrl: config.paypal.apiUrl,
+      })
+    : null;
   const transport =
     options.mailTransport !== undefined
       ? options.mailTransport
@@ -210,6 +227,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     log,
     catalog,
     payments,
+    paypal,
     mailer,
     // Servers on one PostgreSQL database share their buckets; one SQLite server keeps its own.
     limiter: new RateLimiter(
@@ -227,7 +245,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...options.passwordWork,
     }),
     humanCheck: options.humanCheck ?? sandboxHumanVerifier,
-    validateResponses: options.validateResponses ?? false,
+    validateResponses: options.validateResponses ?? config.local,
     background: new Set(),
     staticHandler: options.staticHandler ?? null,
     notFound: options.notFound ?? null,
@@ -292,6 +310,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     60 * 60 * 1000,
   );
   cleanup.unref();
+  // PayPal approvals whose confirm call never came (services/paypal-orphans.ts).
+  const orphanSweep = paypal
+    ? setInterval(
+        () =>
+          void sweepPaypalOrphans({ db, catalog, clock, log, paypal, mailer, config }).catch(
+            (error: unknown) => log.error("paypal sweep failed", error),
+          ),
+        5 * 60 * 1000,
+      )
+    : null;
+  orphanSweep?.unref();
 
   if (!(options.quiet ?? options.log !== undefined)) {
     const lines = [
@@ -323,6 +352,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     close() {
       closing ??= (async () => {
         clearInterval(cleanup);
+        if (orphanSweep) clearInterval(orphanSweep);
         await new Promise<void>((done) => {
           server.close(() => done());
           server.closeAllConnections();

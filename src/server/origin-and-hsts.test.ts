@@ -2,14 +2,16 @@
 // (DNS rebinding forges it), and an https deployment sends HSTS with every answer.
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import type { StaticHandler } from "./context.ts";
 import { HSTS } from "./http/security.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";
+import { DEPLOYED_SELLER } from "./testing/seller.ts";
 
-const staticHandler: StaticHandler = (req, res) => {
+const staticHandler: StaticHandler = (req, res, serve) => {
   const path = new URL(req.url ?? "/", "http://x").pathname;
   if (path !== "/" && path !== "/404.html") return false;
+  res.statusCode = serve?.status ?? 200;
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.end("<!doctype html><h1>Page</h1>");
   return true;
@@ -23,6 +25,7 @@ beforeAll(async () => {
     staticHandler,
     env: {
       PUBLIC_BASE_URL: "https://checkout.example.com",
+      ...DEPLOYED_SELLER,
       PAYMENTS: "stripe",
       STRIPE_SECRET_KEY: "sk_test_fake",
       STRIPE_PUBLISHABLE_KEY: "pk_test_fake",

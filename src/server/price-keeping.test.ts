@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { periodEnd } from "./../domain/calendar/index.ts";
 import type { Catalog, PriceMigration } from "../domain/catalog/catalog-schema.ts";
 import { testClock } from "./clock.ts";

@@ -3,7 +3,7 @@
 // has caught up) and checks invoices, charges, e-mails and the account's state. Expected amounts
 // come from the pricing module and the catalogue, with the spec's figures beside them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { addMonthsClamped, periodEnd } from "../domain/calendar/index.ts";
 import type { Catalog } from "../domain/catalog/catalog-schema.ts";
 import { orderSummary, type TaxLocation, taxAmount } from "../domain/pricing/index.ts";

@@ -1,31 +1,24 @@
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, ErrorBody } from "../api/contract/index.ts";
-import type { StaticHandler } from "./context.ts";
+import { api, ErrorBody } from "../contract/index.ts";
+import { createStaticHandler } from "./static-files.ts";
 import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";
 
 const INLINE = "window.__boot = 1;";
 const PAGE = `<!doctype html><html><head><script>${INLINE}</script><script type="module" src="/_astro/x.js"></script></head><body>hi</body></html>`;
 
-// Stands in for scripts/static-handler.ts: serves one page, gzipped when asked, with an ETag.
-const staticHandler: StaticHandler = (req, res) => {
-  const path = new URL(req.url ?? "/", "http://x").pathname;
-  if (path === "/404.html") {
-    res.statusCode = 200;
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.end("<!doctype html><h1>Missing</h1>");
-    return true;
-  }
-  if (path !== "/" && path !== "/cart") return false;
-  const gzip = /gzip/.test(String(req.headers["accept-encoding"]));
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.setHeader("ETag", `"page${gzip ? "-gzip" : ""}"`);
-  if (gzip) res.setHeader("Content-Encoding", "gzip");
-  res.end(gzip ? gzipSync(PAGE) : PAGE);
-  return true;
-};
+// The production static handler over a built site of three pages (a page padded past the size
+// the handler compresses, so that gzip answers are tried too).
+const distDir = mkdtempSync(join(tmpdir(), "security-dist-"));
+const padded = PAGE.replace("hi", `hi${" ".repeat(400)}`);
+writeFileSync(join(distDir, "index.html"), padded);
+writeFileSync(join(distDir, "cart.html"), padded);
+writeFileSync(join(distDir, "404.html"), "<!doctype html><h1>Missing</h1>");
+const staticHandler = createStaticHandler(distDir);
 
 let server: TestServer;
 let strict: TestServer;
@@ -39,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   await strict.close();
+  rmSync(distDir, { recursive: true, force: true });
 });
 
 describe("cross-site requests", () => {

@@ -5,11 +5,11 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import type { Db } from "./db/db.ts";
 import { MIGRATIONS } from "./db/migrations.ts";
 import { openPostgres } from "./db/postgres.ts";
-import { HEALTH_PATH } from "./routes/health.ts";
+import { HEALTH_PATH } from "./handlers/health.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./seed.ts";
 import {
   type ChildServer,

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { api } from "../api/contract/index.ts";
+import { api } from "../contract/index.ts";
 import { testClock } from "./clock.ts";
 import { DATABASE_FILE, SECRET_FILE } from "./data-folder.ts";
 import { memoryLogger } from "./log.ts";

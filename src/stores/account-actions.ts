@@ -2,7 +2,7 @@
 // will happen and from when (domain/account/cancellation.ts), confirms, and the account state on
 // screen is reloaded from the server (user, context, products) without a page load.
 import { atom, computed } from "nanostores";
-import type { ApiFailure, ApiResult } from "../api/client.ts";
+import type { ApiFailure, ApiResult } from "../client/client.ts";
 import {
   type AccountAction,
   type AccountFacts,

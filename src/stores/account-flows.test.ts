@@ -1,8 +1,8 @@
 // The invitation, edit-details and delete-members stores (issue 10) against the in-process server,
 // and against a scripted one for answers our server never gives (success "true" or false).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiClient } from "../api/client.ts";
-import { scriptedFetch } from "../api/testing/scripted-fetch.ts";
+import { createApiClient } from "../client/client.ts";
+import { scriptedFetch } from "../client/testing/scripted-fetch.ts";
 import { browserFetch } from "../server/testing/browser-fetch.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
 import { $actionError, confirmAction } from "./account-actions.ts";
@@ -27,7 +27,7 @@ beforeEach(() => {
 async function signedIn(email: string): Promise<void> {
   const client = createApiClient({ fetch: browserFetch(server.running.url), version: "test" });
   installApiClient(client);
-  const { api } = await import("../api/contract/index.ts");
+  const { api } = await import("../contract/index.ts");
   const answer = await client.call(api.signIn, { body: { email, password: "demo-password" } });
   if (!answer.ok) throw new Error(answer.error.message);
   await Promise.all([loadUser.run(), loadContext.run()]);

@@ -2,7 +2,7 @@
 // info and use invite code, leave instance, convert to free and delete members (instance
 // disband), cancel trial, and user attributes. Only the account screens use them, so they load
 // with those screens, not with the app's shell (the budget of scripts/cart-bundle.ts).
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";
 import { $user, type UserState } from "./user.ts";

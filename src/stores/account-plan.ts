@@ -2,7 +2,7 @@
 // is billed ("Unlimited, billed annually"), never its code; and the next renewal's date and
 // amount when the subscription renews.
 import { computed } from "nanostores";
-import type { ProductsPayload } from "../api/contract/products.ts";
+import type { ProductsPayload } from "../contract/products.ts";
 import { formatDay } from "../domain/account/cancellation.ts";
 import { formatUsd } from "../domain/pricing/money.ts";
 import { termAdverb, termMonthsFromCode } from "../domain/pricing/terms.ts";

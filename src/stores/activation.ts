@@ -3,7 +3,7 @@
 // then activates the account, whose success clears activationRequired (spec 4), and the hub hears
 // email_activation.
 import { map } from "nanostores";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { api } from "./api.ts";
 import { postToHub } from "./hub.ts";
 import { operation } from "./operation.ts";

@@ -1,8 +1,9 @@
 // Usage analytics of the checkout (spec 7), loaded after start-up and never with the app's shell
 // (the JavaScript budget before the payment step): instrumentation only while the person's privacy
 // preference allows, the consent cookie, and the A/B tests' 'experiment started' events.
-import { routes as endpoints } from "../api/contract/routes.ts";
+
 import { createAnalytics, writeConsentCookie } from "../browser/analytics.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { api } from "./api.ts";
 import { $user } from "./user.ts";
 

@@ -1,7 +1,7 @@
-// The one API client of the browser (src/api/client.ts), shared by every store. Tests and the
+// The one API client of the browser (src/client/client.ts), shared by every store. Tests and the
 // start-up of an island may install another one (a client pointed at a test server); nothing
 // else reaches the network.
-import { type ApiClient, createApiClient } from "../api/client.ts";
+import { type ApiClient, createApiClient } from "../client/client.ts";
 
 /** Sent as the version header of every call (spec 7: channel/version). */
 export const CLIENT_VERSION = "checkout/0.1.0";

@@ -4,8 +4,8 @@
 // teacher-email check where they apply) load in parallel; a user call without success means not
 // authenticated; any failure raises init-failure and the app is still marked loaded.
 import { map } from "nanostores";
-import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import type { ApiFailure } from "../client/client.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { teacherCheckNeeded } from "../domain/account/email-rules.ts";
 import { parseCheckoutQuery } from "../domain/checkout/query.ts";
 import { api } from "./api.ts";

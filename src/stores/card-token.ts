@@ -3,8 +3,8 @@
 // checkout (checkout.ts) only ever sees the token, so card data never reaches our upgrade call.
 // Failures come back in the API's shape with the catalogue's codes (stripe-token.ts for Stripe's),
 // so the payment step shows the same section-8 words whichever provider refused the card.
-import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import type { ApiFailure } from "../client/client.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { api } from "./api.ts";
 
 export type CardToken = { ok: true; token: string } | { ok: false; error: ApiFailure };

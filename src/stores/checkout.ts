@@ -6,13 +6,13 @@
 // charge. The total sent is the total shown (expectedTotal); on 409 price_changed the new summary
 // is loaded and the person is asked again.
 import { atom, computed, map } from "nanostores";
-import type { ApiFailure } from "../api/client.ts";
+import type { ApiFailure } from "../client/client.ts";
 import { minimumSeats, planFor } from "../domain/checkout/purchase.ts";
-import { hrefFor } from "../domain/checkout/routes.ts";
+import { hrefFor } from "../domain/checkout/screens.ts";
 import type { RequestMode } from "../domain/pricing/terms.ts";
 import { newIdempotencyKey } from "./api.ts";
 import type { Tokenizer } from "./card-token.ts";
-import { postToHub } from "./hub.ts";
+import { inHubFrame, postToHub } from "./hub.ts";
 import { operation } from "./operation.ts";
 import {
   $payment,
@@ -46,7 +46,7 @@ export const $checkout = map<CheckoutState>({
   failure: null,
 });
 
-function patch(fields: Partial<CheckoutState>): void {
+export function patch(fields: Partial<CheckoutState>): void {
   $checkout.set({ ...$checkout.get(), ...fields });
 }
 
@@ -75,7 +75,7 @@ export const $seats = computed([$checkoutPlan, $location], (plan, location) => {
  */
 export const $seatsProblem = atom<string | null>(null);
 
-function summaryInput() {
+export function summaryInput() {
   const plan = $checkoutPlan.get();
   const product = plan?.code ?? $query.get().productCode;
   if (!product) return null;
@@ -100,7 +100,12 @@ export async function openCheckout(): Promise<void> {
   patch({ priceChanged: false, failure: null });
   if (!$allPlans.get()) await loadAllPlans.run();
   await refreshSummary();
-  await resumeAttempt();
+  // A reload during payment: its stored attempt is finished by the payment's own module, loaded
+  // only then (and with the payment step), so the checkout screen's first load does not carry it.
+  if (storage()?.getItem(ATTEMPT_KEY)) {
+    const { resumeAttempt } = await import("./checkout-payment.ts");
+    await resumeAttempt();
+  }
 }
 
 /**
@@ -171,193 +176,14 @@ export async function redeemCoupon(code: string): Promise<void> {
   if (result.ok) await refreshSummary();
 }
 
-// ---- The attempt: one key per request, kept until the server settles it.
+// ---- Where an attempt is kept (its logic is checkout-payment.ts's).
 
-const ATTEMPT_KEY = "checkout.attempt";
+export const ATTEMPT_KEY = "checkout.attempt";
 
-type PurchaseRequest = {
-  product: { code: string };
-  seats?: number;
-  expectedTotal: number;
-};
-type Attempt = { key: string; request: PurchaseRequest };
-
-function storage(): Storage | null {
+export function storage(): Storage | null {
   try {
     return globalThis.sessionStorage ?? null;
   } catch {
     return null;
   }
 }
-
-function readAttempt(): Attempt | null {
-  const text = storage()?.getItem(ATTEMPT_KEY);
-  if (!text) return null;
-  try {
-    const attempt = JSON.parse(text) as Attempt;
-    return typeof attempt.key === "string" && attempt.request?.product?.code ? attempt : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeAttempt(attempt: Attempt | null): void {
-  const store = storage();
-  if (!store) return;
-  if (attempt) store.setItem(ATTEMPT_KEY, JSON.stringify(attempt));
-  else store.removeItem(ATTEMPT_KEY);
-}
-
-function attemptFor(request: PurchaseRequest): Attempt {
-  const stored = readAttempt();
-  if (stored && JSON.stringify(stored.request) === JSON.stringify(request)) return stored;
-  const attempt = { key: newIdempotencyKey(), request };
-  writeAttempt(attempt);
-  return attempt;
-}
-
-function currentRequest(): PurchaseRequest | null {
-  const summary = $payment.get().orderSummary;
-  const input = summaryInput();
-  if (!summary || !input || summary.productCode !== input.targetProduct) return null;
-  const request: PurchaseRequest = {
-    product: { code: summary.productCode },
-    expectedTotal: summary.total,
-  };
-  if (input.seats !== undefined) request.seats = input.seats;
-  return request;
-}
-
-/** A failure the server did not settle (no answer): the same key may be tried again. */
-function unsettled(error: ApiFailure): boolean {
-  return (
-    error.kind === "timeout" ||
-    error.kind === "network" ||
-    error.code === "idempotency_key_in_progress" ||
-    error.code === "account_busy"
-  );
-}
-
-async function charge(attempt: Attempt): Promise<void> {
-  let result = await pay.run(attempt.request, attempt.key);
-  // Another page load is still running this very attempt: wait for its answer.
-  for (
-    let i = 0;
-    i < 10 && !result.ok && result.error.code === "idempotency_key_in_progress";
-    i++
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    result = await pay.run(attempt.request, attempt.key);
-  }
-  if (result.ok) {
-    writeAttempt(null);
-    forgetPlans();
-    postToHub("checkout_completed_success", {
-      productCode: result.value.productCode,
-      total: result.value.total,
-      orderId: result.value.orderId,
-    });
-    navigate(hrefFor("payment-completed", undefined, { via: "hash" }));
-    return;
-  }
-  const error = result.error;
-  if (error.code === "price_changed") {
-    writeAttempt(null);
-    await refreshSummary();
-    patch({ priceChanged: true, failure: null });
-    return;
-  }
-  if (!unsettled(error)) {
-    writeAttempt(null);
-    postFailure(error);
-  }
-  patch({ failure: error });
-}
-
-function postFailure(error: ApiFailure): void {
-  postToHub("checkout_completed_failure", { code: error.code ?? null, message: error.message });
-}
-
-let running = false;
-
-async function exclusive(work: () => Promise<void>): Promise<void> {
-  // A double click (or Enter pressed twice) joins the purchase that is already running.
-  if (running) return;
-  running = true;
-  patch({ paying: true, failure: null, priceChanged: false });
-  try {
-    await work();
-  } finally {
-    running = false;
-    patch({ paying: false, resuming: false });
-  }
-}
-
-/**
- * Pays for the summary on screen by card: a new card (its provider's token, card-token.ts, saved
- * with /api/3/payment/token) or, with `newCard` null, the card the account has saved.
- */
-export function payByCard(newCard: Tokenizer | null): Promise<void> {
-  return exclusive(async () => {
-    const request = currentRequest();
-    if (!request) return;
-    postToHub("payment_credit_card");
-    if (newCard) {
-      const token = await newCard();
-      // Saving a card charges nothing: a fresh key each time is safe.
-      const saved = token.ok ? await savePaymentToken.run(token.token, newIdempotencyKey()) : token;
-      if (!saved.ok) {
-        // The card was refused (declined, expired, wrong CVC): the payment that
-        // payment_credit_card announced has settled, with a failure (spec 4). A call that got
-        // no answer has not settled: nothing is posted for it.
-        if (!unsettled(saved.error)) postFailure(saved.error);
-        patch({ failure: saved.error });
-        return;
-      }
-    }
-    await charge(attemptFor(request));
-  });
-}
-
-/** A reload during payment: the stored attempt for this product is finished with its key. */
-async function resumeAttempt(): Promise<void> {
-  const attempt = readAttempt();
-  const input = summaryInput();
-  if (!attempt || !input || attempt.request.product.code !== input.targetProduct) return;
-  patch({ resuming: true });
-  await exclusive(() => charge(attempt));
-}
-
-/**
- * PayPal: the server prices the order and answers the approval page to send the person to, or,
- * with `buttons` (PayPal's JS SDK buttons, stores/paypal-buttons.ts), the approval id those
- * buttons open at PayPal.
- */
-export const startPaypal = operation(
-  "paypalPayment",
-  async (_buttons?: boolean) => {
-    const request = currentRequest();
-    if (!request) {
-      return payWithPaypal.run({ product: null, href: hrefFor("paypalCompleted") });
-    }
-    postToHub("payment_paypal");
-    const href = hrefFor(
-      "paypalCompleted",
-      { product: request.product.code },
-      {
-        via: "hash",
-      },
-    );
-    return payWithPaypal.run({ ...request, href }, newIdempotencyKey());
-  },
-  {
-    onSuccess(answer, [buttons]) {
-      if (!buttons) navigate(answer.approvalUrl);
-    },
-    onFailure(error) {
-      if (error.code === "price_changed") {
-        void refreshSummary().then(() => patch({ priceChanged: true }));
-      }
-    },
-  },
-);

@@ -4,7 +4,7 @@
 // becomes the account's only once the code sent to it is entered (issue 18, item 12). What the person typed stays on screen whatever happens. Loaded with
 // the account panel only (not part of the app's start-up).
 import { atom } from "nanostores";
-import type { ApiFailure } from "../api/client.ts";
+import type { ApiFailure } from "../client/client.ts";
 import { editUser } from "./account-operations.ts";
 import { $user, loadUser } from "./user.ts";
 

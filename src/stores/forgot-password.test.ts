@@ -1,8 +1,8 @@
 // Asking for a reset link (issue 22, item 2) against a scripted server: the field check, the
 // human check's answer in the request, the same words for every address, and the failures.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createApiClient } from "../api/client.ts";
-import { type Step, scriptedFetch } from "../api/testing/scripted-fetch.ts";
+import { createApiClient } from "../client/client.ts";
+import { type Step, scriptedFetch } from "../client/testing/scripted-fetch.ts";
 import { installApiClient } from "./api.ts";
 import {
   $forgotPassword,

@@ -3,8 +3,8 @@
 // address, so the screen says the same either way; the e-mail lands in the outbox (/dev/mailbox
 // in a local run). The human check is the reset page's (stores/reset-password.ts).
 import { map } from "nanostores";
-import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import type { ApiFailure } from "../client/client.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { api } from "./api.ts";
 import { currentHumanCheck } from "./reset-password.ts";
 

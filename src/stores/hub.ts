@@ -3,7 +3,7 @@
 // show a screen. Only the hub origins of session status are spoken to or listened to
 // (src/browser/hub.ts checks origins and the protocol).
 import type { HubChannel, HubDetail, HubEvent } from "../browser/hub.ts";
-import { parseRoute } from "../domain/checkout/routes.ts";
+import { parseRoute } from "../domain/checkout/screens.ts";
 import { $location, navigate } from "./router.ts";
 
 let channel: HubChannel | null = null;
@@ -11,6 +11,11 @@ let channel: HubChannel | null = null;
 /** Posts an event to the hub when the checkout runs in its frame; does nothing otherwise. */
 export function postToHub(event: Exclude<HubEvent, "cart_navigation">, detail?: HubDetail): void {
   channel?.post(event, detail);
+}
+
+/** The checkout runs inside the hub's frame (a PayPal approval must then open outside it). */
+export function inHubFrame(): boolean {
+  return channel !== null;
 }
 
 /** A message from the hub: "navigate" to a screen of the app, by its hash route. */

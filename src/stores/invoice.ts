@@ -1,6 +1,6 @@
 // The last invoice (spec 3.6) for the completed screens: loaded with their chunk, not on the
 // first load of /cart. Its state lives in the payment store (invoice, invoiceLoading).
-import { routes as endpoints } from "../api/contract/routes.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { invoiceSummary } from "../domain/account/invoice.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";

@@ -2,7 +2,7 @@
 // operation is one atom holding that state plus the action that runs it; the notable effects of
 // section 4 hang on its hooks, so islands only render the state and call the action.
 import { atom, type ReadableAtom } from "nanostores";
-import type { ApiFailure, ApiResult } from "../api/client.ts";
+import type { ApiFailure, ApiResult } from "../client/client.ts";
 
 export type OperationState<T> =
   | { status: "idle" }
@@ -48,6 +48,9 @@ export const OPERATION_NAMES = [
   "inviteInfo",
   "useInviteCode",
   "initApp",
+  // Issue 23: the buyer's business details and the account's invoices.
+  "billingDetails",
+  "invoiceDocuments",
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

@@ -3,9 +3,9 @@
 // PayPal). Asked once per page load, when the payment step loads: the shell never needs it, and
 // the answer is the server's configuration, the same for everyone. Only the payment step imports
 // this module.
-import type { ApiResult } from "../api/client.ts";
-import type { PaymentProviders } from "../api/contract/payment.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import type { ApiResult } from "../client/client.ts";
+import { endpoints } from "../contract/endpoints.ts";
+import type { PaymentProviders } from "../contract/payment.ts";
 import { api } from "./api.ts";
 
 let request: Promise<ApiResult<PaymentProviders>> | null = null;

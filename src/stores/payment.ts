@@ -2,9 +2,9 @@
 // trial, essentials and subscription cancellation, invoices, the order summary, the address form
 // and coupons. Effects follow section 4 exactly; failures are stored per feature (section 8).
 import { map } from "nanostores";
-import type { ApiFailure, ApiResult } from "../api/client.ts";
-import type { OrderSummaryAnswer } from "../api/contract/products.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import type { ApiFailure, ApiResult } from "../client/client.ts";
+import { endpoints } from "../contract/endpoints.ts";
+import type { OrderSummaryAnswer } from "../contract/products.ts";
 import type { InvoiceSummary } from "../domain/account/invoice.ts";
 import { MESSAGES } from "../domain/errors/messages.ts";
 import { api, newIdempotencyKey } from "./api.ts";

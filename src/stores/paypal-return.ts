@@ -8,10 +8,13 @@ import { forgetPlans } from "./plans.ts";
 import { loadProducts } from "./products.ts";
 import { $location } from "./router.ts";
 
-/** What PayPal's return said (paypal=approved|cancelled), on the paypalCompleted screen. */
+/**
+ * What PayPal's return said: approved (on the paypalCompleted screen), or cancelled or
+ * price_changed (back on the checkout, which says that nothing was charged).
+ */
 export const $paypalReturn = computed($location, (l) => {
   const value = new URLSearchParams(l.search).get("paypal");
-  return value === "approved" || value === "cancelled" ? value : null;
+  return value === "approved" || value === "cancelled" || value === "price_changed" ? value : null;
 });
 
 const reported = atom<string | null>(null);
@@ -27,5 +30,5 @@ export function reportPaypalReturn(): void {
     forgetPlans();
     void loadProducts.run();
     postToHub("checkout_completed_success", { orderId, processor: "paypal" });
-  } else postToHub("checkout_completed_failure", { reason: "cancelled", processor: "paypal" });
+  } else postToHub("checkout_completed_failure", { reason: state, processor: "paypal" });
 }

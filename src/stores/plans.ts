@@ -1,7 +1,7 @@
 // Every plan the account may be shown, across the tiers: the checkout finds the plan of its URL
 // here (loaded with the checkout's chunk, not on the first load of /cart).
 import { atom } from "nanostores";
-import type { ApiResult } from "../api/client.ts";
+import type { ApiResult } from "../client/client.ts";
 import { operation } from "./operation.ts";
 import { fetchOptions, forgetOptions, type Options } from "./products.ts";
 

@@ -3,9 +3,9 @@
 // the page's life (spec 7); a successful card payment reloads product info (payment.ts).
 import { atom } from "nanostores";
 import type { z } from "zod";
-import type { ApiResult } from "../api/client.ts";
-import type { OptionsQuery, OptionsResponse, ProductsPayload } from "../api/contract/products.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import type { ApiResult } from "../client/client.ts";
+import { endpoints } from "../contract/endpoints.ts";
+import type { OptionsQuery, OptionsResponse, ProductsPayload } from "../contract/products.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";
 

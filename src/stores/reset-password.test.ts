@@ -1,8 +1,8 @@
 // The reset-password form (spec 2.7, 4, 5, 8) against a scripted server: idle, human check,
 // loader, then success (countdown or campaign message) or error ('RESET' from then on).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createApiClient } from "../api/client.ts";
-import { type Step, scriptedFetch } from "../api/testing/scripted-fetch.ts";
+import { createApiClient } from "../client/client.ts";
+import { type Step, scriptedFetch } from "../client/testing/scripted-fetch.ts";
 import { installApiClient } from "./api.ts";
 import {
   $resetCheck,

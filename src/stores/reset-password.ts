@@ -2,10 +2,10 @@
 // the loader, then success or error. The field rules and messages are domain/account/password.ts;
 // this holds what was typed, which fields were visited, the phase, and the countdown to sign-in.
 import { computed, map } from "nanostores";
-import { routes as endpoints } from "../api/contract/routes.ts";
 import { type HumanCheck, sandboxHumanCheck } from "../browser/human-check.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { checkResetForm, resetLinkEmail, resetOutcome } from "../domain/account/password.ts";
-import { hrefFor } from "../domain/checkout/routes.ts";
+import { hrefFor } from "../domain/checkout/screens.ts";
 import { RESET_PASSWORD_MESSAGES } from "../domain/errors/messages.ts";
 import { api } from "./api.ts";
 import { $location, $query, navigate } from "./router.ts";

@@ -1,4 +1,4 @@
-// The router: the current location as a store, the screen it shows (domain/checkout/routes.ts)
+// The router: the current location as a store, the screen it shows (domain/checkout/screens.ts)
 // and the query of spec 2.4 parsed once. Path pages (/cart/plans) and hash routes (/cart#plans)
 // are the same app, so moving between them is a history entry, not a page load; back and forward
 // come back through popstate. Nothing here ever navigates off the site.
@@ -8,7 +8,7 @@ import {
   parseCheckoutQuery,
   withExtensionParams,
 } from "../domain/checkout/query.ts";
-import { BASE_PATH, parseRoute, toSearch } from "../domain/checkout/routes.ts";
+import { BASE_PATH, parseRoute, toSearch } from "../domain/checkout/screens.ts";
 
 export type AppLocation = { pathname: string; search: string; hash: string };
 

@@ -2,10 +2,10 @@
 // changed), then the visitor goes back where they came from (the checked redirect parameter or
 // flowParameters' location) with the product they chose still in the URL.
 import { atom } from "nanostores";
-import type { ApiFailure } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
+import type { ApiFailure } from "../client/client.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { returnAfterSignIn } from "../domain/checkout/navigation.ts";
-import { hrefFor } from "../domain/checkout/routes.ts";
+import { hrefFor } from "../domain/checkout/screens.ts";
 import { api } from "./api.ts";
 import { initApp } from "./app.ts";
 import { $location, $query, navigate } from "./router.ts";

@@ -2,7 +2,7 @@
 // viewport flags, browser support, error reporting, then the start-up calls of spec section 4;
 // once they are done, the hub channel and the redirect rules. Returns what stops it all.
 import { atom } from "nanostores";
-import { type AppHost, detectHost, summaryReplacement } from "../domain/checkout/routes.ts";
+import { type AppHost, detectHost, summaryReplacement } from "../domain/checkout/screens.ts";
 import { type ViewportFlags, viewportFlags } from "../domain/checkout/viewport.ts";
 import { $app, initApp } from "./app.ts";
 import { startGuard } from "./guard.ts";

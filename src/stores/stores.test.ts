@@ -2,8 +2,8 @@
 // start-up as a visitor and as a signed-in user, and the started → success / failure of the
 // operations of spec section 4 with their notable effects.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiClient, type FetchLike } from "../api/client.ts";
-import { browserFetch } from "../server/testing/browser-fetch.ts";
+import { createApiClient, type FetchLike } from "../client/client.ts";
+import { type AnsweredCall, browserFetch } from "../server/testing/browser-fetch.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
 import { cancelTrial } from "./account-operations.ts";
 import { generateCode, verifyEmailCode } from "./activation.ts";
@@ -27,11 +27,14 @@ afterAll(async () => {
   await server.close();
 });
 
+/** Every call the browser made, with what it sent and the status the server answered. */
+const answered: AnsweredCall[] = [];
+
 async function signedIn(email: string): Promise<void> {
-  const fetchLike = browserFetch(server.running.url);
+  const fetchLike = browserFetch(server.running.url, undefined, (call) => answered.push(call));
   const client = createApiClient({ fetch: fetchLike, version: "test" });
   installApiClient(client);
-  const { api } = await import("../api/contract/index.ts");
+  const { api } = await import("../contract/index.ts");
   const answer = await client.call(api.signIn, {
     body: { email, password: "demo-password" },
   });
@@ -129,17 +132,17 @@ describe("operations", () => {
 });
 
 describe("telemetry", () => {
-  it("reports an error as 'checkout-prod' and the server keeps it for reading back", async () => {
+  it("reports an error as 'checkout-prod', and the server accepts it", async () => {
     await signedIn("free@demo.test");
     const { reporter } = await import("./telemetry.ts");
+    const { api } = await import("../contract/index.ts");
     expect(reporter.report(new Error("the order summary did not render"))).toBe("sent");
     await expect
-      .poll(async () => {
-        const rows = await server.running.deps.db.all<{ name: string; payload: string }>(
-          "SELECT name, payload FROM events WHERE kind = 'trackjs'",
-        );
-        return rows.map((r) => JSON.parse(r.payload).application);
-      })
+      .poll(() =>
+        answered
+          .filter((call) => call.path === api.trackJs.path && call.status === 200)
+          .map((call) => (call.body as { application?: string }).application),
+      )
       .toContain("checkout-prod");
   });
 

@@ -1,6 +1,8 @@
-// Stripe Elements' token for the checkout (card-token.ts): made by Stripe.js from inside
-// Stripe's frame, so the card never touches our page (PCI SAQ A). Only the Stripe path loads this.
-import type { ApiFailure } from "../api/client.ts";
+// Stripe Elements' card for the checkout (card-token.ts): a PaymentMethod (pm_…) made by
+// Stripe.js from inside Stripe's frame, so the card never touches our page (PCI SAQ A). The server
+// saves it with a SetupIntent for off-session use and pays with PaymentIntents (decision 0037).
+// Only the Stripe path loads this.
+import type { ApiFailure } from "../client/client.ts";
 import { apiError, cardError } from "../domain/errors/api-errors.ts";
 import type { Tokenizer } from "./card-token.ts";
 
@@ -27,20 +29,23 @@ export function stripeTokenFailure(error: StripeTokenError): ApiFailure {
   };
 }
 
-/** What Stripe.js's createToken answers (the fields we read). */
-export type StripeTokenResult = { token?: { id: string }; error?: StripeTokenError };
+/** What Stripe.js's createPaymentMethod answers (the fields we read). */
+export type StripeTokenResult = { paymentMethod?: { id: string }; error?: StripeTokenError };
 
 /**
- * The checkout's token maker over Stripe.js's `stripe.createToken(cardElement)`; null when the
- * card element is gone (the fields unmounted mid-payment: nothing was sent).
+ * The checkout's card maker over Stripe.js's
+ * `stripe.createPaymentMethod({ type: "card", card: cardElement })`; null when the card element
+ * is gone (the fields unmounted mid-payment: nothing was sent).
  */
-export function stripeTokenizer(createToken: (() => Promise<StripeTokenResult>) | null): Tokenizer {
+export function stripeTokenizer(
+  createPaymentMethod: (() => Promise<StripeTokenResult>) | null,
+): Tokenizer {
   return async () => {
-    if (createToken === null)
+    if (createPaymentMethod === null)
       return { ok: false, error: stripeTokenFailure({ type: "api_error" }) };
     try {
-      const result = await createToken();
-      if (result.token) return { ok: true, token: result.token.id };
+      const result = await createPaymentMethod();
+      if (result.paymentMethod) return { ok: true, token: result.paymentMethod.id };
       return { ok: false, error: stripeTokenFailure(result.error ?? { type: "api_error" }) };
     } catch {
       // Stripe.js rejects only when it cannot reach Stripe.

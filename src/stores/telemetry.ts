@@ -2,8 +2,9 @@
 // /api/2/event/trackjs as 'checkout-prod' (rate limited and filtered by src/browser/telemetry.ts).
 // Analytics (instrumentation while the person's privacy preference allows) load on demand:
 // stores/analytics.ts, through loadAnalytics.
-import { routes as endpoints } from "../api/contract/routes.ts";
+
 import { createErrorReporter, type ErrorReport } from "../browser/error-reports.ts";
+import { endpoints } from "../contract/endpoints.ts";
 import { api } from "./api.ts";
 
 export const reporter = createErrorReporter({

@@ -3,10 +3,10 @@
 // start itself (spec 7: POST /api/3/payment/activatefreetrial {vertical, instanceName}). After a
 // start the account's context and product info are read again (the plan changed), then the
 // person lands on the trial's completed screen (docs/decisions/0021-trial-landing.md).
-import type { ApiResult } from "../api/client.ts";
+import type { ApiResult } from "../client/client.ts";
 import { educationEmailRequired } from "../domain/account/email-rules.ts";
 import { resolveTier } from "../domain/account/tier.ts";
-import { hrefFor } from "../domain/checkout/routes.ts";
+import { hrefFor } from "../domain/checkout/screens.ts";
 import { type TrialTarget, trialTarget } from "../domain/checkout/trial.ts";
 import { newIdempotencyKey } from "./api.ts";
 import { operation } from "./operation.ts";

@@ -4,9 +4,9 @@
 // details, invites, leave, disband, cancel trial, attributes) are account-operations.ts, loaded
 // with the screens that use them and not at start-up.
 import { map } from "nanostores";
-import type { ApiResult } from "../api/client.ts";
-import { routes as endpoints } from "../api/contract/routes.ts";
-import type { UserInfo } from "../api/contract/user.ts";
+import type { ApiResult } from "../client/client.ts";
+import { endpoints } from "../contract/endpoints.ts";
+import type { UserInfo } from "../contract/user.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";
 

@@ -73,10 +73,43 @@ describe("plansBanners", () => {
         href: "/cart#plans",
         window: windowsAttr([{ from: t0, to: t0 + 4 * day }]),
         visibleAtBuild: false,
+        hotSpots: [],
       },
     ]);
     expect(plansBanners(catalog, t0)[0]?.visibleAtBuild).toBe(true);
     expect(plansBanners(catalog, t0 + 4 * day)).toEqual([]);
+  });
+
+  it("places each hot spot in percent of the image, with its own target and name", () => {
+    const spotted = makeCampaign({
+      validFrom: t0,
+      validTo: t0 + 4 * day,
+      banners: [
+        banner({
+          hotSpots: [
+            {
+              x: 860,
+              y: 30,
+              width: 240,
+              height: 60,
+              targetUrl: "/cart?p=buy&product=wv_unloct17_12m#checkout",
+              label: "Buy Unlimited",
+            },
+          ],
+        }),
+      ],
+    });
+    const [shown] = plansBanners(makeSpecCatalog({ campaigns: [spotted] }), t0);
+    expect(shown?.hotSpots).toEqual([
+      {
+        href: "/cart?p=buy&product=wv_unloct17_12m#checkout",
+        label: "Buy Unlimited",
+        left: 71.67,
+        top: 25,
+        width: 20,
+        height: 50,
+      },
+    ]);
   });
 
   it("leaves out targeted campaigns", () => {

@@ -71,12 +71,30 @@ export type BannerModel = {
   /** windowsAttr of the campaign's window. */
   window: string;
   visibleAtBuild: boolean;
+  /**
+   * The banner's hot spots (spec 3.9), each its own link over the image: its place in percent of
+   * the image (1200 wide, `height` high), so it stays over the same area at any width.
+   */
+  hotSpots: {
+    href: string;
+    label: string;
+    left: number;
+    top: number;
+    width: number;
+    height: number;
+  }[];
 };
+
+/** A share of `whole` in percent, to two decimals. */
+const percent = (part: number, whole: number) => Math.round((part / whole) * 10_000) / 100;
 
 /**
  * Banners of the plans location for public campaigns that have not ended at `nowMs`. Visitors of
  * static pages are anonymous: they see untargeted campaigns and banners for every segment.
  */
+/** The width banner images are drawn for (the height is the banner's own). */
+export const BANNER_WIDTH = 1200;
+
 export function plansBanners(catalog: Catalog, nowMs: number): BannerModel[] {
   return catalog.campaigns
     .filter((campaign) => !campaign.targeted && campaign.validTo > nowMs)
@@ -90,6 +108,14 @@ export function plansBanners(catalog: Catalog, nowMs: number): BannerModel[] {
           href: banner.targetUrl,
           window: windowsAttr([{ from: campaign.validFrom, to: campaign.validTo }]),
           visibleAtBuild: isCampaignActive(campaign, nowMs),
+          hotSpots: banner.hotSpots.map((spot) => ({
+            href: spot.targetUrl,
+            label: spot.label,
+            left: percent(spot.x, BANNER_WIDTH),
+            top: percent(spot.y, banner.height),
+            width: percent(spot.width, BANNER_WIDTH),
+            height: percent(spot.height, banner.height),
+          })),
         })),
     );
 }

@@ -142,6 +142,7 @@ describe("invoice summary (spec 3.6)", () => {
     invoiceNumber: null,
     orderId: "ord_1",
     productCode: "wv_flex2",
+    productName: "Flex",
     orderDuration: 12,
     orderEndDate: Date.UTC(2027, 2, 1),
     price: 2999,
@@ -154,6 +155,7 @@ describe("invoice summary (spec 3.6)", () => {
       ok: true,
       value: {
         orderId: "ord_1",
+        productName: "Flex",
         orderDuration: 12,
         orderStartDate: Date.UTC(2026, 2, 1),
         hasFlex: true,

@@ -4,7 +4,7 @@
 // and src/server/services/teams.ts; its answer's failureReason is one of INVITE_FAILURE_REASONS.
 import type { JoinRefusal } from "./teams.ts";
 
-/** Every failureReason POST /api/5/invites/{code} answers (src/server/routes/engagement.ts). */
+/** Every failureReason POST /api/5/invites/{code} answers (src/server/handlers/engagement.ts). */
 export const INVITE_FAILURE_REASONS = [
   "already_member",
   "member_of_another_workspace",

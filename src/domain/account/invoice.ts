@@ -9,6 +9,8 @@ export type InvoiceEntry = {
   invoiceNumber: string | null;
   orderId: string;
   productCode: string;
+  /** The plan's name ("Unlimited"). */
+  productName: string;
   /** Months the order runs. */
   orderDuration: number;
   orderEndDate: number;
@@ -20,6 +22,8 @@ export type InvoiceEntry = {
 
 export type InvoiceSummary = {
   orderId: string;
+  /** The plan bought, by name ("Unlimited"): the completed page names it (issue 22, item 8). */
+  productName: string;
   orderDuration: number;
   orderStartDate: number;
   hasFlex: boolean;
@@ -56,6 +60,7 @@ export function invoiceSummary(
     ok: true,
     value: {
       orderId: last.orderId,
+      productName: last.productName,
       orderDuration: last.orderDuration,
       orderStartDate: monthsBefore(last.orderEndDate, last.orderDuration),
       hasFlex: last.productCode.includes("flex"),

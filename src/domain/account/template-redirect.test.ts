@@ -13,7 +13,7 @@ describe("template redirect target", () => {
       "//evil.example",
       "https://evil.example/x",
       "javascript:alert(1)",
-      "../api/4/instance/disband",
+      "../client/4/instance/disband",
       "%2F%2Fevil.example",
       "a&redirect=//evil.example",
       "x#//evil.example",

@@ -1,12 +1,14 @@
 // Calendar months in UTC, for order periods. A month is not a fixed number of days, and the
 // plain Date arithmetic of setUTCMonth overflows (31 January plus one month is 3 March), so the
-// counting is date-fns' addMonths, which clamps to the target month's last day, run on UtcDate.
+// counting is date-fns' addMonths, which clamps to the target month's last day, run on
+// @date-fns/utc's UTCDate (a Date whose local-time methods are UTC's, so the months count the
+// same in any time zone).
 //
 // Billing periods are anchored: period n ends (n + 1) terms after the anchor, always counted from
 // the anchor. Counting from the previous period's end would drift, because a clamped day never
 // comes back: 31 January, 29 February, 29 March, … instead of 31 January, 29 February, 31 March.
+import { UTCDate } from "@date-fns/utc";
 import { addMonths } from "date-fns";
-import { UtcDate } from "./utc-date.ts";
 
 function checkInstant(ms: number, name: string): void {
   if (!Number.isSafeInteger(ms) || Number.isNaN(new Date(ms).getTime())) {
@@ -29,7 +31,7 @@ function checkInteger(value: number, name: string, min: number): void {
 export function addMonthsClamped(ms: number, months: number): number {
   checkInstant(ms, "The instant");
   checkInteger(months, "The number of months", Number.MIN_SAFE_INTEGER);
-  const result = addMonths(new UtcDate(ms), months).getTime();
+  const result = addMonths(new UTCDate(ms), months).getTime();
   if (Number.isNaN(result)) {
     throw new RangeError(`${months} months from ${ms} is outside the dates JavaScript can hold.`);
   }

@@ -123,6 +123,7 @@ export const BannerEntry = z.object({
       width: z.number(),
       height: z.number(),
       targetUrl: z.string(),
+      label: z.string(),
     }),
   ),
 });

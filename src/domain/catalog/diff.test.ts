@@ -3,7 +3,7 @@ import { diffCatalogs, isEmptyDiff } from "./diff.ts";
 import {
   type CatalogInput,
   makeBand,
-  makeCampaign,
+  makeCampaignInput,
   makeCatalogFiles,
   makeCatalogInput,
   makeFamily,
@@ -149,49 +149,49 @@ describe("diffCatalogs", () => {
     const before = catalogOf({
       campaigns: {
         campaigns: [
-          makeCampaign({
+          makeCampaignInput({
             id: "late",
             coupon: "late",
             banners: [],
             validFrom: "2026-12-01T00:00:00Z",
             validTo: "2026-12-05T00:00:00Z",
           }),
-          makeCampaign({ id: "open", coupon: "open", banners: [] }),
-          makeCampaign({
+          makeCampaignInput({ id: "open", coupon: "open", banners: [] }),
+          makeCampaignInput({
             id: "future",
             coupon: "future",
             banners: [],
             validFrom: "2027-01-01T00:00:00Z",
             validTo: "2027-01-05T00:00:00Z",
           }),
-          makeCampaign({ id: "gone", coupon: "gone", banners: [] }),
+          makeCampaignInput({ id: "gone", coupon: "gone", banners: [] }),
         ],
       },
     });
     const after = catalogOf({
       campaigns: {
         campaigns: [
-          makeCampaign({
+          makeCampaignInput({
             id: "late",
             coupon: "late",
             banners: [],
             validFrom: "2026-11-27T00:00:00Z",
             validTo: "2026-12-05T00:00:00Z",
           }),
-          makeCampaign({
+          makeCampaignInput({
             id: "open",
             coupon: "open",
             banners: [],
             validTo: "2026-11-28T00:00:00Z",
           }),
-          makeCampaign({
+          makeCampaignInput({
             id: "future",
             coupon: "future",
             banners: [],
             validFrom: "2027-02-01T00:00:00Z",
             validTo: "2027-02-05T00:00:00Z",
           }),
-          makeCampaign({ id: "new", coupon: "new", banners: [] }),
+          makeCampaignInput({ id: "new", coupon: "new", banners: [] }),
         ],
       },
     });
@@ -209,7 +209,7 @@ describe("diffCatalogs", () => {
     const before = catalogOf();
     const after = catalogOf({
       campaigns: {
-        campaigns: [makeCampaign({ products: [{ code: "wv_single_12m", price: 41.92 }] })],
+        campaigns: [makeCampaignInput({ products: [{ code: "wv_single_12m", price: 41.92 }] })],
       },
     });
     expect(

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toCents } from "./normalise.ts";
 import {
-  makeCampaign,
+  makeCampaignInput,
   makeCatalogFiles,
   makeFamily,
   makeVariant,
@@ -70,7 +70,7 @@ describe("normalise", () => {
       makeFamily({ variants: [makeVariant({ code: "wv_single_1m", term: 1, price: 9.99 })] }),
     );
     const campaigns = {
-      campaigns: [makeCampaign({ products: [{ code: "wv_single_1m", price: 7.99 }] })],
+      campaigns: [makeCampaignInput({ products: [{ code: "wv_single_1m", price: 7.99 }] })],
     };
     const plan = catalogOf({ plans, campaigns }).plans.find((p) => p.code === "wv_single_1m");
     expect(plan).toMatchObject({ monthlyVersion: "wv_single_1m", annualVersion: null });
@@ -85,7 +85,10 @@ describe("normalise", () => {
     const [campaign] = catalogOf({
       campaigns: {
         campaigns: [
-          makeCampaign({ validFrom: "2026-11-27T05:00:00Z", validTo: "2026-12-01T00:00:00-05:00" }),
+          makeCampaignInput({
+            validFrom: "2026-11-27T05:00:00Z",
+            validTo: "2026-12-01T00:00:00-05:00",
+          }),
         ],
       },
     }).campaigns;

@@ -246,6 +246,12 @@ export const HotSpot = z
     width: z.number().positive(),
     height: z.number().positive(),
     targetUrl: z.string().min(1).describe("Where a click on this area goes"),
+    label: z
+      .string()
+      .min(1)
+      .describe(
+        "The accessible name of this area's link: what it does, as a screen reader says it (the area is a link of its own over the banner image)",
+      ),
   })
   .strict();
 

@@ -3,5 +3,5 @@
 export * from "./browser-support.ts";
 export * from "./navigation.ts";
 export * from "./query.ts";
-export * from "./routes.ts";
+export * from "./screens.ts";
 export * from "./viewport.ts";

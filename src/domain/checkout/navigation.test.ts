@@ -4,7 +4,7 @@ import type { SchoolDistrictRule } from "../account/email-rules.ts";
 import { PUBLIC_PAGES, type RedirectUser, safeRedirectPath } from "../account/redirects.ts";
 import { decideNavigation, type NavigationInput, returnAfterSignIn } from "./navigation.ts";
 import { parseCheckoutQuery } from "./query.ts";
-import { HASH_SCREENS, PATH_SCREENS, parseRoute } from "./routes.ts";
+import { HASH_SCREENS, PATH_SCREENS, parseRoute } from "./screens.ts";
 
 const user: RedirectUser = {
   email: "someone@example.com",

@@ -7,7 +7,7 @@
 import type { SchoolDistrictRule } from "../account/email-rules.ts";
 import { decideRedirect, type RedirectUser, safeRedirectPath } from "../account/redirects.ts";
 import { type CheckoutQuery, isExtensionFlow, withExtensionParams } from "./query.ts";
-import { hrefFor, pageName, type Route } from "./routes.ts";
+import { hrefFor, pageName, type Route } from "./screens.ts";
 
 export type NavigationInput = {
   route: Route;

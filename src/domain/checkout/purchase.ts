@@ -5,7 +5,7 @@
 // server's plan options and order summary, which the pricing module computes.
 import { type RequestMode, termForMode } from "../pricing/terms.ts";
 
-/** The fields of a plan option (src/api/contract/products.ts) these rules read. */
+/** The fields of a plan option (src/contract/products.ts) these rules read. */
 export type PlanLike = {
   code: string;
   name: string;

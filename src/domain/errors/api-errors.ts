@@ -38,6 +38,12 @@ export const API_ERRORS = {
       "The request body must be JSON (application/json) or a form (application/x-www-form-urlencoded).",
   },
   not_found: { status: 404, message: "NOT FOUND" },
+  // Invoices (issue 23)
+  invalid_tax_id: {
+    status: 400,
+    message: (reason: string) =>
+      `${reason} Enter the VAT id with its country prefix (such as DE123456789), or leave it empty.`,
+  },
   method_not_allowed: {
     status: 405,
     message: (allowed: string) => `This address does not accept that method. Use ${allowed}.`,
@@ -200,6 +206,41 @@ export const API_ERRORS = {
     status: 404,
     message: "This PayPal approval does not exist or was already used. Start the payment again.",
   },
+  paypal_not_completed: {
+    status: 409,
+    message:
+      "PayPal has not completed this subscription yet, so nothing is active and no order was written. Approve it at PayPal, or try again in a minute.",
+  },
+  paypal_subscription_mismatch: {
+    status: 409,
+    message:
+      "This PayPal subscription is not the one this checkout asked for (another plan, quantity, amount or order), so no order was written. Start the payment again.",
+  },
+  paypal_subscriptions_only: {
+    status: 409,
+    message:
+      "PayPal pays for subscriptions here; a single export is paid by card. Pay by card instead.",
+  },
+  paypal_provider_error: {
+    status: 502,
+    message:
+      "PayPal could not be reached, so nothing was confirmed. If PayPal approved the payment, your plan appears once PayPal confirms it; otherwise try again.",
+  },
+  webhook_not_verified: {
+    status: 400,
+    message:
+      "This webhook could not be verified with PayPal (its signature, its webhook id or its body did not match), so nothing was changed.",
+  },
+  webhook_not_applied: {
+    status: 503,
+    message: (reason: string) =>
+      `This event was not applied now (${reason}) and nothing changed; deliver it again later.`,
+  },
+  paypal_change_not_supported: {
+    status: 409,
+    message:
+      "This subscription is paid through PayPal: change it by choosing PayPal at the payment step (PayPal then replaces the old subscription), or cancel it first to pay by card.",
+  },
   // Idempotency
   idempotency_key_required: {
     status: 400,
@@ -275,6 +316,30 @@ export const API_ERRORS = {
     status: 400,
     message: (detail: string) => `The card details are not valid: ${detail}.`,
   },
+  payment_pending: {
+    status: 409,
+    message:
+      "Your payment is being confirmed. Do not pay again: this order is charged at most once, and the page shows the result as soon as the bank has answered.",
+  },
+  authentication_required: {
+    status: 402,
+    message:
+      "Your bank asks you to confirm this payment. Confirm it in the window your bank shows, or use another card.",
+  },
+  authentication_failed: {
+    status: 402,
+    message:
+      "Your bank could not confirm this payment, so nothing was charged. Try again, or use another card.",
+  },
+  webhook_signature_invalid: {
+    status: 400,
+    message:
+      "The webhook's signature does not match its body, or its timestamp is too old. Nothing was changed.",
+  },
+  webhook_not_configured: {
+    status: 404,
+    message: "This server takes no webhooks from this provider (no signing secret is set).",
+  },
   payment_provider_unavailable: {
     status: 503,
     message:
@@ -299,7 +364,16 @@ export type MessageArgs<C extends ApiErrorCode> = (typeof API_ERRORS)[C]["messag
 export type AnyErrorCode = ApiErrorCode | CardErrorCode;
 
 /** `C` narrows the error_code where it is known, so typed routes can check what they answer. */
-export type ApiErrorBody<C extends string = string> = { message: string; error_code: C };
+export type ApiErrorBody<C extends string = string> = {
+  message: string;
+  error_code: C;
+  /**
+   * invalid_request only: what is wrong with each field, so a form can say it beside the field
+   * (path joined with ".", e.g. "address.postalCode"; the message is a sentence a person can act on).
+   */
+  fields?: FieldProblem[];
+};
+export type FieldProblem = { path: string; message: string };
 export type ApiError<C extends string = string> = { status: number; body: ApiErrorBody<C> };
 
 /** Builds the `{ status, body: { message, error_code } }` answer for a catalogue code. */

@@ -37,7 +37,7 @@ export const CALL_ERROR_MESSAGES = {
   noResponse: "NOT FOUND",
   unknownMethodWarning: "Api no response !!!",
   // The spec has no wording for these three (the client's own refusals); they follow the style
-  // of its timeout message. Stores map them to what a person sees (src/api/error-messages.ts).
+  // of its timeout message. Stores map them to what a person sees (src/client/error-messages.ts).
   aborted: "Api request aborted.",
   abortedCode: "ERR_CANCELED",
   invalidResponse: "Api invalid response.",

@@ -47,6 +47,7 @@ export { type PremiumTemplatesLine, premiumTemplatesLine } from "./premium-templ
 export { planPrice, priceSetForGroup, resolvePriceSet } from "./price-sets.ts";
 export { type Quote, type QuoteRequest, type QuoteResult, quote } from "./quote.ts";
 export { planLabel, resolvePlan } from "./resolve-plan.ts";
+export { periodValue, resultingProduct } from "./resulting-product.ts";
 export { savingsPercent } from "./savings.ts";
 export {
   extraSeatCount,

@@ -8,6 +8,7 @@ import { $accountPlan } from "../../stores/account-plan.ts";
 import { $user } from "../../stores/user.ts";
 import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
 import { EditDetails } from "./EditDetails.tsx";
+import { InvoiceList } from "./InvoiceList.tsx";
 
 const STATE_WORDS: Record<string, string> = {
   automatic: "renews automatically",
@@ -74,6 +75,7 @@ export function AccountPanel() {
         </ul>
       )}
       <EditDetails />
+      <InvoiceList />
     </section>
   );
 }

@@ -3,7 +3,7 @@
 // state lives in stores/activation.ts and stores/user.ts; this renders it.
 import { useStore } from "@nanostores/react";
 import type { SubmitEvent } from "react";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import {
   $activation,
   generateCode,

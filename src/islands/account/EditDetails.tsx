@@ -6,7 +6,7 @@
 // address until the code sent to the new one is entered. State: stores/edit-details.ts.
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect, useRef, useState } from "react";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { $editDetails, resetEditDetails, saveDetails } from "../../stores/edit-details.ts";
 import { $user } from "../../stores/user.ts";
 import { Busy, Problem } from "../screens/Frame.tsx";

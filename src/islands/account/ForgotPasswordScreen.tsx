@@ -3,7 +3,7 @@
 // same for every address. The state lives in stores/forgot-password.ts.
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect } from "react";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import {
   $forgotPassword,
   FORGOT_MESSAGES,

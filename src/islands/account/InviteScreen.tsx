@@ -4,7 +4,7 @@
 // stores/invites.ts; words: domain/account/invites.ts.
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect, useId, useRef, useState } from "react";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { inviteInfo, useInviteCode } from "../../stores/account-operations.ts";
 import {
   $inviteCancellation,
@@ -17,7 +17,7 @@ import { $user } from "../../stores/user.ts";
 import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "../screens/Frame.tsx";
 
-// The same alphabet as the invitation links (domain/checkout/routes.ts).
+// The same alphabet as the invitation links (domain/checkout/screens.ts).
 const INVITE_CODE = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** /cart/invite without a code: where to find one, and a field to paste it into. */

@@ -4,7 +4,7 @@
 // stores/reset-password.ts; this renders them.
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect } from "react";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import {
   $resetCheck,
   $resetLink,

@@ -7,19 +7,22 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { Suspense } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { allowConsoleError } from "../../../test/setup/fail-on-console-error.ts";
-import { createApiClient, type FetchLike } from "../../api/client.ts";
-import type { PaymentProviders } from "../../api/contract/payment.ts";
-import type { OrderSummaryAnswer } from "../../api/contract/products.ts";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { createApiClient, type FetchLike } from "../../client/client.ts";
+import type { PaymentProviders } from "../../contract/payment.ts";
+import type { OrderSummaryAnswer } from "../../contract/products.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
+import { apiError } from "../../domain/errors/api-errors.ts";
 import {
   CARD_ERROR_MESSAGES,
   GENERIC_CARD_ERROR_MESSAGE,
 } from "../../domain/errors/card-errors.ts";
 import { installApiClient } from "../../stores/api.ts";
-import { $checkout, startPaypal } from "../../stores/checkout.ts";
+import { $billingPostalCode } from "../../stores/billing-address.ts";
+import { $checkout } from "../../stores/checkout.ts";
+import { startPaypal } from "../../stores/checkout-payment.ts";
 import { $payment } from "../../stores/payment.ts";
+import { pendingChecks } from "../../stores/payment-outcome.ts";
 import { forgetPaymentProviders } from "../../stores/payment-providers.ts";
-import { approvalForm } from "../../stores/paypal-buttons.ts";
 import { startRouter } from "../../stores/router.ts";
 import { $user, ANONYMOUS } from "../../stores/user.ts";
 import { PaymentForm } from "./PaymentForm.tsx";
@@ -88,12 +91,13 @@ const TOKEN_SAVED = {
   body: { success: true, paymentMethod: { processor: "cc", brand: "visa", last4: "4242" } },
 };
 
-type TokenAnswer = { token?: { id: string }; error?: { type: string; code?: string } };
+type TokenAnswer = { paymentMethod?: { id: string }; error?: { type: string; code?: string } };
 
 /**
  * A fake of Stripe.js's Stripe object: elements() creates a card element that mounts an iframe
  * (Stripe's frame, whose inputs are never in our DOM) and reports ready a moment later, as the
- * real frame does; createToken answers what the test scripted.
+ * real frame does; createPaymentMethod answers what the test scripted, handleNextAction is the
+ * bank's step (3-D Secure).
  */
 function fakeStripe(answer: () => TokenAnswer) {
   const listeners = new Map<string, Set<(event: unknown) => void>>();
@@ -140,11 +144,13 @@ function fakeStripe(answer: () => TokenAnswer) {
     created,
     card,
     elements: vi.fn(() => elements),
-    createToken: vi.fn(async (element: unknown) => {
-      expect(element).toBe(card);
+    createPaymentMethod: vi.fn(async (input: { type: string; card: unknown }) => {
+      expect(input).toEqual({ type: "card", card });
       return answer();
     }),
-    createPaymentMethod: vi.fn(),
+    handleNextAction: vi.fn(async (_input: { clientSecret: string }) => ({})),
+    // Stripe.js's shape, which react-stripe-js checks; tokens are not used any more.
+    createToken: vi.fn(),
     confirmCardPayment: vi.fn(),
   };
 }
@@ -152,7 +158,6 @@ function fakeStripe(answer: () => TokenAnswer) {
 let fetchFake: ReturnType<typeof routedFetch>;
 let stopRouter: () => void;
 const loaders = { ...sdkLoaders };
-const submitApproval = approvalForm.submit;
 
 function setUp(providers: PaymentProviders, routes: Record<string, Answer[]> = {}) {
   fetchFake = routedFetch({
@@ -201,7 +206,6 @@ afterEach(() => {
   cleanup();
   stopRouter();
   Object.assign(sdkLoaders, loaders);
-  approvalForm.submit = submitApproval;
   for (const script of document.head.querySelectorAll("script")) script.remove();
   delete (window as { paypal?: unknown }).paypal;
 });
@@ -220,7 +224,7 @@ describe("Stripe mode (a publishable key configured)", () => {
       "POST /api/3/payment/token": [TOKEN_SAVED],
       "POST /api/3/payment/upgrade": [UPGRADED],
     });
-    const stripe = fakeStripe(() => ({ token: { id: "tok_visa_1" } }));
+    const stripe = fakeStripe(() => ({ paymentMethod: { id: "pm_visa_1" } }));
     const pay = await stripeReady(stripe);
 
     expect(sdkLoaders.stripeJs).toHaveBeenCalledWith("pk_test_fake");
@@ -235,9 +239,9 @@ describe("Stripe mode (a publishable key configured)", () => {
 
     fireEvent.click(pay);
     await waitFor(() => expect(window.location.hash).toBe("#payment-completed"));
-    expect(stripe.createToken).toHaveBeenCalledTimes(1);
+    expect(stripe.createPaymentMethod).toHaveBeenCalledTimes(1);
     const [saved] = sent("POST", "/api/3/payment/token");
-    expect(saved?.body).toEqual({ token: "tok_visa_1" });
+    expect(saved?.body).toEqual({ token: "pm_visa_1" });
     const [upgrade] = sent("POST", "/api/3/payment/upgrade");
     expect(upgrade?.body).toMatchObject({ product: { code: PRODUCT }, expectedTotal: 9588 });
     expect(upgrade?.headers.get("Idempotency-Key")).toMatch(/.+/);
@@ -282,15 +286,100 @@ describe("Stripe mode (a publishable key configured)", () => {
         },
       ],
     });
-    const pay = await stripeReady(fakeStripe(() => ({ token: { id: "tok_declined" } })));
+    const pay = await stripeReady(fakeStripe(() => ({ paymentMethod: { id: "pm_declined" } })));
     fireEvent.click(pay);
     expect(await screen.findByText(CARD_ERROR_MESSAGES.card_declined)).not.toBeNull();
     expect(window.location.hash).toBe("#checkout");
   });
 
+  it("shows the bank's step (3-D Secure) with Stripe.js, then asks again with the same key", async () => {
+    setUp(STRIPE, {
+      "POST /api/3/payment/token": [TOKEN_SAVED],
+      "POST /api/3/payment/upgrade": [
+        {
+          status: 402,
+          body: {
+            message: "Your bank asks you to confirm this payment.",
+            error_code: "authentication_required",
+            action: { paymentId: "pi_1", clientSecret: "pi_1_secret_x" },
+          },
+        },
+        UPGRADED,
+      ],
+    });
+    const stripe = fakeStripe(() => ({ paymentMethod: { id: "pm_3ds" } }));
+    fireEvent.click(await stripeReady(stripe));
+    await waitFor(() => expect(window.location.hash).toBe("#payment-completed"));
+    expect(stripe.handleNextAction).toHaveBeenCalledWith({ clientSecret: "pi_1_secret_x" });
+    const upgrades = sent("POST", "/api/3/payment/upgrade");
+    expect(upgrades).toHaveLength(2);
+    expect(upgrades[1]?.headers.get("Idempotency-Key")).toBe(
+      upgrades[0]?.headers.get("Idempotency-Key"),
+    );
+  });
+
+  it("a failed authentication leaves the checkout with its message and a way to pay again", async () => {
+    setUp(STRIPE, {
+      "POST /api/3/payment/token": [TOKEN_SAVED],
+      "POST /api/3/payment/upgrade": [
+        {
+          status: 402,
+          body: {
+            message: "Your bank asks you to confirm this payment.",
+            error_code: "authentication_required",
+            action: { paymentId: "pi_2", clientSecret: "pi_2_secret_x" },
+          },
+        },
+        {
+          status: 402,
+          body: {
+            message: apiError("authentication_failed").body.message,
+            error_code: "authentication_failed",
+          },
+        },
+      ],
+    });
+    const stripe = fakeStripe(() => ({ paymentMethod: { id: "pm_3ds" } }));
+    stripe.handleNextAction.mockResolvedValueOnce({ error: { type: "card_error" } } as never);
+    fireEvent.click(await stripeReady(stripe));
+    expect(await screen.findByText(apiError("authentication_failed").body.message)).not.toBeNull();
+    expect(window.location.hash).toBe("#checkout");
+    expect((screen.getByRole("button", { name: "Pay $95.88" }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+  });
+
+  it("an unknown outcome says 'being confirmed' and asks again with the same key, never a second payment", async () => {
+    const timing = { ...pendingChecks };
+    pendingChecks.pauseMs = 50;
+    try {
+      const pending = {
+        status: 409,
+        body: {
+          message: apiError("payment_pending").body.message,
+          error_code: "payment_pending",
+        },
+      };
+      setUp(STRIPE, {
+        "POST /api/3/payment/token": [TOKEN_SAVED],
+        "POST /api/3/payment/upgrade": [pending, pending, UPGRADED],
+      });
+      fireEvent.click(await stripeReady(fakeStripe(() => ({ paymentMethod: { id: "pm_1" } }))));
+      expect(await screen.findByText(/Your payment is being confirmed/)).not.toBeNull();
+      await waitFor(() => expect(window.location.hash).toBe("#payment-completed"));
+      const keys = sent("POST", "/api/3/payment/upgrade").map((u) =>
+        u.headers.get("Idempotency-Key"),
+      );
+      expect(keys).toHaveLength(3);
+      expect(new Set(keys).size).toBe(1);
+    } finally {
+      Object.assign(pendingChecks, timing);
+    }
+  });
+
   it("says Stripe could not be reached when Stripe.js does not load, and loads it again on request", async () => {
     setUp(STRIPE);
-    const stripe = fakeStripe(() => ({ token: { id: "tok_1" } }));
+    const stripe = fakeStripe(() => ({ paymentMethod: { id: "pm_1" } }));
     sdkLoaders.stripeJs = vi
       .fn<typeof sdkLoaders.stripeJs>()
       .mockRejectedValueOnce(new Error("Failed to load Stripe.js"))
@@ -341,18 +430,19 @@ describe("sandbox mode (the default)", () => {
     fireEvent.change(await screen.findByLabelText("Card number"), {
       target: { value: "4242 4242 4242 4242" },
     });
-    fireEvent.change(screen.getByLabelText("Expiry month"), { target: { value: "12" } });
-    fireEvent.change(screen.getByLabelText("Expiry year"), { target: { value: "2030" } });
+    fireEvent.change(screen.getByLabelText("Expiry date (MM / YY)"), { target: { value: "1230" } });
     fireEvent.change(screen.getByLabelText("Security code (CVC)"), { target: { value: "123" } });
-    fireEvent.change(screen.getByLabelText("Card ZIP or postal code"), {
-      target: { value: "94107" },
-    });
+    // The card's ZIP is the billing address's (AddressForm sets it; one field, not two).
+    $billingPostalCode.set("94107");
     expect(screen.getByRole("radio", { name: "PayPal" })).not.toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Pay $95.88" }));
     await waitFor(() => expect(window.location.hash).toBe("#payment-completed"));
     expect(sent("POST", "/api/3/payment/sandbox/tokens")[0]?.body).toMatchObject({
-      number: "4242 4242 4242 4242",
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: 2030,
       cvc: "123",
+      postalCode: "94107",
     });
     expect(sent("POST", "/api/3/payment/token")[0]?.body).toEqual({ token: "tok_sandbox_1" });
     expect(sdkLoaders.stripeJs).not.toHaveBeenCalled();
@@ -379,12 +469,23 @@ describe("sandbox mode (the default)", () => {
 
 /**
  * A fake of PayPal's JS SDK: what the script PayPalScriptProvider adds would define
- * `window.paypal`; its Buttons render one button that runs createOrder, then onApprove (or
- * onCancel), as PayPal's window would after the person's choice.
+ * `window.paypal`; its Buttons render one button that runs createSubscription (whose
+ * `actions.subscription.create` records what it was asked and answers PayPal's subscription id),
+ * then onApprove (or onCancel), as PayPal's window would after the person's choice.
  */
 function fakePaypal(outcome: "approve" | "cancel") {
+  const created: unknown[] = [];
+  const actions = {
+    subscription: {
+      create: vi.fn(async (options: unknown) => {
+        created.push(options);
+        return "I-FAKESUB0001";
+      }),
+    },
+  };
   const paypal = {
     version: "5.0.0",
+    created,
     Buttons: vi.fn((options: Record<string, (...args: unknown[]) => unknown>) => ({
       isEligible: () => true,
       close: async () => {},
@@ -392,15 +493,15 @@ function fakePaypal(outcome: "approve" | "cancel") {
         const button = document.createElement("button");
         button.textContent = "PayPal (PayPal's frame)";
         button.addEventListener("click", async () => {
-          let orderID: string;
+          let subscriptionID: string;
           try {
-            orderID = (await options.createOrder?.({}, {})) as string;
+            subscriptionID = (await options.createSubscription?.({}, actions)) as string;
           } catch (error) {
             options.onError?.(error);
             return;
           }
-          if (outcome === "cancel") options.onCancel?.({ orderID });
-          else await options.onApprove?.({ orderID }, {});
+          if (outcome === "cancel") options.onCancel?.({ subscriptionID });
+          else await options.onApprove?.({ subscriptionID, orderID: "O-1" }, {});
         });
         container.append(button);
       },
@@ -431,15 +532,26 @@ describe("PayPal's JS SDK (a client id configured)", () => {
     body: {
       success: true,
       approvalId: "PAYID-TEST123",
-      approvalUrl: "/dev/paypal/approve?id=PAYID-TEST123",
-      paypal: {},
+      approvalUrl: "/cart?product=wv_single_12m#paypalCompleted",
+      paypal: {
+        totalAmount: 9588,
+        productCode: PRODUCT,
+        productName: "Single",
+        tier: "free",
+        hasPaypalPayment: true,
+        isCCRequiredTrial: false,
+        planIsTrial: false,
+      },
+      subscription: { planId: "P-PLAN1", quantity: 1, firstCycleUnitPrice: "90.00" },
     },
   };
+  const CONFIRMED = {
+    status: 200,
+    body: { ...APPROVAL.body, orderId: "ord_paid1" },
+  };
 
-  it("creates the order at our server and settles PayPal's approval at the approval return", async () => {
-    setUp(PAYPAL_SDK, { "POST /api/3/payment/paypalsubscription": [APPROVAL] });
-    const submitted: [string, Record<string, string>][] = [];
-    approvalForm.submit = (action, fields) => submitted.push([action, fields]);
+  it("creates the subscription PayPal is asked for from our server's terms, and confirms it there", async () => {
+    setUp(PAYPAL_SDK, { "POST /api/3/payment/paypalsubscription": [APPROVAL, CONFIRMED] });
     await renderForm();
     fireEvent.click(await screen.findByRole("radio", { name: "PayPal" }));
     // PayPal's buttons replace our pay button; the amount is still said.
@@ -449,25 +561,63 @@ describe("PayPal's JS SDK (a client id configured)", () => {
     const paypal = fakePaypal("approve");
     await loadPaypalScript(paypal);
     fireEvent.click(await screen.findByRole("button", { name: "PayPal (PayPal's frame)" }));
-    await waitFor(() => expect(submitted).toHaveLength(1));
-    expect(submitted[0]).toEqual([
-      "/dev/paypal/approve",
-      { id: "PAYID-TEST123", action: "approve" },
-    ]);
-    const [created] = sent("POST", "/api/3/payment/paypalsubscription");
-    expect(created?.body).toMatchObject({
+    await waitFor(() => expect(sent("POST", "/api/3/payment/paypalsubscription")).toHaveLength(2));
+    const [prepared, confirmed] = sent("POST", "/api/3/payment/paypalsubscription");
+    expect(prepared?.body).toMatchObject({
       product: { code: PRODUCT },
       expectedTotal: 9588,
       href: hrefFor("paypalCompleted", { product: PRODUCT }, { via: "hash" }),
     });
-    expect(created?.headers.get("Idempotency-Key")).toMatch(/.+/);
-    // The approval page of the sandbox is not where the person goes: PayPal's window was it.
-    expect(window.location.pathname).toBe("/cart");
+    expect(prepared?.body).not.toHaveProperty("subscriptionId");
+    // PayPal was asked for our plan, our order key and the first cycle's price.
+    expect(paypal.created).toEqual([
+      {
+        plan_id: "P-PLAN1",
+        custom_id: "PAYID-TEST123",
+        quantity: "1",
+        plan: {
+          billing_cycles: [
+            {
+              sequence: 1,
+              total_cycles: 1,
+              pricing_scheme: { fixed_price: { value: "90.00", currency_code: "USD" } },
+            },
+          ],
+        },
+      },
+    ]);
+    expect(confirmed?.body).toMatchObject({
+      product: { code: PRODUCT },
+      subscriptionId: "I-FAKESUB0001",
+      href: "/cart?product=wv_single_12m#paypalCompleted",
+    });
+    expect(confirmed?.headers.get("Idempotency-Key")).toMatch(/.+/);
+    await waitFor(() => expect(window.location.hash).toBe("#paypalCompleted"));
+    expect(new URLSearchParams(window.location.search).get("orderId")).toBe("ord_paid1");
+  });
+
+  it("stays on the checkout with the server's reason when it refuses PayPal's subscription", async () => {
+    setUp(PAYPAL_SDK, {
+      "POST /api/3/payment/paypalsubscription": [
+        APPROVAL,
+        {
+          status: 409,
+          body: { message: "not yet", error_code: "paypal_not_completed" },
+        },
+      ],
+    });
+    await renderForm();
+    fireEvent.click(await screen.findByRole("radio", { name: "PayPal" }));
+    await loadPaypalScript(fakePaypal("approve"));
+    fireEvent.click(await screen.findByRole("button", { name: "PayPal (PayPal's frame)" }));
+    expect(
+      await screen.findByText(/PayPal has not completed this subscription yet/),
+    ).not.toBeNull();
+    expect(window.location.hash).toBe("#checkout");
   });
 
   it("leaves a way forward when the person closes PayPal", async () => {
     setUp(PAYPAL_SDK, { "POST /api/3/payment/paypalsubscription": [APPROVAL] });
-    approvalForm.submit = vi.fn();
     await renderForm();
     fireEvent.click(await screen.findByRole("radio", { name: "PayPal" }));
     await loadPaypalScript(fakePaypal("cancel"));
@@ -477,7 +627,8 @@ describe("PayPal's JS SDK (a client id configured)", () => {
         "You closed PayPal before approving. Nothing was charged: try PayPal again or pay by card.",
       ),
     ).not.toBeNull();
-    expect(approvalForm.submit).not.toHaveBeenCalled();
+    // Nothing was confirmed: one call only, the preparation.
+    expect(sent("POST", "/api/3/payment/paypalsubscription")).toHaveLength(1);
     expect(screen.getByRole("radio", { name: "Card" })).not.toBeNull();
   });
 
@@ -493,15 +644,15 @@ describe("PayPal's JS SDK (a client id configured)", () => {
         },
       ],
     });
-    approvalForm.submit = vi.fn();
     await renderForm();
     fireEvent.click(await screen.findByRole("radio", { name: "PayPal" }));
-    await loadPaypalScript(fakePaypal("approve"));
+    const paypal = fakePaypal("approve");
+    await loadPaypalScript(paypal);
     fireEvent.click(await screen.findByRole("button", { name: "PayPal (PayPal's frame)" }));
     await waitFor(() => expect(startPaypal.$state.get().status).toBe("failure"));
     expect(await screen.findByRole("alert")).not.toBeNull();
     expect(screen.queryByText(/PayPal could not be reached/)).toBeNull();
-    expect(approvalForm.submit).not.toHaveBeenCalled();
+    expect(paypal.created).toEqual([]);
   });
 
   it("says PayPal could not be reached when its script fails to load", async () => {

@@ -16,15 +16,22 @@ import {
   useRef,
   useState,
 } from "react";
-import type { PaymentProviders } from "../../api/contract/payment.ts";
-import type { OrderSummaryAnswer } from "../../api/contract/products.ts";
+import type { PaymentProviders } from "../../contract/payment.ts";
+import type { OrderSummaryAnswer } from "../../contract/products.ts";
+import { cardDigits, cardProblems, parseExpiry } from "../../domain/checkout/card-number.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
+import { $billingPostalCode, $billingProblem } from "../../stores/billing-address.ts";
 import { type SandboxCard, sandboxTokenizer, type Tokenizer } from "../../stores/card-token.ts";
-import { $checkout, payByCard, startPaypal } from "../../stores/checkout.ts";
+import { $checkout } from "../../stores/checkout.ts";
+import { payByCard, startPaypal } from "../../stores/checkout-payment.ts";
 import { forgetPaymentProviders, paymentProviders } from "../../stores/payment-providers.ts";
+import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
+import { $paypalWindowOpen } from "../../stores/paypal-sandbox.ts";
 import { $user } from "../../stores/user.ts";
+import { type FieldErrors, focusFirstProblem } from "../forms/field-errors.tsx";
 import { Problem } from "../screens/Frame.tsx";
 import { preloadSdks, retryStripe, sdkLoaders, stripeFor } from "./provider-sdks.ts";
+import { SandboxAuthentication } from "./SandboxAuthentication.tsx";
 import { SandboxCardFields } from "./SandboxCardFields.tsx";
 
 const StripeCardFields = lazy(() =>
@@ -42,14 +49,37 @@ function field(form: FormData, name: string): string {
 }
 
 function cardFrom(form: FormData): SandboxCard {
+  const expiry = parseExpiry(field(form, "expiry"));
   return {
-    number: field(form, "cardNumber"),
-    expMonth: Number(field(form, "expMonth")),
-    expYear: Number(field(form, "expYear")),
+    number: cardDigits(field(form, "cardNumber")),
+    expMonth: expiry?.month ?? 0,
+    expYear: expiry?.year ?? 0,
     cvc: field(form, "cvc"),
-    postalCode: field(form, "cardPostalCode"),
+    // The billing address's code: one field, not two (issue 22, item 7).
+    postalCode: $billingPostalCode.get(),
   };
 }
+
+/** The card fields' names for the paths of the sandbox token call's `fields`. */
+const CARD_FIELD_OF: Record<string, string> = {
+  number: "cardNumber",
+  expMonth: "expiry",
+  expYear: "expiry",
+  cvc: "cvc",
+};
+
+/** The problems a failed payment names field by field (a mistyped number, a past date). */
+function cardFieldErrors(failure: { fields?: { path: string; message: string }[] } | null) {
+  const out: FieldErrors = {};
+  for (const { path, message } of failure?.fields ?? []) {
+    const name = CARD_FIELD_OF[path];
+    if (name) out[name] = message;
+  }
+  return out;
+}
+
+const POSTAL_PROBLEM =
+  "Enter the ZIP or postal code of your billing address: it is also the card's.";
 
 type Props = {
   summary: OrderSummaryAnswer | null;
@@ -119,8 +149,21 @@ function PaymentMethods({
   const user = useStore($user);
   const checkout = useStore($checkout);
   const paypal = useStore(startPaypal.$state);
+  // Back from PayPal's approval without a payment (cancelled, or the price changed): PayPal stays
+  // picked, the hub hears it once, and the form says that nothing was charged.
+  const paypalReturn = useStore($paypalReturn);
+  const paypalWindow = useStore($paypalWindowOpen);
+  useEffect(() => {
+    if (paypalReturn === "cancelled" || paypalReturn === "price_changed") reportPaypalReturn();
+  }, [paypalReturn]);
   // Which method is picked is a view choice, not business state.
-  const [method, setMethod] = useState<Method>(user.userHasPaymentMethodSet ? "saved" : "card");
+  const [method, setMethod] = useState<Method>(
+    paypalReturn === "cancelled" || paypalReturn === "price_changed"
+      ? "paypal"
+      : user.userHasPaymentMethodSet
+        ? "saved"
+        : "card",
+  );
   // Stripe mode: the card element's token maker, once Stripe.js and its frame are ready.
   const tokenizer = useRef<Tokenizer | null>(null);
   const [stripeReady, setStripeReady] = useState(false);
@@ -129,6 +172,14 @@ function PaymentMethods({
     setStripeReady(next !== null);
   }, []);
   useEffect(() => preloadSdks(providers), [providers]);
+  // What the card fields' own checks found before sending.
+  const [cardErrors, setCardErrors] = useState<FieldErrors>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  // A refused card's field gets the focus, so the person lands on what to fix.
+  useEffect(() => {
+    const errors = cardFieldErrors(checkout.failure);
+    if (Object.keys(errors).length > 0) focusFirstProblem(formRef.current, errors);
+  }, [checkout.failure]);
 
   const { card } = providers;
   const paypalOffered = providers.paypal.provider !== "none";
@@ -143,6 +194,31 @@ function PaymentMethods({
     event.preventDefault();
     // With PayPal's buttons, PayPal's own button starts the payment.
     if (!summary || busy || cardNotReady || paypalButtons) return;
+    const sandboxCard = newCard && card.provider !== "stripe";
+    if (sandboxCard) {
+      // What can be checked before sending is said beside each field (issue 22, item 6).
+      const form = event.currentTarget;
+      const data = new FormData(form);
+      const found: FieldErrors = cardProblems(
+        {
+          number: field(data, "cardNumber"),
+          expiry: field(data, "expiry"),
+          cvc: field(data, "cvc"),
+        },
+        new Date(),
+      );
+      const postalMissing = $billingPostalCode.get() === "";
+      $billingProblem.set(postalMissing ? POSTAL_PROBLEM : null);
+      setCardErrors(found);
+      if (postalMissing) {
+        document.getElementById("address-postal")?.focus();
+        return;
+      }
+      if (Object.keys(found).length > 0) {
+        focusFirstProblem(form, found);
+        return;
+      }
+    }
     onConfirm?.();
     if (method === "paypal" && !downgrade) {
       void startPaypal.run();
@@ -163,8 +239,12 @@ function PaymentMethods({
         ? `Pay ${formatUsd(summary.total)} with PayPal`
         : `Pay ${formatUsd(summary.total)}`;
   const failure = checkout.failure ?? (paypal.status === "failure" ? paypal.error : null);
+  // A refused card names its field (a mistyped number says so, not "declined").
+  const failedFields = cardFieldErrors(failure);
+  const errors = Object.keys(cardErrors).length > 0 ? cardErrors : failedFields;
+  const failureSaid = Object.keys(failedFields).length > 0;
   return (
-    <form className="stack" onSubmit={onSubmit} aria-label="Payment" noValidate>
+    <form ref={formRef} className="stack" onSubmit={onSubmit} aria-label="Payment" noValidate>
       {!downgrade && (
         <fieldset>
           <legend>Payment method</legend>
@@ -205,14 +285,32 @@ function PaymentMethods({
         (card.provider === "stripe" ? (
           <StripeCard publishableKey={card.publishableKey} onTokenizer={onTokenizer} />
         ) : (
-          <SandboxCardFields />
+          <SandboxCardFields errors={errors} />
         ))}
+      {card.provider !== "stripe" && <SandboxAuthentication />}
       {checkout.priceChanged && (
         <p role="alert" className="problem">
           The price changed since you saw it. Check the new total above and confirm again.
         </p>
       )}
       {checkout.resuming && <p role="status">Finishing the payment you started…</p>}
+      {paypalReturn === "cancelled" && (
+        <p role="status" className="problem">
+          You cancelled the payment at PayPal. Nothing was charged: pay with PayPal again or by
+          card.
+        </p>
+      )}
+      {paypalReturn === "price_changed" && (
+        <p role="status" className="problem">
+          The price changed before PayPal's approval, so nothing was charged. Check the total and
+          pay again.
+        </p>
+      )}
+      {paypalWindow && (
+        <p role="status">
+          PayPal is open in another window: finish there, and this page continues.
+        </p>
+      )}
       {paypalButtons && summary ? (
         <>
           <p className="note">
@@ -238,7 +336,18 @@ function PaymentMethods({
           )}
         </button>
       )}
-      {failure && <Problem failure={failure} />}
+      <p className="terms-line">
+        By {downgrade ? "confirming" : "paying"} you agree to the{" "}
+        <a href="/terms-of-use" target="_blank" rel="noopener">
+          terms of use
+        </a>{" "}
+        and the{" "}
+        <a href="/privacy" target="_blank" rel="noopener">
+          privacy policy
+        </a>
+        .
+      </p>
+      {failure && !failureSaid && <Problem failure={failure} />}
     </form>
   );
 }

@@ -1,8 +1,11 @@
-// PayPal's own buttons (PAYPAL_CLIENT_ID configured), from PayPal's JS SDK, which
-// PayPalScriptProvider loads when this chunk mounts. PayPal's button opens PayPal; the order is
-// our server's (stores/paypal-buttons.ts), so the approval lands on paypalCompleted as the
-// sandbox's does. A closed PayPal window or an SDK failure leaves the person here, told that
-// nothing was charged, with PayPal and the card still on offer.
+// PayPal's own buttons (PAYPAL_* configured), from PayPal's JS SDK, which PayPalScriptProvider
+// loads when this chunk mounts, for subscriptions (vault, intent=subscription). PayPal's button
+// opens PayPal in its own popup, so it works inside the hub's frame too; the subscription is
+// prepared and confirmed by our server (stores/paypal-buttons.ts), and an approval lands on
+// paypalCompleted as the sandbox's does. A closed PayPal window or an SDK failure leaves the
+// person here, with plan, period, seats and address kept, told that nothing was charged.
+
+import { useStore } from "@nanostores/react";
 import {
   PayPalButtons,
   PayPalScriptProvider,
@@ -10,8 +13,11 @@ import {
 } from "@paypal/react-paypal-js";
 import { useState } from "react";
 import {
-  approvePaypalOrder,
-  createPaypalOrder,
+  $paypalConfirmError,
+  approvePaypalSubscription,
+  createPaypalSubscription,
+  paypalCancelled,
+  type SubscriptionActions,
   serverRefusedPaypal,
 } from "../../stores/paypal-buttons.ts";
 import { Problem } from "../screens/Frame.tsx";
@@ -34,6 +40,7 @@ function Buttons({ disabled, onConfirm }: Omit<Props, "clientId">) {
   const [{ isRejected }] = usePayPalScriptReducer();
   // What happened at PayPal's end: a view message, not business state.
   const [notice, setNotice] = useState<string | null>(null);
+  const refused = useStore($paypalConfirmError);
   if (isRejected) return <Problem message={UNAVAILABLE} />;
   return (
     <>
@@ -41,22 +48,26 @@ function Buttons({ disabled, onConfirm }: Omit<Props, "clientId">) {
         <PayPalButtons
           style={BUTTON_STYLE}
           disabled={disabled}
-          createOrder={() => {
+          createSubscription={(_data, actions) => {
             setNotice(null);
             onConfirm?.();
-            return createPaypalOrder();
+            return createPaypalSubscription(actions as unknown as SubscriptionActions);
           }}
           onApprove={async (data) => {
-            if (!approvePaypalOrder(data.orderID)) setNotice(UNAVAILABLE);
+            if (!data.subscriptionID) setNotice(UNAVAILABLE);
+            else await approvePaypalSubscription(data.subscriptionID);
           }}
-          onCancel={() => setNotice(CANCELLED)}
+          onCancel={() => {
+            paypalCancelled();
+            setNotice(CANCELLED);
+          }}
           onError={() => {
             // A refusal of our server (createOrder) is already shown by the form, in its words.
             if (!serverRefusedPaypal()) setNotice(UNAVAILABLE);
           }}
         />
       </div>
-      {notice && <Problem message={notice} />}
+      {(refused ?? notice) && <Problem message={(refused ?? notice) as string} />}
     </>
   );
 }
@@ -64,7 +75,13 @@ function Buttons({ disabled, onConfirm }: Omit<Props, "clientId">) {
 export function PaypalButtons({ clientId, ...props }: Props) {
   return (
     <PayPalScriptProvider
-      options={{ clientId, currency: "USD", intent: "capture", components: "buttons" }}
+      options={{
+        clientId,
+        currency: "USD",
+        intent: "subscription",
+        vault: true,
+        components: "buttons",
+      }}
     >
       <Buttons {...props} />
     </PayPalScriptProvider>

@@ -3,7 +3,7 @@
 // priced by seat bands, above the top band a quote). Every choice is priced by the server.
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import type { PlanOption } from "../../api/contract/products.ts";
+import type { PlanOption } from "../../contract/products.ts";
 import { hasBothModes, minimumSeats, modeOf, quoteHref } from "../../domain/checkout/purchase.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
@@ -71,6 +71,7 @@ export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOpti
             id="checkout-seats"
             type="number"
             inputMode="numeric"
+            autoComplete="off"
             min={min}
             step={1}
             defaultValue={seats}

@@ -1,12 +1,14 @@
 // The card fields in Stripe mode: Stripe Elements' card element, which lives in Stripe's frame,
 // so the card number, expiry, CVC and ZIP never enter this page (PCI SAQ A). Its box (.card-frame)
-// has the height of the frame, before and after it mounts, so nothing below it moves. The token is made
-// by Stripe.js (stores/stripe-token.ts) when the person pays.
+// has the height of the frame, before and after it mounts, so nothing below it moves. The card's
+// PaymentMethod is made by Stripe.js (stores/stripe-token.ts) when the person pays, and a bank's
+// step (3-D Secure) is shown by Stripe.js's handleNextAction (stores/payment-authentication.ts).
 import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
 import type { Stripe } from "@stripe/stripe-js";
 import { useEffect, useState } from "react";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Tokenizer } from "../../stores/card-token.ts";
+import { setAuthenticator } from "../../stores/payment-authentication.ts";
 import { stripeTokenizer } from "../../stores/stripe-token.ts";
 import { Problem } from "../screens/Frame.tsx";
 
@@ -25,8 +27,17 @@ function CardField({ onTokenizer }: { onTokenizer: (tokenizer: Tokenizer | null)
   useEffect(() => {
     if (!stripe || !elements || !mounted) return;
     const card = elements.getElement(CardElement);
-    onTokenizer(stripeTokenizer(card ? () => stripe.createToken(card) : null));
-    return () => onTokenizer(null);
+    onTokenizer(
+      stripeTokenizer(card ? () => stripe.createPaymentMethod({ type: "card", card }) : null),
+    );
+    // The bank's step of a payment or of saving the card (3-D Secure), shown by Stripe.js.
+    setAuthenticator(async ({ clientSecret }) => {
+      await stripe.handleNextAction({ clientSecret });
+    });
+    return () => {
+      onTokenizer(null);
+      setAuthenticator(null);
+    };
   }, [stripe, elements, mounted, onTokenizer]);
   return (
     <div className="card-frame" aria-busy={!mounted} data-testid="stripe-card-frame">

@@ -4,7 +4,7 @@
 // it loads. The loaders are one object so that tests can put fakes of the SDKs' browser objects
 // in their place and count what was loaded (STYLE.md point 8: fakes, not module mocks).
 import type { Stripe } from "@stripe/stripe-js";
-import type { PaymentProviders } from "../../api/contract/payment.ts";
+import type { PaymentProviders } from "../../contract/payment.ts";
 
 export const sdkLoaders = {
   /** Stripe.js for this publishable key; the `pure` entry adds Stripe's script only when called. */

@@ -3,8 +3,8 @@
 // signed out, Pricing, sign-up links for the personal, business and education tiers, and login.
 // Homepage and "Your account" lead to the account (/cart/home) from every screen, and New Password
 // to the request for a reset link (issue 22).
-import { LOGOUT_PATH } from "../../api/contract/constants.ts";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { LOGOUT_PATH } from "../../contract/constants.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 
 type Props = { isAuth: boolean; userName: string };
 

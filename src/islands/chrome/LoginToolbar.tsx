@@ -1,7 +1,7 @@
 // The login toolbar of spec 2.6: a logo button to the site root, and a Sign Up link only in some
 // modes: to the plans page's sign-up tab for a visitor on a sign-in screen, to the sign-up page
 // with origin=rce in the extension, or to the plain sign-up page.
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 
 export type SignUpMode = "none" | "plans" | "extension" | "plain";
 

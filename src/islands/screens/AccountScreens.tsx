@@ -5,7 +5,7 @@
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect } from "react";
 import { managedReason } from "../../domain/checkout/purchase.ts";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
 import { $productInfo } from "../../stores/products.ts";

@@ -6,7 +6,7 @@
 import { useStore } from "@nanostores/react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { managedReason } from "../../domain/checkout/purchase.ts";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { $checkoutPlan, openCheckout, refreshSummary } from "../../stores/checkout.ts";
 import { postToHub } from "../../stores/hub.ts";
 import { $payment, loadOrderSummary } from "../../stores/payment.ts";
@@ -102,7 +102,28 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
     <Frame title={title}>
       <Suspense fallback={loading}>
         <div className="checkout">
-          <div className="stack">
+          {/* First in reading order (on phones: the total at the top); a column beside the
+              forms on wide screens (cart.css). */}
+          <section
+            className="checkout-summary"
+            aria-label="Your order"
+            aria-busy={summaryState.status === "started"}
+          >
+            {summaryState.status === "started" && !summary && (
+              <Busy label="Working out your total…" />
+            )}
+            {summaryState.status === "failure" && (
+              <Problem failure={summaryState.error} retry={() => void refreshSummary()} />
+            )}
+            {summary && (
+              <OrderSummary
+                summary={summary}
+                planName={plan?.name ?? summary.productCode}
+                recurring={plan?.recurring ?? false}
+              />
+            )}
+          </section>
+          <div className="checkout-forms stack">
             {plansState.status === "failure" && (
               <Problem failure={plansState.error} retry={() => void openCheckout()} />
             )}
@@ -133,23 +154,6 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
             )}
             {!singleExport && <CouponForm />}
             <AddressForm />
-          </div>
-          <div className="stack">
-            <div aria-busy={summaryState.status === "started"}>
-              {summaryState.status === "started" && !summary && (
-                <Busy label="Working out your total…" />
-              )}
-              {summaryState.status === "failure" && (
-                <Problem failure={summaryState.error} retry={() => void refreshSummary()} />
-              )}
-              {summary && (
-                <OrderSummary
-                  summary={summary}
-                  planName={plan?.name ?? summary.productCode}
-                  recurring={plan?.recurring ?? false}
-                />
-              )}
-            </div>
             <PaymentForm
               summary={summaryState.status === "failure" ? null : summary}
               onConfirm={

@@ -3,16 +3,19 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { loadInvoice } from "../../stores/invoice.ts";
 import { $payment } from "../../stores/payment.ts";
 import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
 import { $productInfo } from "../../stores/products.ts";
 import { $user } from "../../stores/user.ts";
+import { InvoiceLinks } from "../account/InvoiceLinks.tsx";
 import { formatDate } from "../checkout/format-date.ts";
 import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
+
+const CANCELLED_TITLE = "PayPal payment cancelled";
 
 export function PaymentCompletedScreen({
   title,
@@ -25,13 +28,30 @@ export function PaymentCompletedScreen({
   const { invoice } = useStore($payment);
   const paypal = useStore($paypalReturn);
   const cancelled = processor === "paypal" && paypal === "cancelled";
+  // The next renewal as the account page words it (stores/account-plan.ts), read here from the
+  // products payload directly: this screen is counted in the JavaScript before the payment step.
+  const info = useStore($productInfo);
+  const plan =
+    info?.orderState === "automatic" &&
+    info.nextBillingDate !== null &&
+    info.nextBillingAmount !== null
+      ? {
+          renewsOn: formatDate(info.nextBillingDate),
+          renewalAmount: formatUsd(info.nextBillingAmount),
+        }
+      : null;
+  const user = useStore($user);
+  useEffect(() => {
+    // A cancelled PayPal payment is not "complete", in the tab's title either (issue 22, item 8).
+    if (cancelled) document.title = `${CANCELLED_TITLE} · Checkout`;
+  }, [cancelled]);
   useEffect(() => {
     if (processor === "paypal") reportPaypalReturn();
     if (!cancelled) void loadInvoice.run(processor);
   }, [processor, cancelled]);
   if (cancelled) {
     return (
-      <Frame title={title}>
+      <Frame title={CANCELLED_TITLE}>
         <p>You cancelled the payment at PayPal. Nothing was charged.</p>
         <a className="btn" href={hrefFor("plans")}>
           Back to the plans
@@ -48,12 +68,28 @@ export function PaymentCompletedScreen({
       )}
       {summary && (
         <>
-          <p role="status">Thank you! Your payment went through.</p>
+          <p role="status">
+            Thank you! You paid <strong>{formatUsd(summary.amountPaid)}</strong> for{" "}
+            <strong data-testid="plan-bought">{summary.productName}</strong>.
+          </p>
+          {plan?.renewsOn && plan.renewalAmount && (
+            <p data-testid="next-renewal">
+              Next renewal: {plan.renewsOn}, {plan.renewalAmount}. Cancel any time from your
+              account.
+            </p>
+          )}
+          <p data-testid="receipt">
+            Your receipt is invoice {summary.paymentInvoiceId}
+            {user.userEmail ? `, made out to ${user.userEmail}` : ""}. Keep this page or print it
+            for your records.
+          </p>
           <dl className="invoice">
             <dt>Order</dt>
             <dd>{summary.orderId}</dd>
             <dt>Invoice</dt>
-            <dd>{summary.paymentInvoiceId}</dd>
+            <dd>
+              {summary.paymentInvoiceId} <InvoiceLinks number={summary.paymentInvoiceId} />
+            </dd>
             <dt>Paid</dt>
             <dd data-testid="paid">{formatUsd(summary.amountPaid)}</dd>
             {summary.price !== summary.amountPaid && (

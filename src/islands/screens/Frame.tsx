@@ -2,7 +2,7 @@
 // screen's heading, so keyboard and screen-reader users start reading where the content changed.
 import { useStore } from "@nanostores/react";
 import { type ReactNode, useEffect, useRef } from "react";
-import type { ApiFailure } from "../../api/client.ts";
+import type { ApiFailure } from "../../client/client.ts";
 import { $failureText, loadFailureMessages } from "../../stores/messages.ts";
 
 let firstScreen = true;

@@ -5,7 +5,7 @@
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect, useState } from "react";
 import { templateTarget } from "../../domain/account/template-redirect.ts";
-import { hrefFor, type ScreenId } from "../../domain/checkout/routes.ts";
+import { hrefFor, type ScreenId } from "../../domain/checkout/screens.ts";
 import { $query, navigate } from "../../stores/router.ts";
 import {
   $segmentationInfo,

@@ -2,7 +2,7 @@
 // and not found.
 
 import { useStore } from "@nanostores/react";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { $user } from "../../stores/user.ts";
 import { AccountPanel, ForgotPasswordScreen, ResetPasswordScreen } from "../account/lazy.tsx";
 import { DashboardLink } from "../chrome/HubLinks.tsx";

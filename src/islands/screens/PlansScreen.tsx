@@ -9,7 +9,7 @@ import { useEffect } from "react";
 import { trialOffered } from "../../domain/account/trials.ts";
 import { planCards } from "../../domain/checkout/plan-cards.ts";
 import { managedReason, planStatus } from "../../domain/checkout/purchase.ts";
-import { hrefFor, SCREEN_TITLES, toSearch } from "../../domain/checkout/routes.ts";
+import { hrefFor, SCREEN_TITLES, toSearch } from "../../domain/checkout/screens.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { filterPlans } from "../../domain/pricing/plan-filters.ts";
 import { premiumTemplatesLine } from "../../domain/pricing/premium-templates.ts";

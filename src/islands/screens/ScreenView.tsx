@@ -2,8 +2,8 @@
 // and its state wired to the stores; the purchase and account flows fill them in.
 import { useStore } from "@nanostores/react";
 import { type ComponentType, lazy, Suspense } from "react";
-import type { Route, ScreenId } from "../../domain/checkout/routes.ts";
-import { NOT_FOUND_TITLE, SCREEN_TITLES } from "../../domain/checkout/routes.ts";
+import type { Route, ScreenId } from "../../domain/checkout/screens.ts";
+import { NOT_FOUND_TITLE, SCREEN_TITLES } from "../../domain/checkout/screens.ts";
 import { $query } from "../../stores/router.ts";
 import { reporter } from "../../stores/telemetry.ts";
 import { Busy } from "./Frame.tsx";

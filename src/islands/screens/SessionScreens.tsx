@@ -2,11 +2,19 @@
 // autocomplete the browser needs; a failure keeps what was typed and says what to do.
 
 import { useStore } from "@nanostores/react";
-import type { SubmitEvent } from "react";
+import { type SubmitEvent, useState } from "react";
 import type { CheckoutQuery } from "../../domain/checkout/query.ts";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { $query } from "../../stores/router.ts";
 import { $sessionForm, signIn, signUp } from "../../stores/session.ts";
+import {
+  checkFields,
+  type FieldErrors,
+  FieldProblem,
+  focusFirstProblem,
+  problemProps,
+  serverFieldErrors,
+} from "../forms/field-errors.tsx";
 import { Frame, Problem } from "./Frame.tsx";
 
 /** What the other form's link carries: the chosen product and the page to come back to. */
@@ -66,25 +74,59 @@ export function SignInScreen({ title }: { title: string }) {
 export function SignUpScreen({ title }: { title: string }) {
   const state = useStore($sessionForm);
   const query = useStore($query);
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    void signUp({
+    // What the browser can check is said before anything is sent.
+    const found = checkFields(form);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      focusFirstProblem(form, found);
+      return;
+    }
+    await signUp({
       email: field(form, "email"),
       password: field(form, "password"),
       firstName: field(form, "firstName"),
       lastName: field(form, "lastName"),
     });
+    const answered = serverFieldErrors($sessionForm.get().error);
+    setErrors(answered);
+    focusFirstProblem(form, answered);
   };
+  const fieldsSaid = Object.keys(errors).length > 0;
   return (
     <Frame title={title}>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <label htmlFor="signup-first">First name</label>
-        <input id="signup-first" name="firstName" autoComplete="given-name" required />
+        <input
+          id="signup-first"
+          name="firstName"
+          autoComplete="given-name"
+          required
+          {...problemProps(errors, "firstName", "signup-first")}
+        />
+        <FieldProblem errors={errors} name="firstName" id="signup-first" />
         <label htmlFor="signup-last">Last name</label>
-        <input id="signup-last" name="lastName" autoComplete="family-name" />
+        <input
+          id="signup-last"
+          name="lastName"
+          autoComplete="family-name"
+          {...problemProps(errors, "lastName", "signup-last")}
+        />
+        <FieldProblem errors={errors} name="lastName" id="signup-last" />
         <label htmlFor="signup-email">E-mail</label>
-        <input id="signup-email" name="email" type="email" autoComplete="email" required />
+        <input
+          id="signup-email"
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          required
+          {...problemProps(errors, "email", "signup-email")}
+        />
+        <FieldProblem errors={errors} name="email" id="signup-email" />
         <label htmlFor="signup-password">Password</label>
         <input
           id="signup-password"
@@ -94,8 +136,10 @@ export function SignUpScreen({ title }: { title: string }) {
           minLength={6}
           maxLength={50}
           required
+          {...problemProps(errors, "password", "signup-password")}
         />
-        {state.error && <Problem failure={state.error} />}
+        <FieldProblem errors={errors} name="password" id="signup-password" />
+        {state.error && !fieldsSaid && <Problem failure={state.error} />}
         <button type="submit" className="btn" disabled={state.busy}>
           {state.busy ? "Creating your account…" : "Sign up for free"}
         </button>

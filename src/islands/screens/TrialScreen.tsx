@@ -8,7 +8,7 @@ import type { SubmitEvent } from "react";
 import { useEffect } from "react";
 import { trialOffered } from "../../domain/account/trials.ts";
 import { managedReason } from "../../domain/checkout/purchase.ts";
-import { hrefFor } from "../../domain/checkout/routes.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { startFreeTrial } from "../../stores/payment.ts";
 import { $productInfo } from "../../stores/products.ts";
 import { $query } from "../../stores/router.ts";

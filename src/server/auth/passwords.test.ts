@@ -5,7 +5,7 @@
 // time a legitimate sign-in takes during a flood is measured by `npm run bench`
 // (scripts/bench-signin-flood.ts), not here.
 import { describe, expect, it } from "vitest";
-import { api } from "../../api/contract/index.ts";
+import { api } from "../../contract/index.ts";
 import { startTestServer } from "../testing/harness.ts";
 import { boundedHasher, type PasswordHasher, PasswordWorkBusy } from "./passwords.ts";
 

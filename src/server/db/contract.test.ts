@@ -825,9 +825,24 @@ for (const backend of backends) {
         state: "created" as const,
         orderId: null,
         createdAt: NOW,
+        paypal: { planId: "P-1", quantity: 2, firstUnitCents: 2500, unitCents: 2994 },
+        subscriptionId: null,
       };
       await db.transaction((tx) => PaypalApprovals.insert(tx, approval));
       expect(await PaypalApprovals.get(db, approval.id)).toEqual(approval);
+      // PayPal's subscription is linked once; another id for the same approval is refused.
+      expect(
+        await db.transaction((tx) => PaypalApprovals.linkSubscription(tx, approval.id, "I-ONE")),
+      ).toBe(true);
+      expect(
+        await db.transaction((tx) => PaypalApprovals.linkSubscription(tx, approval.id, "I-TWO")),
+      ).toBe(false);
+      expect((await PaypalApprovals.bySubscription(db, "I-ONE"))?.id).toBe(approval.id);
+      expect(
+        (
+          await PaypalApprovals.waiting(db, { createdBefore: NOW + 1, createdAfter: 0, limit: 10 })
+        ).map((a) => a.id),
+      ).toContain(approval.id);
       expect(
         await db.transaction((tx) => PaypalApprovals.settle(tx, approval.id, "approved", "ord_1")),
       ).toBe(true);

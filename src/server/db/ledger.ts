@@ -36,9 +36,18 @@ export type PaypalApproval = {
   coupon: string | null;
   total: number;
   returnUrl: string;
-  state: "created" | "approved" | "cancelled";
+  /** price_changed: the sandbox's stand-in found another price at the approval (nothing paid). */
+  state: "created" | "approved" | "cancelled" | "price_changed";
   orderId: string | null;
   createdAt: number;
+  /**
+   * What PayPal was asked for (PayPal's Subscriptions API, PAYPAL_* set): the PayPal plan, the
+   * quantity, and the unit prices of the first payment and of a renewal. Null: the sandbox's
+   * stand-in page.
+   */
+  paypal: { planId: string; quantity: number; firstUnitCents: number; unitCents: number } | null;
+  /** PayPal's subscription once one was seen for this approval (its custom_id is our id). */
+  subscriptionId: string | null;
 };
 
 export const CardTokens = {
@@ -132,23 +141,48 @@ const chargeParams = (c: SandboxCharge) => [
   c.createdAt,
 ];
 
+function sandboxChargeOf(r: Record<string, unknown> | undefined | null): SandboxCharge | null {
+  if (!r) return null;
+  return {
+    idempotencyKey: String(r.idempotency_key),
+    id: String(r.id),
+    customerId: String(r.customer_id),
+    amount: Number(r.amount),
+    currency: String(r.currency),
+    description: String(r.description),
+    errorCode: (r.error_code as string | null) ?? null,
+    createdAt: Number(r.created_at),
+  };
+}
+
+/** A sandbox charge waiting for the customer's authentication (its error_code while it waits). */
+export const AWAITING_AUTHENTICATION = "requires_action";
+
 export const SandboxCharges = {
   async byKey(q: Queryable, idempotencyKey: string): Promise<SandboxCharge | null> {
-    const r = await q.get<Record<string, unknown>>(
-      "SELECT * FROM sandbox_charges WHERE idempotency_key = ?",
-      [idempotencyKey],
+    return sandboxChargeOf(
+      await q.get<Record<string, unknown>>(
+        "SELECT * FROM sandbox_charges WHERE idempotency_key = ?",
+        [idempotencyKey],
+      ),
     );
-    if (!r) return null;
-    return {
-      idempotencyKey: String(r.idempotency_key),
-      id: String(r.id),
-      customerId: String(r.customer_id),
-      amount: Number(r.amount),
-      currency: String(r.currency),
-      description: String(r.description),
-      errorCode: (r.error_code as string | null) ?? null,
-      createdAt: Number(r.created_at),
-    };
+  },
+  async byId(q: Queryable, id: string): Promise<SandboxCharge | null> {
+    return sandboxChargeOf(
+      await q.get<Record<string, unknown>>("SELECT * FROM sandbox_charges WHERE id = ?", [id]),
+    );
+  },
+  /**
+   * Ends a charge's authentication with its outcome (null: paid). Only a charge still waiting
+   * changes, so two answers to one step (two tabs, a replayed form) settle it once: false when
+   * it was settled already.
+   */
+  async settleAuthentication(q: Queryable, id: string, errorCode: string | null): Promise<boolean> {
+    const r = await q.run(
+      "UPDATE sandbox_charges SET error_code = ? WHERE id = ? AND error_code = ?",
+      [errorCode, id, AWAITING_AUTHENTICATION],
+    );
+    return r.changes === 1;
   },
   /**
    * Records a charge unless one with its idempotency key exists, in one statement that commits
@@ -175,8 +209,8 @@ export const SandboxCharges = {
 export const PaypalApprovals = {
   async insert(q: Queryable, a: PaypalApproval): Promise<void> {
     await q.run(
-      `INSERT INTO paypal_approvals (id, user_id, product_code, seats, add_ons, coupon, total, return_url, state, order_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO paypal_approvals (id, user_id, product_code, seats, add_ons, coupon, total, return_url, state, order_id, created_at, plan_id, quantity, first_unit, unit_cents, subscription_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         a.id,
         a.userId,
@@ -189,6 +223,11 @@ export const PaypalApprovals = {
         a.state,
         a.orderId,
         a.createdAt,
+        a.paypal?.planId ?? null,
+        a.paypal?.quantity ?? null,
+        a.paypal?.firstUnitCents ?? null,
+        a.paypal?.unitCents ?? null,
+        a.subscriptionId,
       ],
     );
   },
@@ -196,26 +235,44 @@ export const PaypalApprovals = {
     const r = await q.get<Record<string, unknown>>("SELECT * FROM paypal_approvals WHERE id = ?", [
       id,
     ]);
-    if (!r) return null;
-    return {
-      id: String(r.id),
-      userId: Number(r.user_id),
-      productCode: String(r.product_code),
-      seats: Number(r.seats),
-      addOns: JSON.parse(String(r.add_ons)) as string[],
-      coupon: (r.coupon as string | null) ?? null,
-      total: Number(r.total),
-      returnUrl: String(r.return_url),
-      state: r.state as PaypalApproval["state"],
-      orderId: (r.order_id as string | null) ?? null,
-      createdAt: Number(r.created_at),
-    };
+    return r ? approvalOf(r) : null;
+  },
+  async bySubscription(q: Queryable, subscriptionId: string): Promise<PaypalApproval | null> {
+    const r = await q.get<Record<string, unknown>>(
+      "SELECT * FROM paypal_approvals WHERE subscription_id = ?",
+      [subscriptionId],
+    );
+    return r ? approvalOf(r) : null;
+  },
+  /**
+   * PayPal approvals still waiting for their confirm call, created before `before`: the orphan
+   * sweep asks PayPal about each (services/paypal-orphans.ts).
+   */
+  async waiting(
+    q: Queryable,
+    input: { createdBefore: number; createdAfter: number; limit: number },
+  ): Promise<PaypalApproval[]> {
+    const rows = await q.all<Record<string, unknown>>(
+      `SELECT * FROM paypal_approvals
+        WHERE state = 'created' AND plan_id IS NOT NULL AND created_at < ? AND created_at >= ?
+        ORDER BY created_at LIMIT ?`,
+      [input.createdBefore, input.createdAfter, input.limit],
+    );
+    return rows.map(approvalOf);
+  },
+  /** Records PayPal's subscription for an approval (once; a second id for it is refused). */
+  async linkSubscription(q: Queryable, id: string, subscriptionId: string): Promise<boolean> {
+    const result = await q.run(
+      "UPDATE paypal_approvals SET subscription_id = ? WHERE id = ? AND (subscription_id IS NULL OR subscription_id = ?)",
+      [subscriptionId, id, subscriptionId],
+    );
+    return result.changes === 1;
   },
   /** Moves a created approval to approved or cancelled; false when it was settled already. */
   async settle(
     q: Queryable,
     id: string,
-    state: "approved" | "cancelled",
+    state: "approved" | "cancelled" | "price_changed",
     orderId: string | null,
   ): Promise<boolean> {
     const result = await q.run(
@@ -225,3 +282,29 @@ export const PaypalApprovals = {
     return result.changes === 1;
   },
 };
+
+function approvalOf(r: Record<string, unknown>): PaypalApproval {
+  return {
+    id: String(r.id),
+    userId: Number(r.user_id),
+    productCode: String(r.product_code),
+    seats: Number(r.seats),
+    addOns: JSON.parse(String(r.add_ons)) as string[],
+    coupon: (r.coupon as string | null) ?? null,
+    total: Number(r.total),
+    returnUrl: String(r.return_url),
+    state: r.state as PaypalApproval["state"],
+    orderId: (r.order_id as string | null) ?? null,
+    createdAt: Number(r.created_at),
+    paypal:
+      r.plan_id === null || r.plan_id === undefined
+        ? null
+        : {
+            planId: String(r.plan_id),
+            quantity: Number(r.quantity),
+            firstUnitCents: Number(r.first_unit),
+            unitCents: Number(r.unit_cents),
+          },
+    subscriptionId: (r.subscription_id as string | null) ?? null,
+  };
+}

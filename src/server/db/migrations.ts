@@ -412,6 +412,114 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 20: the card saved for off-session payments (Stripe's PaymentMethod, set up with a
+    // SetupIntent for off-session use); PaymentIntents charge it by id.
+    version: 17,
+    name: "the saved card's payment method",
+    sql: `
+      ALTER TABLE users ADD COLUMN payment_method TEXT;
+    `,
+  },
+  {
+    // Issue 20 (COMMON seam, shared with PayPal's webhooks): each provider event is applied once,
+    // claimed in the transaction that applies it, whichever server it reaches.
+    version: 18,
+    name: "webhook events processed",
+    sql: `
+      CREATE TABLE webhook_events (
+        provider TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        received_at INTEGER NOT NULL,
+        PRIMARY KEY (provider, event_id)
+      );
+    `,
+  },
+  {
+    // Issue 20: refunds and lost disputes recorded on their order, one row per provider refund
+    // (or dispute), so that a webhook delivered twice or a support refund retried records once.
+    version: 19,
+    name: "refunds of orders",
+    sql: `
+      CREATE TABLE refunds (
+        id TEXT PRIMARY KEY,
+        order_id TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        amount INTEGER NOT NULL,
+        currency TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX refunds_order ON refunds(order_id);
+    `,
+  },
+  {
+    // Issue 21: PayPal's Subscriptions API. One PayPal plan per product, term and renewal
+    // price (kept: subscribers keep the plan they bought); an approval records the plan and
+    // quantity it asked PayPal for and, once confirmed, PayPal's subscription (one order each).
+    version: 20,
+    name: "PayPal plans, and the PayPal subscription of each approval",
+    sql: `
+      CREATE TABLE paypal_plans (
+        plan_key TEXT PRIMARY KEY,
+        paypal_plan_id TEXT NOT NULL,
+        product_code TEXT NOT NULL,
+        term_months INTEGER NOT NULL,
+        unit_cents INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      ALTER TABLE paypal_approvals ADD COLUMN plan_id TEXT;
+      ALTER TABLE paypal_approvals ADD COLUMN quantity INTEGER;
+      ALTER TABLE paypal_approvals ADD COLUMN first_unit INTEGER;
+      ALTER TABLE paypal_approvals ADD COLUMN unit_cents INTEGER;
+      ALTER TABLE paypal_approvals ADD COLUMN subscription_id TEXT;
+      CREATE UNIQUE INDEX paypal_approvals_subscription ON paypal_approvals(subscription_id);
+      CREATE INDEX paypal_approvals_state ON paypal_approvals(state, created_at);
+      CREATE INDEX users_paypal_subscription ON users(paypal_subscription_id);
+    `,
+  },
+  {
+    // Issue 23 (invoices): numbers taken from a counter row per series in the transaction that
+    // writes the document, so they run without gap or repeat across servers (decision 0043);
+    // each document is stored as issued (its JSON), never rewritten.
+    version: 21,
+    name: "invoices and credit notes with gapless numbers; buyers' business details",
+    sql: `
+      CREATE TABLE invoice_counters (
+        series TEXT PRIMARY KEY,
+        last_number INTEGER NOT NULL
+      );
+      CREATE TABLE invoices (
+        number TEXT PRIMARY KEY,
+        series TEXT NOT NULL,
+        sequence INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        order_id TEXT NOT NULL,
+        refers_to TEXT,
+        refund_ref TEXT UNIQUE,
+        credited_by TEXT,
+        total INTEGER NOT NULL,
+        document TEXT NOT NULL,
+        issued_at INTEGER NOT NULL,
+        UNIQUE (series, sequence)
+      );
+      CREATE INDEX invoices_user ON invoices(user_id, issued_at);
+      CREATE INDEX invoices_order ON invoices(order_id);
+      CREATE TABLE billing_details (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        organisation TEXT,
+        tax_id TEXT,
+        tax_id_country TEXT,
+        tax_id_valid INTEGER NOT NULL DEFAULT 0,
+        street TEXT,
+        city TEXT,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -73,7 +73,16 @@ export const Orders = {
   async byChargeRef(q: Queryable, chargeRef: string): Promise<Order | null> {
     const row = await q.get("SELECT * FROM orders WHERE charge_ref = ?", [chargeRef]);
     return row ? map.fromRow(row) : null;
+  } /** Replaces an order's charge reference (a PayPal first payment learns its sale id late). */,
+  async setChargeRef(q: Queryable, id: string, from: string, to: string): Promise<boolean> {
+    const r = await q.run("UPDATE orders SET charge_ref = ? WHERE id = ? AND charge_ref = ?", [
+      to,
+      id,
+      from,
+    ]);
+    return r.changes === 1;
   },
+
   /** The user's order made with an Idempotency-Key, if any (the key table forgets after a day). */
   async byIdempotencyKey(q: Queryable, userId: number, key: string): Promise<Order | null> {
     const row = await q.get(
@@ -81,6 +90,14 @@ export const Orders = {
       [userId, key],
     );
     return row ? map.fromRow(row) : null;
+  },
+  /** Card orders paid through a provider payment since a time (the reconciliation). */
+  async cardOrdersSince(q: Queryable, since: number): Promise<Order[]> {
+    const rows = await q.all(
+      "SELECT * FROM orders WHERE processor = 'cc' AND charge_ref IS NOT NULL AND total > 0 AND created_at >= ? ORDER BY seq",
+      [since],
+    );
+    return rows.map((row) => map.fromRow(row));
   },
   async byId(q: Queryable, id: string): Promise<Order | null> {
     const row = await q.get("SELECT * FROM orders WHERE id = ?", [id]);

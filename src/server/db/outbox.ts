@@ -99,7 +99,7 @@ export const Outbox = {
 
 /** Events the browser sends (analytics, marketing events, error reports): bounded, see telemetry.ts. */
 export type TelemetryKind = "instrumentation" | "hubspot" | "trackjs";
-export type EventKind = TelemetryKind | "cancellation" | "plan_change";
+export type EventKind = TelemetryKind | "cancellation" | "plan_change" | "payment";
 
 export const Events = {
   async insert(

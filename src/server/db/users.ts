@@ -45,6 +45,8 @@ export type User = {
   priceTestingGroupValue: string | null;
   priceCampaignKey: string | null;
   paymentCustomer: string | null;
+  /** The saved card (Stripe: its PaymentMethod, set up for off-session use); null in the sandbox. */
+  paymentMethod: string | null;
   cardBrand: string | null;
   cardLast4: string | null;
   paypalSubscriptionId: string | null;
@@ -84,6 +86,7 @@ const map = mapper<User>("users", {
   priceTestingGroupValue: ["price_testing_group_value", "text"],
   priceCampaignKey: ["price_campaign_key", "text"],
   paymentCustomer: ["payment_customer", "text"],
+  paymentMethod: ["payment_method", "text"],
   cardBrand: ["card_brand", "text"],
   cardLast4: ["card_last4", "text"],
   paypalSubscriptionId: ["paypal_subscription_id", "text"],
@@ -136,6 +139,7 @@ export function newUser(
     priceTestingGroupValue: null,
     priceCampaignKey: null,
     paymentCustomer: null,
+    paymentMethod: null,
     cardBrand: null,
     cardLast4: null,
     paypalSubscriptionId: null,
@@ -185,6 +189,27 @@ export const Users = {
   },
   async byUsername(q: Queryable, username: string): Promise<User | null> {
     const row = await q.get("SELECT * FROM users WHERE username = ?", [username]);
+    return row ? map.fromRow(row) : null;
+  },
+  /** The accounts whose saved card is at this provider customer (webhooks). */
+  async byPaymentCustomer(q: Queryable, customerId: string): Promise<User[]> {
+    const rows = await q.all("SELECT * FROM users WHERE payment_customer = ? ORDER BY id", [
+      customerId,
+    ]);
+    return rows.map((row) => map.fromRow(row));
+  },
+  /** The accounts whose saved card is this payment method (webhooks). */
+  async byPaymentMethod(q: Queryable, paymentMethodId: string): Promise<User[]> {
+    const rows = await q.all("SELECT * FROM users WHERE payment_method = ? ORDER BY id", [
+      paymentMethodId,
+    ]);
+    return rows.map((row) => map.fromRow(row));
+  },
+  /** The account a PayPal subscription pays for (PayPal's webhooks name only the subscription). */
+  async byPaypalSubscription(q: Queryable, subscriptionId: string): Promise<User | null> {
+    const row = await q.get("SELECT * FROM users WHERE paypal_subscription_id = ?", [
+      subscriptionId,
+    ]);
     return row ? map.fromRow(row) : null;
   },
   async count(q: Queryable): Promise<number> {

@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH } from "../../api/contract/common.ts";
+import { MAX_JSON_DEPTH } from "../../contract/common.ts";
 import { startTestServer } from "../testing/harness.ts";
 import { nestsDeeperThan, parseBody } from "./body.ts";
 import { HttpError } from "./reply.ts";

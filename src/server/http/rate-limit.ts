@@ -3,6 +3,8 @@
 // one budget, not N (docs/decisions/0028-shared-rate-limits.md). Every change of a bucket is one
 // atomic statement (refill, then take or give), so concurrent requests on any server count
 // exactly. Time comes from the clock.
+
+import type { RouteLimit } from "../../contract/endpoints.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
 
@@ -37,11 +39,21 @@ export const RATE_RULES = {
   // Analytics and error reports (services/telemetry.ts): one budget across the three calls. Per
   // address it is generous (a school's classroom shares one address); per account it is what one
   // busy checkout sends (its error reporter alone is held to 5, then 1 per 5 s, by spec 8).
+  /**
+   * Provider webhooks from one address (Stripe sends from a few addresses, in bursts when it
+   * retries a backlog): bounded so that a flood of unsigned posts costs little.
+   */
+  webhookPerIp: { limit: 600, windowMs: 60_000 },
   telemetryPerIp: { limit: 120, windowMs: 60_000 },
   telemetryPerAccount: { limit: 60, windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof RATE_RULES;
+
+// Every limit the route table names (its `limit` flags, src/contract/endpoints.ts) is a rule
+// here: this line stops compiling otherwise.
+const routeLimitsKnown: RouteLimit extends RateRuleName ? true : never = true;
+void routeLimitsKnown;
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 

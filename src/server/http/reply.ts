@@ -19,7 +19,9 @@ export type Reply =
   | JsonReply
   | { kind: "html"; status: number; body: string; headers?: Headers }
   | { kind: "redirect"; status: 302 | 303; location: string; headers?: Headers }
-  | { kind: "empty"; status: 204 | 304; headers?: Headers };
+  | { kind: "empty"; status: 204 | 304; headers?: Headers }
+  /** A file to download (an invoice's PDF): its bytes and type. */
+  | { kind: "file"; status: 200; body: Uint8Array; contentType: string; headers?: Headers };
 
 export function json<T>(body: T, status = 200, headers?: Headers): JsonReply<T> {
   return headers ? { kind: "json", status, body, headers } : { kind: "json", status, body };
@@ -34,6 +36,18 @@ export function fromApiError<C extends string>(
 
 export function fail<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): ErrorReply<C> {
   return fromApiError(apiError(code, ...args));
+}
+
+/** A file answer; `filename` makes the browser offer to save it (Content-Disposition). */
+export function file(body: Uint8Array, contentType: string, filename: string): Reply {
+  const safe = filename.replace(/[^A-Za-z0-9._-]/g, "_");
+  return {
+    kind: "file",
+    status: 200,
+    body,
+    contentType,
+    headers: { "Content-Disposition": `attachment; filename="${safe}"` },
+  };
 }
 
 export function html(body: string, status = 200, headers?: Headers): Reply {

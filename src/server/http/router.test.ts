@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { api } from "../../api/contract/index.ts";
+import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
 import { DatabaseRateStore, RateLimiter } from "./rate-limit.ts";
 import { Router } from "./router.ts";

@@ -1,6 +1,6 @@
 // A small router: exact paths first, then `:param` patterns. A trailing slash is ignored, so
 // /api/2/wevideouser/info/ and /api/4/user/ match their contract paths with or without it.
-import type { Method } from "../../api/contract/common.ts";
+import type { Method } from "../../contract/common.ts";
 
 type Compiled<H> = { method: Method; regex: RegExp; names: string[]; handler: H };
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { api } from "../../api/contract/index.ts";
+import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
 import { migrate } from "../db/migrations.ts";

@@ -6,8 +6,34 @@
 import { randomId } from "../auth/tokens.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
-import { CardTokens, SandboxCharges, SandboxCustomers } from "../db/ledger.ts";
+import {
+  AWAITING_AUTHENTICATION,
+  CardTokens,
+  SandboxCharges,
+  SandboxCustomers,
+} from "../db/ledger.ts";
 import type { AttachResult, ChargeResult, PaymentProvider } from "./provider.ts";
+import { authenticationOf } from "./test-cards.ts";
+
+/** The sandbox's authentication page (routes/sandbox-authentication.ts), Stripe's test page's stand-in. */
+export const SANDBOX_AUTHENTICATION_PATH = "/dev/sandbox/authenticate";
+
+/** A charge as the provider answers it: paid, declined, or waiting for the customer's step. */
+function answerOf(charge: { id: string; errorCode: string | null }): ChargeResult {
+  if (charge.errorCode === AWAITING_AUTHENTICATION) {
+    return {
+      ok: false,
+      kind: "action",
+      intentId: charge.id,
+      // The sandbox has no client SDK: the page's address is what the payment step opens.
+      clientSecret: `${charge.id}_secret`,
+      url: `${SANDBOX_AUTHENTICATION_PATH}?${new URLSearchParams({ payment: charge.id })}`,
+    };
+  }
+  return charge.errorCode
+    ? { ok: false, kind: "card", code: charge.errorCode }
+    : { ok: true, chargeId: charge.id };
+}
 
 export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
   return {
@@ -17,33 +43,52 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
       const now = clock.now();
       return db.transaction(async (tx): Promise<AttachResult> => {
         const card = await CardTokens.get(tx, token);
-        if (!card) return { ok: false, kind: "invalid", message: "this card token does not exist" };
+        if (!card)
+          return {
+            ok: false,
+            kind: "invalid",
+            message: "this card token does not exist",
+          };
         if (!(await CardTokens.use(tx, token, now))) {
-          return { ok: false, kind: "invalid", message: "this card token was used already" };
+          return {
+            ok: false,
+            kind: "invalid",
+            message: "this card token was used already",
+          };
         }
         if (card.attachError) return { ok: false, kind: "card", code: card.attachError };
         const expiry = Date.UTC(card.expYear, card.expMonth); // first instant after the expiry month
         if (expiry <= now) return { ok: false, kind: "card", code: "expired_card" };
         const id = customerId ?? `cus_sandbox_${userId}`;
         await SandboxCustomers.upsert(tx, { id, tokenId: token, email, now });
-        return { ok: true, customerId: id, brand: card.brand, last4: card.last4 };
+        return {
+          ok: true,
+          customerId: id,
+          paymentMethodId: null,
+          brand: card.brand,
+          last4: card.last4,
+        };
       });
     },
 
-    async charge({ customerId, amount, description, idempotencyKey }) {
+    async charge({ customerId, amount, description, idempotencyKey, offSession }) {
       const now = clock.now();
       // As a provider keeps its books: the first charge recorded under a key answers every call
       // with it. Reads, then one insert that commits alone and keeps the first charge of a key
       // (ON CONFLICT DO NOTHING), so concurrent calls need no serializable transaction.
-      const answer = (charge: { id: string; errorCode: string | null }): ChargeResult =>
-        charge.errorCode
-          ? { ok: false, kind: "card", code: charge.errorCode }
-          : { ok: true, chargeId: charge.id };
       const previous = await SandboxCharges.byKey(db, idempotencyKey);
-      if (previous) return answer(previous);
-      const errorCode = await SandboxCustomers.chargeErrorOf(db, customerId);
-      if (errorCode === undefined)
+      if (previous) return answerOf(previous);
+      const chargeError = await SandboxCustomers.chargeErrorOf(db, customerId);
+      if (chargeError === undefined)
         return { ok: false, kind: "invalid", message: "no card is saved for this customer" };
+      // An authentication card: a purchase waits for the customer's step (its page answers
+      // it), a payment without the customer answers as Stripe's card does off-session.
+      const authentication = authenticationOf(chargeError);
+      const errorCode = !authentication
+        ? chargeError
+        : offSession
+          ? authentication.offSession
+          : AWAITING_AUTHENTICATION;
       const charge = {
         idempotencyKey,
         id: randomId("ch_sandbox"),
@@ -54,10 +99,15 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
         errorCode,
         createdAt: now,
       };
-      if (await SandboxCharges.insertFirst(db, charge)) return answer(charge);
+      if (await SandboxCharges.insertFirst(db, charge)) return answerOf(charge);
       const first = await SandboxCharges.byKey(db, idempotencyKey);
       if (!first) throw new Error(`The sandbox charge of key ${idempotencyKey} vanished.`);
-      return answer(first);
+      return answerOf(first);
+    },
+
+    async findPayment({ orderKey }) {
+      const previous = await SandboxCharges.byKey(db, orderKey);
+      return previous ? answerOf(previous) : null;
     },
   };
 }

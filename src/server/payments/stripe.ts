@@ -1,94 +1,469 @@
-// The Stripe provider, through the official server SDK. Tokens come from Stripe Elements in the
-// browser; the card is saved on a Customer and charged with the Charges API, each call carrying
-// an idempotency key so that retries never charge twice.
+// The Stripe provider, through the official server SDK at a pinned API version
+// (docs/decisions/0037). Cards are PaymentMethods made by Stripe Elements in the browser; saving
+// one is a SetupIntent for off-session use (the mandate renewals charge), every payment is a
+// PaymentIntent carrying our order key in its metadata and our idempotency key.
+//
+// What a reply means is decided here, and only from what Stripe said:
+// - a card error is a decline, its section-8 code taken from decline_code before code
+//   (`insufficient_funds` arrives as code card_declined);
+// - a timeout, a reset or a 5xx after the request left is unknown, never a failure: the payment
+//   is looked up by its order key before answering, and stays "unknown" when that fails too;
+// - a reply is trusted only when it is what was asked for: the object, its status, amount,
+//   currency, customer and order key (a 5xx without an error object is parsed by the SDK as a
+//   success, and would otherwise be taken for one);
+// - every call ends within `deadlineMs`, under the browser's own 30-second timeout.
 import Stripe from "stripe";
-import type { AttachResult, ChargeResult, PaymentProvider, ProviderFailure } from "./provider.ts";
+import type {
+  ActionRequired,
+  AttachResult,
+  ChargeInput,
+  ChargeResult,
+  PaymentProvider,
+  ProviderFailure,
+} from "./provider.ts";
 
-export type StripeOptions = { secretKey: string; apiUrl: string | null };
+/** The API version every request is made at (the SDK's own; upgrade both together). */
+export const STRIPE_API_VERSION = "2026-10-28.endive" as const;
 
-function failure(error: unknown): ProviderFailure {
-  if (error instanceof Stripe.errors.StripeCardError) {
-    return { ok: false, kind: "card", code: error.code ?? "card_declined" };
-  }
-  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
-    return { ok: false, kind: "invalid", message: error.message };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { ok: false, kind: "unavailable", message };
-}
+export type StripeOptions = {
+  secretKey: string;
+  apiUrl: string | null;
+  /** Told of each failed or unknown call, with Stripe's request id. */
+  log?: (line: string) => void;
+  /** The whole of one provider call, lookups included (default 20 s: the browser waits 30 s). */
+  deadlineMs?: number;
+  /** One HTTP request (default 8 s). */
+  requestTimeoutMs?: number;
+};
 
-function cardOf(source: unknown): { brand: string; last4: string } {
-  const card = source as {
-    brand?: string;
-    last4?: string;
-    card?: { brand?: string; last4?: string };
-  } | null;
-  const inner = card?.card ?? card;
-  return { brand: (inner?.brand ?? "card").toLowerCase(), last4: inner?.last4 ?? "0000" };
-}
-
-export function createStripeProvider(options: StripeOptions): PaymentProvider {
-  const url = options.apiUrl ? new URL(options.apiUrl) : null;
-  const stripe = new Stripe(options.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
+/** Where a Stripe client sends requests: Stripe, or the fake of the tests (STRIPE_API_URL). */
+export function stripeClient(secretKey: string, apiUrl: string | null, timeoutMs = 8_000): Stripe {
+  const url = apiUrl ? new URL(apiUrl) : null;
+  return new Stripe(secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    // Retries are ours (attempts below): the SDK's would hide whether an earlier try had left.
+    maxNetworkRetries: 0,
+    timeout: timeoutMs,
     ...(url
       ? {
           host: url.hostname,
           port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
-          protocol: url.protocol === "https:" ? "https" : "http",
+          protocol: url.protocol === "https:" ? ("https" as const) : ("http" as const),
         }
       : {}),
   });
+}
+
+/** The section-8 code of a Stripe decline: its decline_code when that is one we name, else its code. */
+export function declineCodeOf(error: { code?: string | null; decline_code?: string | null }) {
+  const specific = error.decline_code ?? null;
+  const named = new Set([
+    "expired_card",
+    "incorrect_cvc",
+    "processing_error",
+    "incorrect_zip",
+    "insufficient_funds",
+  ]);
+  if (specific !== null && named.has(specific)) return specific;
+  return error.code ?? "card_declined";
+}
+
+/** Whether a failed request may have reached Stripe (and so may have done something). */
+function mayHaveLeft(error: unknown): boolean {
+  if (error instanceof Stripe.errors.StripeConnectionError) {
+    const detail = error.detail as { code?: string } | undefined;
+    // Refused or unresolved: no byte was sent.
+    return !(detail && ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(detail.code ?? ""));
+  }
+  // 429 (rate limited), 4xx: Stripe answered that it did nothing.
+  if (error instanceof Stripe.errors.StripeRateLimitError) return false;
+  if (error instanceof Stripe.errors.StripeCardError) return false;
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) return false;
+  if (error instanceof Stripe.errors.StripeAuthenticationError) return false;
+  if (error instanceof Stripe.errors.StripePermissionError) return false;
+  return true;
+}
+
+function retryable(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeConnectionError ||
+    error instanceof Stripe.errors.StripeAPIError ||
+    error instanceof Stripe.errors.StripeRateLimitError ||
+    // In flight under the same key elsewhere (409): the next try gets its answer.
+    (error instanceof Stripe.errors.StripeError && error.statusCode === 409)
+  );
+}
+
+/** A reply that is not the object asked for, or came with an error status. */
+class UntrustedReply extends Error {}
+
+type Reply = { lastResponse?: { statusCode?: number; requestId?: string } };
+
+function statusOf(reply: unknown): number {
+  return (reply as Reply).lastResponse?.statusCode ?? 200;
+}
+
+function replayed(reply: unknown): boolean {
+  const headers = (reply as { lastResponse?: { headers?: Record<string, string> } }).lastResponse
+    ?.headers;
+  return headers?.["idempotent-replayed"] === "true";
+}
+
+function requestIdOf(value: unknown): string {
+  if (value instanceof Stripe.errors.StripeError) return value.requestId ?? "none";
+  return (value as Reply | null)?.lastResponse?.requestId ?? "none";
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function customerIdOf(value: string | { id: string } | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === "string" ? value : value.id;
+}
+
+export function createStripeProvider(options: StripeOptions): PaymentProvider {
+  const requestTimeoutMs = options.requestTimeoutMs ?? 8_000;
+  const deadlineMs = options.deadlineMs ?? 20_000;
+  const stripe = stripeClient(options.secretKey, options.apiUrl, requestTimeoutMs);
+  const log = options.log ?? ((line: string) => console.warn(line));
+
+  /**
+   * One request, tried again while it may succeed and time is left. `left` records whether any
+   * try may have reached Stripe. Throws the last error.
+   */
+  async function attempts<T>(
+    what: string,
+    deadline: number,
+    call: (timeout: number) => Promise<T>,
+    state: { left: boolean },
+  ): Promise<T> {
+    let pause = 250;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      try {
+        const reply = await call(Math.max(1_000, Math.min(requestTimeoutMs, remaining)));
+        if (statusOf(reply) >= 300) {
+          state.left = true;
+          throw new UntrustedReply(`HTTP ${statusOf(reply)} without an error object`);
+        }
+        return reply;
+      } catch (error) {
+        if (error instanceof UntrustedReply || mayHaveLeft(error)) state.left = true;
+        const again = error instanceof UntrustedReply || retryable(error);
+        if (!again || deadline - Date.now() < pause + 1_000) {
+          log(
+            `stripe: ${what} failed (request ${requestIdOf(error)}): ${error instanceof Error ? error.message : String(error)}`,
+          );
+          throw error;
+        }
+        await sleep(pause);
+        pause *= 2;
+      }
+    }
+  }
+
+  /** A PaymentIntent's meaning, once it is known to be ours (validated by the caller). */
+  function outcomeOf(intent: Stripe.PaymentIntent): ChargeResult {
+    switch (intent.status) {
+      case "succeeded":
+        return { ok: true, chargeId: intent.id };
+      case "requires_action":
+        return intent.client_secret
+          ? { ok: false, kind: "action", intentId: intent.id, clientSecret: intent.client_secret }
+          : { ok: false, kind: "unknown", message: "requires_action without a client secret" };
+      case "requires_payment_method": {
+        const error = intent.last_payment_error;
+        if (error) return { ok: false, kind: "card", code: declineCodeOf(error) };
+        return { ok: false, kind: "unknown", message: "the payment has not been attempted" };
+      }
+      case "canceled":
+        return { ok: false, kind: "card", code: "card_declined" };
+      default:
+        // processing, requires_confirmation, requires_capture: not paid yet, not refused.
+        return { ok: false, kind: "unknown", message: `the payment is ${intent.status}` };
+    }
+  }
+
+  /** Whether a PaymentIntent is the one asked for: never trust a reply that is not. */
+  function matches(
+    intent: Stripe.PaymentIntent,
+    input: { customerId: string; amount: number; orderKey: string },
+  ): boolean {
+    return (
+      intent?.object === "payment_intent" &&
+      typeof intent.id === "string" &&
+      intent.amount === input.amount &&
+      intent.currency === "usd" &&
+      customerIdOf(intent.customer) === input.customerId &&
+      intent.metadata?.order_key === input.orderKey
+    );
+  }
+
+  async function lookup(
+    input: { customerId: string; orderKey: string; amount: number; paymentId?: string | null },
+    deadline: number,
+  ): Promise<ChargeResult | null> {
+    const state = { left: false };
+    let intent: Stripe.PaymentIntent | undefined;
+    if (input.paymentId) {
+      intent = await attempts(
+        "payment lookup",
+        deadline,
+        (timeout) => stripe.paymentIntents.retrieve(input.paymentId as string, {}, { timeout }),
+        state,
+      );
+    } else {
+      const found = await attempts(
+        "payment search",
+        deadline,
+        (timeout) =>
+          stripe.paymentIntents.search(
+            { query: `metadata['order_key']:'${input.orderKey.replace(/'/g, "\\'")}'`, limit: 10 },
+            { timeout },
+          ),
+        state,
+      );
+      // A succeeded one first: an order key pays for one order.
+      const ours = (found.data ?? []).filter((i) => matches(i, input));
+      intent = ours.find((i) => i.status === "succeeded") ?? ours[0];
+    }
+    if (!intent) return null;
+    if (!matches(intent, input)) {
+      log(`stripe: payment ${intent.id} does not match order ${input.orderKey}: not trusted`);
+      return { ok: false, kind: "unknown", message: "the payment found does not match the order" };
+    }
+    return outcomeOf(intent);
+  }
+
+  /** A customer that Stripe no longer has (deleted, or keys of another account). */
+  function missingCustomer(error: unknown): boolean {
+    return (
+      error instanceof Stripe.errors.StripeInvalidRequestError &&
+      error.code === "resource_missing" &&
+      (error.param === "customer" || /customer/i.test(error.message))
+    );
+  }
+
+  function failure(error: unknown, state: { left: boolean }): ProviderFailure {
+    // A reply that is not what was asked for came from Stripe (or something claiming to be):
+    // whatever it did is not known.
+    if (error instanceof UntrustedReply) state.left = true;
+    if (error instanceof Stripe.errors.StripeCardError) {
+      return { ok: false, kind: "card", code: declineCodeOf(error) };
+    }
+    if (state.left) {
+      return {
+        ok: false,
+        kind: "unknown",
+        message: error instanceof Error ? error.message : String(error),
+      };
+    }
+    if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+      return { ok: false, kind: "invalid", message: error.message };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, kind: "unavailable", message };
+  }
+
+  async function newCustomer(
+    input: { userId: number; email: string; idempotencyKey: string },
+    deadline: number,
+    state: { left: boolean },
+  ): Promise<string> {
+    const customer = await attempts(
+      "customer create",
+      deadline,
+      (timeout) =>
+        stripe.customers.create(
+          { email: input.email, metadata: { userId: String(input.userId) } },
+          { idempotencyKey: `${input.idempotencyKey}:customer`, timeout },
+        ),
+      state,
+    );
+    if (customer?.object !== "customer" || typeof customer.id !== "string") {
+      throw new UntrustedReply("the customer created is not a customer");
+    }
+    return customer.id;
+  }
+
+  async function setUp(
+    customerId: string,
+    token: string,
+    key: string,
+    deadline: number,
+    state: { left: boolean },
+  ): Promise<Stripe.SetupIntent> {
+    const intent = await attempts(
+      "setup",
+      deadline,
+      (timeout) =>
+        stripe.setupIntents.create(
+          {
+            customer: customerId,
+            payment_method: token,
+            usage: "off_session",
+            automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+            confirm: true,
+            expand: ["payment_method"],
+          },
+          { idempotencyKey: key, timeout },
+        ),
+      state,
+    );
+    if (
+      intent?.object !== "setup_intent" ||
+      customerIdOf(intent.customer as string | { id: string } | null) !== customerId
+    ) {
+      throw new UntrustedReply("the setup answered is not the one asked for");
+    }
+    // Asked again after the bank's step: the replay says what the setup was, not what it is.
+    if (replayed(intent) && intent.status !== "succeeded") {
+      return attempts(
+        "setup lookup",
+        deadline,
+        (timeout) =>
+          stripe.setupIntents.retrieve(intent.id, { expand: ["payment_method"] }, { timeout }),
+        state,
+      );
+    }
+    return intent;
+  }
 
   return {
     name: "stripe",
 
     async attachCard({ customerId, userId, email, token, idempotencyKey }): Promise<AttachResult> {
+      const deadline = Date.now() + deadlineMs;
+      const state = { left: false };
       try {
-        if (customerId === null) {
-          const customer = await stripe.customers.create(
-            {
-              email,
-              source: token,
-              metadata: { userId: String(userId) },
-              expand: ["default_source"],
-            },
-            { idempotencyKey: `${idempotencyKey}:customer` },
+        let customer =
+          customerId ?? (await newCustomer({ userId, email, idempotencyKey }, deadline, state));
+        let intent: Stripe.SetupIntent;
+        try {
+          intent = await setUp(customer, token, `${idempotencyKey}:setup`, deadline, state);
+        } catch (error) {
+          if (!missingCustomer(error)) throw error;
+          // The customer was deleted in Stripe, or the keys are another account's: a new one.
+          log(`stripe: customer ${customer} is missing (request ${requestIdOf(error)}): new one`);
+          customer = await newCustomer(
+            { userId, email, idempotencyKey: `${idempotencyKey}:renewed` },
+            deadline,
+            state,
           );
-          return { ok: true, customerId: customer.id, ...cardOf(customer.default_source) };
+          intent = await setUp(customer, token, `${idempotencyKey}:setup2`, deadline, state);
         }
-        const source = await stripe.customers.createSource(
-          customerId,
-          { source: token },
-          { idempotencyKey: `${idempotencyKey}:source` },
-        );
-        await stripe.customers.update(
-          customerId,
-          { default_source: source.id },
-          { idempotencyKey: `${idempotencyKey}:default` },
-        );
-        return { ok: true, customerId, ...cardOf(source) };
+        if (intent.status === "requires_action") {
+          if (!intent.client_secret) throw new UntrustedReply("no client secret");
+          const action: ActionRequired = {
+            ok: false,
+            kind: "action",
+            intentId: intent.id,
+            clientSecret: intent.client_secret,
+          };
+          return action;
+        }
+        if (intent.status === "requires_payment_method" && intent.last_setup_error) {
+          return { ok: false, kind: "card", code: declineCodeOf(intent.last_setup_error) };
+        }
+        const method = intent.payment_method as Stripe.PaymentMethod | null;
+        if (intent.status !== "succeeded" || method?.object !== "payment_method" || !method.card) {
+          throw new UntrustedReply(`the setup is ${intent.status}`);
+        }
+        return {
+          ok: true,
+          customerId: customer,
+          paymentMethodId: method.id,
+          brand: method.card.brand.toLowerCase(),
+          last4: method.card.last4,
+        };
       } catch (error) {
-        return failure(error);
+        return failure(error, state);
       }
     },
 
-    async charge({
-      customerId,
-      amount,
-      description,
-      idempotencyKey,
-      metadata,
-    }): Promise<ChargeResult> {
+    async charge(input: ChargeInput): Promise<ChargeResult> {
+      const deadline = Date.now() + deadlineMs;
+      const state = { left: false };
+      // A card saved before PaymentIntents (a Charges-era source) has no PaymentMethod to pay with.
+      const paymentMethod = input.paymentMethodId;
+      if (!paymentMethod) {
+        return { ok: false, kind: "invalid", message: "the saved card must be entered again" };
+      }
       try {
-        const charge = await stripe.charges.create(
-          { amount, currency: "usd", customer: customerId, description, metadata },
-          { idempotencyKey },
+        const intent = await attempts(
+          "payment",
+          deadline,
+          (timeout) =>
+            stripe.paymentIntents.create(
+              {
+                amount: input.amount,
+                currency: "usd",
+                customer: input.customerId,
+                description: input.description,
+                metadata: { ...input.metadata, order_key: input.orderKey },
+                // A saved card only: no method that would send the customer elsewhere.
+                automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+                confirm: true,
+                // The card saved with its off-session mandate (attachCard's SetupIntent).
+                payment_method: paymentMethod,
+                ...(input.offSession ? { off_session: true } : {}),
+              },
+              { idempotencyKey: input.idempotencyKey, timeout },
+            ),
+          state,
         );
-        return { ok: true, chargeId: charge.id };
+        if (!matches(intent, input)) throw new UntrustedReply("the payment answered is not ours");
+        // A replayed key answers what the first request was answered, not what the payment is
+        // now (the customer may have authenticated it since): read it afresh.
+        if (replayed(intent) && intent.status !== "succeeded") {
+          const current = await lookup({ ...input, paymentId: intent.id }, deadline);
+          if (current) return current;
+        }
+        return outcomeOf(intent);
       } catch (error) {
-        return failure(error);
+        if (error instanceof Stripe.errors.StripeCardError) {
+          // An off-session payment the bank wants authenticated is a decline with its intent.
+          const intent = error.payment_intent;
+          if (error.code === "authentication_required" && intent?.client_secret) {
+            return {
+              ok: false,
+              kind: "action",
+              intentId: intent.id,
+              clientSecret: intent.client_secret,
+            };
+          }
+          log(
+            `stripe: payment for order ${input.orderKey} declined (request ${requestIdOf(error)}): ${declineCodeOf(error)}`,
+          );
+          return { ok: false, kind: "card", code: declineCodeOf(error) };
+        }
+        if (missingCustomer(error) && !state.left) {
+          log(`stripe: customer ${input.customerId} is missing (request ${requestIdOf(error)})`);
+          return { ok: false, kind: "invalid", message: "the saved card must be entered again" };
+        }
+        const result = failure(error, state);
+        if (result.kind !== "unknown") return result;
+        // The request may have charged: ask Stripe before answering.
+        try {
+          const found = await lookup(input, deadline);
+          if (found) return found;
+        } catch {
+          // Stripe cannot say either: unknown it stays.
+        }
+        return result;
+      }
+    },
+
+    async findPayment(input) {
+      const deadline = Date.now() + deadlineMs;
+      try {
+        return await lookup(input, deadline);
+      } catch (error) {
+        return {
+          ok: false,
+          kind: "unknown",
+          message: error instanceof Error ? error.message : String(error),
+        };
       }
     },
   };

@@ -2,6 +2,7 @@
 // of spec section 8 can be produced on purpose in the sandbox. `attach` failures happen when the
 // card is saved (as Stripe declines them when attaching to a customer); `charge` failures happen
 // when it is charged.
+import { brandOf, luhnValid } from "../../domain/checkout/card-number.ts";
 
 export type TestCard = { brand: string; attachError: string | null; chargeError: string | null };
 
@@ -20,30 +21,57 @@ export const TEST_CARDS: Record<string, TestCard> = {
   "4000000000000036": { brand: "visa", attachError: "incorrect_zip", chargeError: null },
   // Attaching succeeds, every charge is declined.
   "4000000000000341": { brand: "visa", attachError: null, chargeError: "card_declined" },
+  // Stripe's authentication (3-D Secure) cards. The behaviour is kept in the token's chargeError
+  // column (the sandbox's own books, see AUTHENTICATION below): a purchase answers "the bank asks
+  // to confirm" and the sandbox's authentication page (/dev/sandbox/authenticate) plays the bank.
+  // 4000 0025 0000 3155: authenticated once on a purchase; off-session payments then succeed.
+  "4000002500003155": {
+    brand: "visa",
+    attachError: null,
+    chargeError: "authenticate_once",
+  },
+  // 4000 0027 6000 3184: authentication on every payment, off-session ones included.
+  "4000002760003184": {
+    brand: "visa",
+    attachError: null,
+    chargeError: "authenticate_every",
+  },
+  // 4000 0082 6000 3178: authentication succeeds, then the payment is declined (insufficient_funds).
+  "4000008260003178": {
+    brand: "visa",
+    attachError: null,
+    chargeError: "authenticate_then_insufficient_funds",
+  },
 };
 
-export function luhnValid(number: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = number.length - 1; i >= 0; i--) {
-    let digit = number.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return false;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return number.length > 0 && sum % 10 === 0;
-}
+/**
+ * What an authentication card does: `onSession` whether a purchase asks the customer, `offSession`
+ * the answer of a payment without the customer (null: it succeeds; a section-8 code otherwise,
+ * `authentication_required` when the bank wants the customer), `afterAuthentication` the
+ * payment's outcome once the customer completed the step (null: succeeded).
+ */
+export type Authentication = {
+  offSession: string | null;
+  afterAuthentication: string | null;
+};
 
-function brandOf(number: string): string {
-  if (number.startsWith("4")) return "visa";
-  if (/^(5[1-5]|2[2-7])/.test(number)) return "mastercard";
-  if (/^3[47]/.test(number)) return "amex";
-  if (/^6(011|5)/.test(number)) return "discover";
-  return "unknown";
+export const AUTHENTICATION: Record<string, Authentication> = {
+  authenticate_once: { offSession: null, afterAuthentication: null },
+  authenticate_every: {
+    offSession: "authentication_required",
+    afterAuthentication: null,
+  },
+  authenticate_then_insufficient_funds: {
+    offSession: "authentication_required",
+    afterAuthentication: "insufficient_funds",
+  },
+};
+
+/** The authentication behaviour a stored chargeError names, or null for an ordinary card. */
+export function authenticationOf(chargeError: string | null): Authentication | null {
+  return chargeError !== null && Object.hasOwn(AUTHENTICATION, chargeError)
+    ? (AUTHENTICATION[chargeError] ?? null)
+    : null;
 }
 
 /**

@@ -79,3 +79,14 @@ export async function withOwnAccountLock<T>(
   const user = await ctx.requireUser();
   return withAccountLock(ctx, user.id, work);
 }
+
+/**
+ * Whether a purchase's body buys a plan (which changes the account, so it holds the lock: the
+ * table's `accountLock: "plan-change"`), rather than a one-off export priced apart from the
+ * account's state, which may run side by side.
+ */
+export function buysPlan(catalog: { plans: readonly { code: string }[] }, body: unknown): boolean {
+  const product = (body as { product?: { code?: unknown } | null } | undefined)?.product;
+  const code = typeof product?.code === "string" ? product.code.trim() : undefined;
+  return code !== undefined && catalog.plans.some((p) => p.code === code);
+}

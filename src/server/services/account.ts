@@ -25,6 +25,7 @@ import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts"
 import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
+import { type BillingDetails, BillingDetailsTable } from "../db/invoices.ts";
 import { freeSubscription, type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import { type SessionRows, type User, Users } from "../db/users.ts";
 import { type Location, locationOf } from "./location.ts";
@@ -65,6 +66,8 @@ export type Account = {
   heldSeats: number;
   tier: Tier;
   location: Location;
+  /** The organisation and tax id given at checkout or on the account page (issue 23), if any. */
+  billing: BillingDetails | null;
   now: number;
 };
 
@@ -181,6 +184,7 @@ export async function loadAccount(
     heldSeats,
     tier: resolveTier({ tier: plan?.tier ?? "personal", productCode }),
     location: locationOf(user),
+    billing: await BillingDetailsTable.get(q, user.id),
     now,
   };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../../api/contract/index.ts";
+import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
 import { IdempotencyKeys } from "../db/idempotency.ts";
 import { migrate } from "../db/migrations.ts";

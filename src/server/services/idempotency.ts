@@ -15,22 +15,12 @@
 import { createHash } from "node:crypto";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Clock } from "../clock.ts";
-import type { Db, Queryable, TransactionOptions } from "../db/db.ts";
+// Its types are the request context's (context.ts), so that context.ts needs nothing of services/.
+import type { Exclusive, Idempotency, Outcome, StoredAnswer } from "../context.ts";
+import type { Db } from "../db/db.ts";
 import { IdempotencyKeys } from "../db/idempotency.ts";
 
-export type StoredAnswer = { status: number; body: unknown; replayed: boolean };
-
-export type Outcome = {
-  status: number;
-  body: unknown;
-  /**
-   * Writes committed atomically with the stored answer (the order, the account change). They may
-   * fill in fields of `body`, which is stored after they ran.
-   */
-  commit?: (tx: Queryable) => Promise<void>;
-  /** The isolation of that transaction (default serializable; see TransactionOptions). */
-  isolation?: TransactionOptions["isolation"];
-};
+export type { Exclusive, Outcome, StoredAnswer } from "../context.ts";
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -54,9 +44,6 @@ export function fingerprint(method: string, path: string, body: unknown): string
 export function validKey(key: string | undefined): key is string {
   return typeof key === "string" && /^[\x21-\x7e]{1,255}$/.test(key);
 }
-
-/** Runs the claimed request's work while holding something (the account's lock). */
-export type Exclusive = (run: () => Promise<StoredAnswer>) => Promise<StoredAnswer>;
 
 type InFlight = {
   fingerprint: string;
@@ -89,7 +76,7 @@ type Claim =
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export class IdempotencyService {
+export class IdempotencyService implements Idempotency {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly db: Db;
   private readonly clock: Clock;
@@ -271,7 +258,7 @@ export class IdempotencyService {
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
       throw error;
     }
-    if (outcome.status >= 500) {
+    if (outcome.status >= 500 || outcome.store === false) {
       // Not an answer to keep: nothing was done, the client may retry with the same key.
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
       return { status: outcome.status, body: outcome.body, replayed: false };

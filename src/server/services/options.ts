@@ -1,7 +1,7 @@
 // GET /api/3/payment/options: the plans of a tier as the plans page and checkout show them
 // (spec 3.4), every figure from the pricing module.
 import type { z } from "zod";
-import type { OptionsResponse, PlanOption } from "../../api/contract/products.ts";
+import type { OptionsResponse, PlanOption } from "../../contract/products.ts";
 import { resolveTier, type Tier, trialProductForTier } from "../../domain/account/tier.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import {

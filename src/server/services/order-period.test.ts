@@ -1,7 +1,7 @@
 // An order's period end comes from the shared calendar (src/domain/calendar): a month bought on
 // 31 January ends on the last day of February, not on 2 or 3 March.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../../api/contract/index.ts";
+import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
 import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
 

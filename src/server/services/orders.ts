@@ -6,7 +6,12 @@ import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
-import { type OrderSummary, resolvePriceSet } from "../../domain/pricing/index.ts";
+import {
+  type OrderSummary,
+  periodValue,
+  resolvePriceSet,
+  resultingProduct,
+} from "../../domain/pricing/index.ts";
 import { currentPriceBasis, recurringCampaignOf } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import { DAY_MS } from "../clock.ts";
@@ -33,22 +38,6 @@ function productName(catalog: Catalog, code: string): string {
     catalog.singleExports.find((e) => e.code === code)?.name ??
     (catalog.exportUpgrades.some((u) => u.code === code) ? "Export upgrade" : code)
   );
-}
-
-/** The value of the new period (the plan, essentials and seats after any discount; no add-ons, tax or credit). */
-export function periodValue(summary: OrderSummary): number {
-  const n = summary.newSubscription;
-  return n.firstTermBasePrice - n.firstTermDiscount + n.firstTermExtraSeatsPrice;
-}
-
-/** The product the account has after buying `code` with these add-ons (a plan plus essentials is the essentials variant). */
-export function resultingProduct(
-  catalog: Catalog,
-  plan: PlanEntry,
-  addOns: readonly string[],
-): string {
-  const withEssentials = addOns.some((a) => catalog.essentials.addOns.some((e) => e.code === a));
-  return withEssentials && plan.essentialsUpgrade ? plan.essentialsUpgrade : plan.code;
 }
 
 export function buildOrder(
@@ -158,8 +147,9 @@ export async function ensureInstance(
 /** Writes a paid order and gives the account what it paid for. */
 /**
  * The isolation an order's commit (applyOrder, then the stored answer) needs. A one-off purchase
- * writes only statements that are atomic on their own and read nothing first (the order row, an
- * added export credit, the key's conditional completion), so it commits at read committed: a
+ * writes only statements that are atomic on their own and read nothing first that they depend on
+ * (the order row, an added export credit, its invoice numbered by an atomic counter upsert, the
+ * receipt, the key's conditional completion), so it commits at read committed: a
  * customer's concurrent one-off purchases (which take no account lock, decision 0013) then
  * queue on the subscription row instead of failing to serialize and running again one at a
  * time. A plan change reads the subscription to write it and stays serializable.

@@ -14,18 +14,22 @@ import {
   type CurrentSubscription,
   type OrderSummary,
   type PricingError,
+  periodValue,
   quote,
+  resultingProduct,
   safeOrderSummary,
   unusedCredit,
 } from "../../domain/pricing/index.ts";
 import type { Account } from "./account.ts";
-import { periodValue, resultingProduct } from "./orders.ts";
+import { treatmentFor } from "./invoices.ts";
 
 export type QuoteInput = {
   targetProduct: string;
   seats?: number | undefined;
   addOns?: readonly string[] | undefined;
   coupon?: string | undefined;
+  /** The seller's country (SELLER_COUNTRY): an EU business elsewhere in the EU pays no VAT. */
+  sellerCountry?: string | undefined;
 };
 
 export type ProductKind = "plan" | "one_off";
@@ -99,6 +103,11 @@ export function quoteFor(
   if (kind === null) return { ok: false, error: apiError("unknown_product", input.targetProduct) };
   const coupon = input.coupon?.trim() || account.user.appliedCoupon || null;
   const { countryCode, stateCode } = account.location;
+  // Reverse charge (domain/invoices/tax-treatment.ts): no VAT is charged, the buyer accounts for it.
+  const reverseCharge =
+    input.sellerCountry !== undefined &&
+    treatmentFor({ seller: { country: input.sellerCountry } }, account.user, account.billing)
+      .kind === "reverse_charge";
   const current = kind === "plan" ? currentSubscription(account, catalog) : null;
   const summarise = (withCurrent: typeof current) =>
     safeOrderSummary(catalog, {
@@ -109,7 +118,7 @@ export function quoteFor(
       coupon: coupon ?? undefined,
       priceGroup: account.user.priceTestingGroupValue ?? undefined,
       current: withCurrent,
-      tax: { country: countryCode, state: stateCode },
+      tax: reverseCharge ? null : { country: countryCode, state: stateCode },
       redeemedCoupons: account.redeemedCoupons,
     });
   let result = summarise(current);

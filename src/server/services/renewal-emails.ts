@@ -16,6 +16,9 @@ function mail(to: Who, subject: string, lines: string[]): Mail {
 /** The reason a charge failed, in the words the checkout uses for it (spec section 8). */
 export function refusalReason(code: string): string {
   if (code === "no_payment_method") return "There is no card saved on your account.";
+  // An off-session renewal whose bank wants the customer (3-D Secure, issue 20).
+  if (code === "authentication_required")
+    return "Your bank asks you to confirm this payment yourself: sign in and pay from your account, or save another card.";
   return cardErrorMessage(code);
 }
 
@@ -28,6 +31,8 @@ export function renewedMail(
     periodEnd: number;
     processor: "cc" | "paypal";
     recovered: boolean;
+    /** The invoice of the renewal (issue 23): this e-mail is its receipt. */
+    invoice?: { number: string; url: string } | undefined;
   },
 ): Mail {
   const paidWith = r.processor === "paypal" ? "through PayPal" : "to your saved card";
@@ -39,7 +44,9 @@ export function renewedMail(
         ? ["Thank you: your payment went through and your subscription continues.", ""]
         : []),
       `${r.planName}: ${formatUsd(r.total)} charged ${paidWith} for ${date(r.periodStart)} to ${date(r.periodEnd)}.`,
-      "The invoice is in your account.",
+      r.invoice
+        ? `Invoice ${r.invoice.number} (PDF): ${r.invoice.url}`
+        : "The invoice is in your account.",
     ],
   );
 }

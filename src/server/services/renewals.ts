@@ -13,20 +13,23 @@
 //      invoice, move the subscription to the new period, queue the receipt.
 // A refused charge follows the retry schedule (day 0, 3, 7) with an e-mail each time, then the
 // subscription lapses to the free plan. A cancelled subscription is not charged: it ends at its
-// period end. PayPal subscriptions renew as a PayPal charge in sandbox mode (no PayPal API call);
-// outside it they are left to PayPal's own billing (not listed).
+// period end. PayPal subscriptions renew as a PayPal charge in sandbox mode without PAYPAL_* (no
+// PayPal API call); with PayPal's API they are left to PayPal's own billing (its PAYMENT.SALE.
+// COMPLETED webhook writes each renewal), and a cancelled one still ends here at its period end.
 //
 // The worker runs every `intervalMs` of real time, and at once when a settable clock moves, so
 // that a clock jumped months ahead catches up period by period.
 
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import type { DocumentLine } from "../../domain/invoices/document.ts";
 import {
   currentPriceBasis,
   endedState,
   nextAttemptAt,
   nextRenewalStep,
   type PriceBasis,
+  type RenewalCharge,
   type RenewalStep,
   renewalCharge,
 } from "../../domain/renewals/index.ts";
@@ -43,6 +46,7 @@ import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
+import { documentPath, issueInvoice, treatmentOf } from "./invoices.ts";
 import { locationOf } from "./location.ts";
 import { pricedWith } from "./orders.ts";
 import {
@@ -59,7 +63,7 @@ export type RenewalDeps = {
   catalog: Catalog;
   payments: PaymentProvider;
   mailer: Mailer;
-  config: Pick<Config, "payments" | "publicBaseUrl">;
+  config: Pick<Config, "payments" | "publicBaseUrl" | "paypal" | "seller">;
 };
 
 /** What one pass did. */
@@ -175,7 +179,9 @@ export class RenewalWorker {
         const due = await Renewals.dueAccounts(db, {
           now: clock.now(),
           limit: seen.size + BATCH,
-          paypal: config.payments === "sandbox",
+          // With PayPal's Subscriptions API, PayPal bills its subscribers itself and says so by
+          // webhook (services/paypal-webhooks.ts); only the sandbox's stand-in is renewed here.
+          paypal: config.payments === "sandbox" && config.paypal === null,
         });
         const fresh = due.filter((id) => !seen.has(id));
         if (fresh.length === 0) break;
@@ -236,6 +242,8 @@ export class RenewalWorker {
   ): Promise<Outcome> {
     const { db, catalog, log } = this.deps;
     const location = locationOf(user);
+    // Reverse charge (issue 23): an EU business elsewhere in the EU renews without VAT too.
+    const reverseCharge = (await treatmentOf(db, this.deps.config, user)).kind === "reverse_charge";
     const priced = renewalCharge(
       catalog,
       {
@@ -243,7 +251,7 @@ export class RenewalWorker {
         seats: step.seats,
         priceGroup: user.priceTestingGroupValue,
         recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
-        tax: { country: location.countryCode, state: location.stateCode },
+        tax: reverseCharge ? null : { country: location.countryCode, state: location.stateCode },
         basis: sub.priceBasis ?? (await this.licensedBasis(user, sub, step.productCode)),
         periodStart: step.start,
       },
@@ -283,7 +291,7 @@ export class RenewalWorker {
     const key = `renewal:${claim.id}:${claim.attempts}`;
     const collected = await this.collect(user, claim, key);
     if (collected.ok) {
-      return (await this.recordPaid(user, step, claim, collected.chargeRef, key, now, charge.basis))
+      return (await this.recordPaid(user, step, claim, collected.chargeRef, key, now, charge))
         ? "charged"
         : "waiting";
     }
@@ -335,9 +343,13 @@ export class RenewalWorker {
     try {
       const charged = await this.deps.payments.charge({
         customerId: user.paymentCustomer,
+        paymentMethodId: user.paymentMethod,
         amount: claim.amount,
         description: `Renewal: ${claim.productCode} × ${claim.seats}`,
         idempotencyKey: key,
+        orderKey: key,
+        // The customer is not there: the mandate saved with the card pays (SetupIntent).
+        offSession: true,
         metadata: {
           userId: String(user.id),
           productCode: claim.productCode,
@@ -345,7 +357,15 @@ export class RenewalWorker {
         },
       });
       if (charged.ok) return { ok: true, chargeRef: charged.chargeId };
-      if (charged.kind === "unavailable") return charged;
+      // Not reached, or perhaps charged: the same attempt (same key) is tried again later, which
+      // finds the first payment instead of making another; never a refusal.
+      if (charged.kind === "unavailable" || charged.kind === "unknown") {
+        return { ok: false, kind: "unavailable", message: charged.message };
+      }
+      // The bank wants the customer (3-D Secure): dunning, whose e-mail asks them to confirm.
+      if (charged.kind === "action") {
+        return { ok: false, kind: "refused", code: "authentication_required" };
+      }
       return {
         ok: false,
         kind: "refused",
@@ -368,9 +388,10 @@ export class RenewalWorker {
     chargeRef: string | null,
     key: string,
     now: number,
-    basis: PriceBasis | null,
+    charge: RenewalCharge,
   ): Promise<boolean> {
     const { db, catalog, mailer } = this.deps;
+    const basis: PriceBasis | null = charge.basis;
     const plan = catalog.plans.find((p) => p.code === claim.productCode);
     const order: Order = {
       id: randomId("ord"),
@@ -445,9 +466,25 @@ export class RenewalWorker {
           });
         }
       }
+      const invoice = await issueInvoice(
+        tx,
+        this.deps,
+        {
+          order,
+          user,
+          lines: renewalLines(plan?.name ?? claim.productCode, claim, charge, catalog),
+          ratePercent: charge.ratePercent,
+        },
+        // The renewal's own e-mail below is its receipt, naming the invoice.
+        { receipt: false },
+      );
       await mailer.queue(
         tx,
         renewedMail(user, {
+          invoice: {
+            number: invoice.number,
+            url: `${this.deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
+          },
           planName: plan?.name ?? claim.productCode,
           total: claim.amount,
           periodStart: claim.periodStart,
@@ -577,7 +614,7 @@ async function ownedInstance(tx: Queryable, user: User): Promise<number | null> 
  * The account once its subscription has ended (src/domain/renewals endedState): the free plan,
  * cancelled and expired; the team workspace it owns falls to the free plan with it.
  */
-async function endSubscription(
+export async function endSubscription(
   tx: Queryable,
   user: User,
   sub: Subscription,
@@ -600,4 +637,31 @@ async function endSubscription(
   await Renewals.closeFailed(tx, user.id, now);
   const owned = await ownedInstance(tx, user);
   if (owned !== null) await Instances.update(tx, owned, { productCode: FREE_PRODUCT });
+}
+
+/**
+ * The lines of a renewal's invoice: the plan for its seats and, with a recurring campaign, its
+ * discount. A claim retried after the prices moved keeps the figures it was claimed with (one
+ * line, its subtotal): the invoice says what was charged.
+ */
+function renewalLines(
+  planName: string,
+  claim: Renewal,
+  charge: RenewalCharge,
+  catalog: Catalog,
+): DocumentLine[] {
+  const seats = `${claim.seats} ${claim.seats === 1 ? "seat" : "seats"}`;
+  const label = `${planName}, renewal (${seats})`;
+  if (charge.subTotal !== claim.subTotal || charge.discount === 0) {
+    return [{ kind: "renewal", label, amount: claim.subTotal }];
+  }
+  const campaign = catalog.campaigns.find((c) => c.id === charge.campaignApplied);
+  return [
+    { kind: "renewal", label, amount: claim.subTotal + charge.discount },
+    {
+      kind: "discount",
+      label: `${campaign?.name ?? "Campaign"} discount (every term)`,
+      amount: -charge.discount,
+    },
+  ];
 }

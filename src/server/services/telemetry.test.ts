@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../../api/contract/index.ts";
+import { api } from "../../contract/index.ts";
 import { Events } from "../db/outbox.ts";
 import { RATE_RULES } from "../http/rate-limit.ts";
 import { HttpError } from "../http/reply.ts";

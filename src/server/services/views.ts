@@ -1,8 +1,8 @@
 // The answers of the user info, context and products calls (spec sections 3.1, 3.2 and 3.3),
 // built from an Account. Prices come from the pricing module; nothing is computed here.
 import type { z } from "zod";
-import type { ProductsResponse } from "../../api/contract/products.ts";
-import type { UserContextResponse, UserInfoResponse } from "../../api/contract/user.ts";
+import type { ProductsResponse } from "../../contract/products.ts";
+import type { UserContextResponse, UserInfoResponse } from "../../contract/user.ts";
 import { districtRedirect, type SchoolDistrictRule } from "../../domain/account/email-rules.ts";
 import { prefersHtmlEditor } from "../../domain/account/features.ts";
 import { FREE_PRODUCT, isTrialCode, trialProductForTier } from "../../domain/account/tier.ts";

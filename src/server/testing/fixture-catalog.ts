@@ -117,6 +117,7 @@ export function fixtureCatalog(): Catalog {
       { country: "US", state: null, ratePercent: 0, assumed: true },
       { country: "US", state: "CA", ratePercent: 7.25, assumed: true },
       { country: "DE", state: null, ratePercent: 19, assumed: true },
+      { country: "FR", state: null, ratePercent: 20, assumed: true },
     ],
     blockedEmailDomains: ["mailinator.com"],
   };

@@ -1,6 +1,6 @@
 // In-process test server and client. The server starts on port 0 with a temporary data folder,
 // a settable clock, the fixture catalogue and response validation on; the client calls it through
-// the browser's own client (src/api/client.ts), which checks every answer with the contract.
+// the browser's own client (src/client/client.ts), which checks every answer with the contract.
 //
 // The database is SQLite by default; `database: "pglite"` runs the server on an in-process
 // PostgreSQL (testing/pglite.ts), `database: "postgres"` on a schema of its own of the real server
@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { z } from "zod";
-import type { CallArgs, CallOptions } from "../../api/call-types.ts";
-import { createApiClient } from "../../api/client.ts";
-import { type Endpoint, ErrorBody } from "../../api/contract/common.ts";
+import type { CallArgs, CallOptions } from "../../client/call-types.ts";
+import { createApiClient } from "../../client/client.ts";
+import { type Endpoint, ErrorBody } from "../../contract/common.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import { type TestClock, testClock } from "../clock.ts";
 import { Users } from "../db/users.ts";
@@ -72,7 +72,7 @@ export class TestClient {
   }
 
   /**
-   * Calls an endpoint of the contract through the browser's client (src/api/client.ts), so the
+   * Calls an endpoint of the contract through the browser's client (src/client/client.ts), so the
    * server is tested with the very requests the checkout sends and every answer is validated
    * with the contract. An answer outside the contract, or no answer at all, throws: a test must
    * not pass on it.
@@ -116,7 +116,11 @@ export class TestClient {
       return {
         ok: false,
         status: error.status,
-        body: { message: error.message, error_code: error.errorCode },
+        body: {
+          message: error.message,
+          error_code: error.errorCode,
+          ...(error.action ? { action: error.action } : {}),
+        },
         headers,
       };
     }
@@ -236,14 +240,14 @@ export async function startTestServer(
     client: () => new TestClient(running.url),
     async signedIn(email, password = DEMO_PASSWORD) {
       const client = new TestClient(running.url);
-      const { api } = await import("../../api/contract/index.ts");
+      const { api } = await import("../../contract/index.ts");
       const answer = await client.call(api.signIn, { body: { email, password } });
       if (!answer.ok) throw new Error(`Sign-in of ${email} failed: ${answer.body.message}`);
       return client;
     },
     async verifiedAccount(email, password) {
       const client = new TestClient(running.url);
-      const { api } = await import("../../api/contract/index.ts");
+      const { api } = await import("../../contract/index.ts");
       const answer = await client.call(api.signUp, {
         body: { email, password, firstName: "Ada", lastName: "Team" },
       });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { issuesOf, makeCampaign } from "../testing/builders.ts";
+import { issuesOf, makeCampaignInput } from "../testing/builders.ts";
 
 describe("banner ids are unique", () => {
   it("reports a banner id used by two campaigns", async () => {
     const campaigns = [
-      makeCampaign(),
-      makeCampaign({ id: "cyber-monday-2026", coupon: "cyber2026" }),
+      makeCampaignInput(),
+      makeCampaignInput({ id: "cyber-monday-2026", coupon: "cyber2026" }),
     ];
     expect(await issuesOf({ campaigns: { campaigns } })).toMatchInlineSnapshot(`
       [

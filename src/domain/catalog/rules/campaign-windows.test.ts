@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { issuesOf, makeCampaign } from "../testing/builders.ts";
+import { issuesOf, makeCampaignInput } from "../testing/builders.ts";
 
 describe("campaign windows", () => {
   it("reports validFrom after validTo", async () => {
-    const campaign = makeCampaign({
+    const campaign = makeCampaignInput({
       validFrom: "2026-12-01T00:00:00Z",
       validTo: "2026-11-27T00:00:00Z",
     });
@@ -15,7 +15,7 @@ describe("campaign windows", () => {
   });
 
   it("reports an empty window (validFrom equal to validTo)", async () => {
-    const campaign = makeCampaign({
+    const campaign = makeCampaignInput({
       validFrom: "2026-12-01T00:00:00Z",
       validTo: "2026-12-01T00:00:00+00:00",
     });

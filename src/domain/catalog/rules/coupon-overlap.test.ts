@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { issuesOf, makeCampaign } from "../testing/builders.ts";
+import { issuesOf, makeCampaignInput } from "../testing/builders.ts";
 
 const second = (overrides = {}) =>
-  makeCampaign({ id: "black-friday-2026-extra", banners: [], ...overrides });
+  makeCampaignInput({ id: "black-friday-2026-extra", banners: [], ...overrides });
 
 describe("a coupon picks one campaign at any time", () => {
   it("accepts the same coupon in windows that only touch", async () => {
     const campaigns = [
-      makeCampaign(),
+      makeCampaignInput(),
       second({ validFrom: "2026-12-01T00:00:00Z", validTo: "2026-12-05T00:00:00Z" }),
     ];
     expect(await issuesOf({ campaigns: { campaigns } })).toEqual([]);
@@ -15,7 +15,7 @@ describe("a coupon picks one campaign at any time", () => {
 
   it("reports the same coupon in overlapping windows", async () => {
     const campaigns = [
-      makeCampaign(),
+      makeCampaignInput(),
       second({ validFrom: "2026-11-30T00:00:00Z", validTo: "2026-12-05T00:00:00Z" }),
     ];
     expect(await issuesOf({ campaigns: { campaigns } })).toMatchInlineSnapshot(`

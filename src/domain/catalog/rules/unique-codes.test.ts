@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   issuesOf,
-  makeCampaign,
+  makeCampaignInput,
   makeCatalogInput,
   makeStructure,
   makeTrialFamily,
@@ -29,7 +29,9 @@ describe("codes and ids are unique", () => {
   it("reports a campaign id and a seat structure id used twice", async () => {
     expect(
       await issuesOf({
-        campaigns: { campaigns: [makeCampaign(), makeCampaign({ coupon: "other", banners: [] })] },
+        campaigns: {
+          campaigns: [makeCampaignInput(), makeCampaignInput({ coupon: "other", banners: [] })],
+        },
         seatBands: { structures: [makeStructure(), makeStructure({ default: false })] },
       }),
     ).toMatchInlineSnapshot(`

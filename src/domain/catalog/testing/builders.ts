@@ -1,6 +1,6 @@
 // Test fixtures: a small valid catalogue in source form (as the YAML files read), with overrides.
 // `makeCatalogFiles()` is valid; a test changes the one thing it is about:
-//   makeCatalogFiles({ campaigns: [makeCampaign({ validTo: "2020-01-01T00:00:00Z" })] })
+//   makeCatalogFiles({ campaigns: [makeCampaignInput({ validTo: "2020-01-01T00:00:00Z" })] })
 import type { z } from "zod";
 import type { Issue } from "../issue.ts";
 import type { SourceFile } from "../source-file.ts";
@@ -138,7 +138,8 @@ export function makeStructure(overrides: Partial<StructureInput> = {}): Structur
   };
 }
 
-export function makeCampaign(overrides: Partial<CampaignInput> = {}): CampaignInput {
+/** A campaign as catalog/campaigns.yaml writes it (dates as text); `makeCampaign` in src/domain/testing builds the parsed entry. */
+export function makeCampaignInput(overrides: Partial<CampaignInput> = {}): CampaignInput {
   return {
     id: "black-friday-2026",
     name: "Black Friday 2026",
@@ -196,7 +197,7 @@ export function makeCatalogInput(overrides: Partial<CatalogInput> = {}): Catalog
       maxExportMs: 1_800_000,
     },
     seatBands: { structures: [makeStructure()] },
-    campaigns: { campaigns: [makeCampaign()] },
+    campaigns: { campaigns: [makeCampaignInput()] },
     priceTests: {
       priceSets: [
         { id: "sample-catalogue", description: "Sample catalogue prices", groupValues: ["b"] },

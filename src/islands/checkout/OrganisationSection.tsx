@@ -1,0 +1,116 @@
+// "Buying for an organisation" (issue 23 item 3): the organisation's name, its VAT or tax id and
+// its street address, printed on the invoice. An EU VAT id is checked by the server (format and
+// check digits); an EU business in another member state than the seller's then pays no VAT
+// (reverse charge), so the summary is priced again once it is saved. Optional: closed unless
+// details were saved before. On the account page it can also issue earlier invoices again.
+import { useStore } from "@nanostores/react";
+import { type SubmitEvent, useEffect } from "react";
+import {
+  type BillingDetailsInput,
+  loadBillingDetails,
+  saveBillingDetails,
+} from "../../stores/billing.ts";
+import { Problem } from "../screens/Frame.tsx";
+
+function text(form: FormData, name: string): string | undefined {
+  const value = form.get(name);
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+export function OrganisationSection({
+  place = "checkout",
+  onSaved,
+}: {
+  place?: "checkout" | "account";
+  onSaved?: () => void | Promise<void>;
+}) {
+  const loaded = useStore(loadBillingDetails.$state);
+  const saving = useStore(saveBillingDetails.$state);
+  useEffect(() => {
+    void loadBillingDetails.run();
+  }, []);
+  const current =
+    saving.status === "success" ? saving.value : loaded.status === "success" ? loaded.value : null;
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const input: BillingDetailsInput = {};
+    for (const key of ["organisation", "taxId", "street", "city"] as const) {
+      const value = text(form, key);
+      if (value !== undefined) input[key] = value;
+    }
+    if (place === "account") input.reissue = form.get("reissue") === "on";
+    // At checkout, onSaved prices the summary again: a VAT id may take the VAT off.
+    if ((await saveBillingDetails.run(input)).ok) await onSaved?.();
+  };
+  const id = (name: string) => `${place}-org-${name}`;
+  return (
+    <details className="stack organisation" open={Boolean(current?.organisation || current?.taxId)}>
+      <summary>Buying for an organisation</summary>
+      <form
+        className="stack"
+        onSubmit={onSubmit}
+        aria-label="Organisation"
+        // Re-mounted once the saved details arrive, so the fields show them.
+        key={loaded.status === "success" ? "loaded" : "empty"}
+      >
+        <label htmlFor={id("name")}>Organisation name</label>
+        <input
+          id={id("name")}
+          name="organisation"
+          autoComplete="organization"
+          maxLength={200}
+          defaultValue={current?.organisation ?? ""}
+        />
+        <label htmlFor={id("tax")}>VAT or tax id</label>
+        <input
+          id={id("tax")}
+          name="taxId"
+          maxLength={40}
+          aria-describedby={id("tax-hint")}
+          defaultValue={current?.taxId ?? ""}
+        />
+        <p id={id("tax-hint")} className="hint">
+          EU businesses: the VAT id with its country prefix, such as DE123456789.
+        </p>
+        <label htmlFor={id("street")}>Street address</label>
+        <input
+          id={id("street")}
+          name="street"
+          autoComplete="street-address"
+          maxLength={200}
+          defaultValue={current?.street ?? ""}
+        />
+        <label htmlFor={id("city")}>City</label>
+        <input
+          id={id("city")}
+          name="city"
+          autoComplete="address-level2"
+          maxLength={100}
+          defaultValue={current?.city ?? ""}
+        />
+        {place === "account" && (
+          <label>
+            <input type="checkbox" name="reissue" /> Issue my earlier invoices again with these
+            details (each is cancelled by a credit note first)
+          </label>
+        )}
+        <button type="submit" className="btn" disabled={saving.status === "started"}>
+          {saving.status === "started" ? "Saving…" : "Save organisation"}
+        </button>
+        <div aria-live="polite">
+          {saving.status === "failure" && <Problem failure={saving.error} />}
+          {saving.status === "success" && (
+            <p role="status">
+              {saving.value.reverseCharge
+                ? "Saved. Reverse charge: no VAT is added; your organisation accounts for it."
+                : "Saved: your invoices will name your organisation."}
+              {saving.value.reissued.length > 0 &&
+                ` Issued again: ${saving.value.reissued.join(", ")}.`}
+            </p>
+          )}
+        </div>
+      </form>
+    </details>
+  );
+}

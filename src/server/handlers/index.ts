@@ -1,0 +1,33 @@
+// Every route of the server.
+import type { Routes } from "../routing.ts";
+import { authRoutes } from "./auth.ts";
+import { devRoutes } from "./dev.ts";
+import { engagementRoutes } from "./engagement.ts";
+import { healthRoutes } from "./health.ts";
+import { invoiceRoutes } from "./invoices.ts";
+import { paymentProviderRoutes } from "./payment-providers.ts";
+import { paymentRoutes } from "./payments.ts";
+import { paypalRoutes } from "./paypal.ts";
+import { paypalWebhookRoutes } from "./paypal-webhooks.ts";
+import { productRoutes } from "./products.ts";
+import { quotePageRoutes } from "./quotes-page.ts";
+import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
+import { userRoutes } from "./user.ts";
+import { webhookRoutes } from "./webhooks.ts";
+
+export function registerRoutes(routes: Routes): void {
+  authRoutes(routes);
+  userRoutes(routes);
+  productRoutes(routes);
+  paymentRoutes(routes);
+  paymentProviderRoutes(routes);
+  paypalRoutes(routes);
+  sandboxAuthenticationRoutes(routes);
+  webhookRoutes(routes);
+  paypalWebhookRoutes(routes);
+  invoiceRoutes(routes);
+  quotePageRoutes(routes);
+  engagementRoutes(routes);
+  devRoutes(routes);
+  healthRoutes(routes);
+}

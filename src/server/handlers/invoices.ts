@@ -1,0 +1,102 @@
+// Invoices and credit notes (issue 23): the account's list, each document as a PDF and as an
+// HTML page (its owner only), and the buyer's business details with the re-issue they cause.
+import { api } from "../../contract/index.ts";
+import type { InvoiceDocumentEntry } from "../../contract/invoices.ts";
+import { parseDocumentNumber } from "../../domain/invoices/numbering.ts";
+import { printableDocument } from "../../domain/invoices/printable.ts";
+import { classifyTaxId } from "../../domain/invoices/vat-id.ts";
+import type { Routes } from "../app.ts";
+import type { Ctx } from "../context.ts";
+import { BillingDetailsTable, Invoices, type StoredInvoice } from "../db/invoices.ts";
+import { fail, file, html, json } from "../http/reply.ts";
+import { printableHtml } from "../invoices/html.ts";
+import { withOwnAccountLock } from "../services/account-lock.ts";
+import { documentPath, reissueInvoices, treatmentFor } from "../services/invoices.ts";
+import { locationOf } from "../services/location.ts";
+
+/** The PDF renderer (pdf-lib and its fonts) loads on the first download, not at start-up. */
+const pdfRenderer = () => import("../invoices/pdf.ts");
+
+/** How many documents the account page lists (newest first). */
+const LIST_LIMIT = 200;
+
+function entryOf(doc: StoredInvoice): InvoiceDocumentEntry {
+  return {
+    number: doc.number,
+    kind: doc.kind,
+    refersTo: doc.refersTo,
+    creditedBy: doc.creditedBy,
+    orderId: doc.orderId,
+    issuedAt: doc.issuedAt,
+    total: doc.total,
+    pdfUrl: documentPath(doc.number, "pdf"),
+    htmlUrl: documentPath(doc.number, "html"),
+  };
+}
+
+async function detailsAnswer(ctx: Ctx, userId: number, reissued: string[]) {
+  const user = await ctx.requireUser();
+  const details = await BillingDetailsTable.get(ctx.app.db, userId);
+  return {
+    organisation: details?.organisation ?? null,
+    taxId: details?.taxId ?? null,
+    street: details?.street ?? null,
+    city: details?.city ?? null,
+    reverseCharge: treatmentFor(ctx.app.config, user, details).kind === "reverse_charge",
+    reissued,
+  };
+}
+
+export function invoiceRoutes(routes: Routes): void {
+  routes.api(api.invoiceDocuments, async (ctx, { user }) => {
+    const docs = await Invoices.forUser(ctx.app.db, user.id, LIST_LIMIT);
+    return json({ documents: docs.map(entryOf) });
+  });
+
+  // /api/5/invoices/INV-2026-000001.pdf or .html: one document, for the account it was issued to.
+  routes.raw({ method: "GET", path: "/api/5/invoices/:file" }, async (ctx) => {
+    const user = await ctx.requireUser();
+    const match = /^(.+)\.(pdf|html)$/.exec(ctx.params.file ?? "");
+    const number = match?.[1] ?? "";
+    if (!match || parseDocumentNumber(number) === null) return fail("not_found");
+    const stored = await Invoices.byNumber(ctx.app.db, number);
+    // Someone else's number answers as a number that does not exist: nothing tells them apart.
+    if (!stored || stored.userId !== user.id) return fail("not_found");
+    const printable = printableDocument(stored.document);
+    if (match[2] === "pdf") {
+      const bytes = await (await pdfRenderer()).printablePdf(printable, {
+        author: stored.document.seller.name,
+      });
+      return file(bytes, "application/pdf", `${number}.pdf`);
+    }
+    return html(printableHtml(printable, { pdf: documentPath(number, "pdf"), back: "/cart/home" }));
+  });
+
+  routes.api(api.billingDetails, async (ctx, { user }) => {
+    return json(await detailsAnswer(ctx, user.id, []));
+  });
+
+  routes.api(api.saveBillingDetails, async (ctx, { body }) => {
+    return withOwnAccountLock(ctx, async ({ user }) => {
+      const country = locationOf(user).countryCode;
+      const taxId = body.taxId ? classifyTaxId(body.taxId, country) : null;
+      if (taxId && !taxId.ok) return fail("invalid_tax_id", taxId.message);
+      const now = ctx.now();
+      const reissued = await ctx.app.db.transaction(async (tx) => {
+        await BillingDetailsTable.put(tx, {
+          userId: user.id,
+          organisation: body.organisation ?? null,
+          taxId: taxId?.ok ? taxId.taxId : null,
+          taxIdCountry: taxId?.ok ? taxId.country : null,
+          taxIdValid: taxId?.ok ? taxId.euVat : false,
+          street: body.street ?? null,
+          city: body.city ?? null,
+          updatedAt: now,
+        });
+        // An invoice already issued is never edited: a credit note and a new invoice (item 3).
+        return body.reissue ? reissueInvoices(tx, user, now) : [];
+      });
+      return json(await detailsAnswer(ctx, user.id, reissued));
+    });
+  });
+}

@@ -1,0 +1,192 @@
+// The sandbox's authentication cards and page (routes/sandbox-authentication.ts): a purchase waits
+// for the customer's step, the order is written only once the step completed and the charge is
+// paid, a failed step charges nothing and is final for its key, and the page settles a step once.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../../contract/index.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+let accounts = 0;
+async function buyerWithCard(number: string): Promise<TestClient> {
+  const client = server.client();
+  const signUp = await client.call(api.signUp, {
+    body: {
+      email: `auth-${++accounts}@example.com`,
+      password: "secret-1",
+      firstName: "Pat",
+      lastName: "Buyer",
+    },
+  });
+  if (!signUp.ok) throw new Error(signUp.body.message);
+  // An address without sales tax: the total is the plan's price.
+  await client.call(api.address, { body: { country: "US", state: "OR" } });
+  const token = await client.call(api.sandboxToken, {
+    body: {
+      number,
+      expMonth: 12,
+      expYear: 2030,
+      cvc: "123",
+      postalCode: "94107",
+    },
+  });
+  if (!token.ok) throw new Error(token.body.message);
+  const saved = await client.call(api.paymentToken, {
+    body: { token: token.body.id },
+    idempotencyKey: newKey(),
+  });
+  if (!saved.ok) throw new Error(saved.body.message);
+  return client;
+}
+
+const purchase = {
+  product: { code: "wv_single_1m", name: "Power" },
+  newCart: true,
+  expectedTotal: 999,
+};
+
+async function paidOrders(): Promise<number> {
+  const r = await server.running.deps.db.get<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
+  );
+  return r?.n ?? 0;
+}
+
+async function answerStep(client: TestClient, payment: string, action: string): Promise<Response> {
+  return client.fetch("/dev/sandbox/authenticate", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ payment, action }).toString(),
+  });
+}
+
+async function invoices(client: TestClient): Promise<unknown[]> {
+  return (await (await client.fetch("/api/3/payment/invoices/1")).json()) as unknown[];
+}
+
+describe("sandbox authentication cards", () => {
+  it("writes the order only once the step is completed", async () => {
+    const client = await buyerWithCard("4000002500003155");
+    const key = newKey();
+    const first = await client.call(api.upgrade, {
+      body: purchase,
+      idempotencyKey: key,
+    });
+    expect(first).toMatchObject({
+      status: 402,
+      body: { error_code: "authentication_required" },
+    });
+    const action = first.ok ? undefined : first.body.action;
+    expect(action?.url).toMatch(/^\/dev\/sandbox\/authenticate\?payment=ch_sandbox_/);
+    // Asked again before the step: still waiting, nothing written.
+    const waiting = await client.call(api.upgrade, {
+      body: purchase,
+      idempotencyKey: key,
+    });
+    expect(waiting).toMatchObject({
+      status: 402,
+      body: { error_code: "authentication_required" },
+    });
+    expect(await invoices(client)).toHaveLength(0);
+
+    const shown = await client.fetch(action?.url ?? "");
+    expect(shown.status).toBe(200);
+    const text = await shown.text();
+    expect(text).toContain("$9.99");
+    expect(text).toContain(">Complete</button>");
+    expect(text).toContain(">Fail</button>");
+
+    const before = await paidOrders();
+    expect((await answerStep(client, action?.paymentId ?? "", "complete")).status).toBe(200);
+    // A second answer (another tab) changes nothing.
+    await answerStep(client, action?.paymentId ?? "", "fail");
+    const paid = await client.call(api.upgrade, {
+      body: purchase,
+      idempotencyKey: key,
+    });
+    expect(paid).toMatchObject({
+      status: 200,
+      body: { success: true, total: 999 },
+    });
+    expect(await paidOrders()).toBe(before + 1);
+    expect(await invoices(client)).toHaveLength(1);
+    // The page no longer offers a settled step.
+    expect((await client.fetch(action?.url ?? "")).status).toBe(404);
+  });
+
+  it("a failed step charges nothing, and that answer is final for its key", async () => {
+    const client = await buyerWithCard("4000002760003184");
+    const key = newKey();
+    const first = await client.call(api.upgrade, {
+      body: purchase,
+      idempotencyKey: key,
+    });
+    const paymentId = first.ok ? "" : (first.body.action?.paymentId ?? "");
+    await answerStep(client, paymentId, "fail");
+    for (let i = 0; i < 2; i++) {
+      expect(await client.call(api.upgrade, { body: purchase, idempotencyKey: key })).toMatchObject(
+        {
+          status: 402,
+          body: { error_code: "authentication_failed" },
+        },
+      );
+    }
+    expect(await invoices(client)).toHaveLength(0);
+  });
+
+  it("3178: completed, then declined for insufficient funds", async () => {
+    const client = await buyerWithCard("4000008260003178");
+    const key = newKey();
+    const first = await client.call(api.upgrade, {
+      body: purchase,
+      idempotencyKey: key,
+    });
+    const paymentId = first.ok ? "" : (first.body.action?.paymentId ?? "");
+    await answerStep(client, paymentId, "complete");
+    expect(await client.call(api.upgrade, { body: purchase, idempotencyKey: key })).toMatchObject({
+      status: 402,
+      body: { error_code: "insufficient_funds" },
+    });
+    expect(await invoices(client)).toHaveLength(0);
+  });
+
+  it("off-session payments: 3155 succeeds, 3184 and 3178 need the customer", async () => {
+    const { createSandboxProvider } = await import("../payments/sandbox.ts");
+    const { db, clock } = server.running.deps;
+    const provider = createSandboxProvider(db, clock);
+    const cases = [
+      ["4000002500003155", true],
+      ["4000002760003184", false],
+      ["4000008260003178", false],
+    ] as const;
+    for (const [number, ok] of cases) {
+      await buyerWithCard(number);
+      const customerId = (
+        await db.get<{ payment_customer: string }>(
+          "SELECT payment_customer FROM users WHERE email = ?",
+          [`auth-${accounts}@example.com`],
+        )
+      )?.payment_customer;
+      const key = newKey();
+      const charged = await provider.charge({
+        customerId: customerId ?? "",
+        paymentMethodId: null,
+        amount: 999,
+        description: "renewal",
+        idempotencyKey: key,
+        orderKey: key,
+        offSession: true,
+        metadata: {},
+      });
+      expect(charged.ok ? "ok" : charged.kind === "card" ? charged.code : charged.kind).toBe(
+        ok ? "ok" : "authentication_required",
+      );
+    }
+  });
+});

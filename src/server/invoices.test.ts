@@ -1,0 +1,469 @@
+// Issue 23 through the API: each charge has an invoice with a gapless number, the seller, the
+// buyer (organisation and tax id when given), the lines, tax and totals of the order summary it
+// was charged by, a receipt in the outbox, and its PDF and HTML for its owner only. The done-when
+// scenario: a German company with a valid VAT id (reverse charge), a US business in California
+// (sales tax) and a private person in France (French VAT), all buying from an Irish seller.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../contract/index.ts";
+import { REVERSE_CHARGE_MENTION } from "../domain/invoices/tax-treatment.ts";
+import { Invoices } from "./db/invoices.ts";
+import { Outbox } from "./db/outbox.ts";
+import { issueCreditNote } from "./services/invoices.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { extractPdfText, pdfFonts } from "./testing/pdf-text.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+type Buyer = {
+  email: string;
+  address: { name: string; country: string; state?: string; postalCode?: string };
+  details?: { organisation: string; taxId?: string; street?: string; city?: string };
+};
+
+async function buyer(who: Buyer): Promise<TestClient> {
+  const { client } = await server.verifiedAccount(who.email, "secret-password-1");
+  const address = await client.call(api.address, { body: who.address });
+  if (!address.ok) throw new Error(address.body.message);
+  if (who.details) {
+    const saved = await client.call(api.saveBillingDetails, { body: who.details });
+    if (!saved.ok) throw new Error(saved.body.message);
+  }
+  const token = await client.call(api.sandboxToken, {
+    body: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123", postalCode: "1" },
+  });
+  if (!token.ok) throw new Error(token.body.message);
+  const card = await client.call(api.paymentToken, {
+    body: { token: token.body.id },
+    idempotencyKey: newKey(),
+  });
+  if (!card.ok) throw new Error(card.body.message);
+  return client;
+}
+
+async function buy(client: TestClient, targetProduct: string, seats?: number) {
+  const summary = await client.call(api.orderSummary, {
+    body: { targetProduct, ...(seats ? { seats } : {}) },
+  });
+  if (!summary.ok) throw new Error(summary.body.message);
+  const bought = await client.call(api.upgrade, {
+    body: {
+      product: { code: targetProduct },
+      ...(seats ? { seats } : {}),
+      expectedTotal: summary.body.total,
+    },
+    idempotencyKey: newKey(),
+  });
+  if (!bought.ok) throw new Error(bought.body.message);
+  return { summary: summary.body, order: bought.body };
+}
+
+async function documentsOf(client: TestClient) {
+  const list = await client.call(api.invoiceDocuments, {});
+  if (!list.ok) throw new Error(list.body.message);
+  return list.body.documents;
+}
+
+async function receiptsTo(email: string) {
+  return (await Outbox.latest(server.running.deps.db, 50, email)).filter(
+    (m) => m.subject.startsWith("Receipt") || m.subject.startsWith("Refund receipt"),
+  );
+}
+
+describe("the done-when scenario: three buyers, three invoices", () => {
+  it("a German company with a valid VAT id pays no VAT: reverse charge, with the legal mention", async () => {
+    const client = await buyer({
+      email: "einkauf@beispiel.de",
+      address: { name: "Ada Team", country: "DE", postalCode: "10115" },
+      details: {
+        organisation: "Beispiel GmbH",
+        taxId: "DE 136 695 976",
+        street: "Hauptstraße 1",
+        city: "Berlin",
+      },
+    });
+    const { summary, order } = await buy(client, "wv_unloct17_12m");
+    expect(summary.salesTax).toBe(0);
+    const [entry] = await documentsOf(client);
+    const stored = await Invoices.byNumber(server.running.deps.db, entry?.number ?? "");
+    const doc = stored?.document;
+    expect(doc).toMatchObject({
+      kind: "invoice",
+      orderId: order.orderId,
+      seller: { country: "IE", taxId: "IE6388047V" },
+      buyer: {
+        name: "Beispiel GmbH",
+        contact: "Ada Team",
+        address: ["Hauptstraße 1", "10115 Berlin"],
+        country: "DE",
+        taxId: "DE136695976",
+      },
+      lines: summary.lines,
+      subTotal: summary.subTotal,
+      taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: summary.subTotal, tax: 0 }],
+      total: summary.total,
+      amountPaid: order.total,
+      paymentMethod: "Visa ending 4242",
+      notes: [REVERSE_CHARGE_MENTION],
+    });
+    const [receipt] = await receiptsTo("einkauf@beispiel.de");
+    expect(receipt?.subject).toBe(
+      `Receipt: $${(summary.total / 100).toFixed(2)} paid (invoice ${entry?.number})`,
+    );
+    expect(receipt?.body).toContain(REVERSE_CHARGE_MENTION);
+  });
+
+  it("a US business in California pays California's sales tax", async () => {
+    const client = await buyer({
+      email: "ap@example-studio.com",
+      address: { name: "Sam Lee", country: "US", state: "CA", postalCode: "94103" },
+      details: {
+        organisation: "Example Studio Inc.",
+        taxId: "12-3456789",
+        street: "1 Market St",
+        city: "San Francisco",
+      },
+    });
+    const { summary } = await buy(client, "wv_unloct17_12m");
+    expect(summary.taxRates[0]?.ratePercent).toBe(7.25);
+    const [entry] = await documentsOf(client);
+    const doc = (await Invoices.byNumber(server.running.deps.db, entry?.number ?? ""))?.document;
+    expect(doc).toMatchObject({
+      buyer: {
+        name: "Example Studio Inc.",
+        taxId: "12-3456789",
+        address: ["1 Market St", "94103 San Francisco CA"],
+        country: "US",
+      },
+      taxes: [
+        {
+          label: "Sales tax (California)",
+          ratePercent: 7.25,
+          taxable: summary.subTotal,
+          tax: summary.salesTax,
+        },
+      ],
+      total: summary.total,
+      notes: [],
+    });
+    expect(summary.salesTax).toBe(Math.round((summary.subTotal * 7.25) / 100));
+  });
+
+  it("a private person in France pays French VAT", async () => {
+    const client = await buyer({
+      email: "camille@example.fr",
+      address: { name: "Camille Martin", country: "FR", postalCode: "75001" },
+    });
+    const { summary } = await buy(client, "wv_unloct17_12m");
+    const [entry] = await documentsOf(client);
+    const doc = (await Invoices.byNumber(server.running.deps.db, entry?.number ?? ""))?.document;
+    expect(doc).toMatchObject({
+      buyer: { name: "Camille Martin", contact: null, taxId: null, country: "FR" },
+      taxes: [
+        {
+          label: "VAT (France)",
+          ratePercent: 20,
+          taxable: summary.subTotal,
+          tax: summary.salesTax,
+        },
+      ],
+      total: summary.total,
+    });
+    expect(summary.salesTax).toBe(Math.round(summary.subTotal / 5));
+  });
+});
+
+describe("numbers", () => {
+  it("run on without a gap across buyers and kinds of charge, and a one-off export has its invoice", async () => {
+    const client = await buyer({
+      email: "numbers@example.com",
+      address: { name: "N", country: "US" },
+    });
+    await buy(client, "wv_unloct17_12m");
+    await buy(client, "single_export_hd");
+    const rows = await server.running.deps.db.all<{ sequence: number }>(
+      "SELECT sequence FROM invoices WHERE series = 'INV-2026' ORDER BY sequence",
+    );
+    expect(rows.map((r) => Number(r.sequence))).toEqual(rows.map((_, i) => i + 1));
+    const docs = await documentsOf(client);
+    expect(docs.map((d) => d.kind)).toEqual(["invoice", "invoice"]);
+  });
+});
+
+describe("every kind of charge has its invoice and receipt", () => {
+  it("a PayPal purchase says PayPal", async () => {
+    const { client } = await server.verifiedAccount("paypal-inv@example.com", "secret-password-1");
+    const start = await client.call(api.paypalSubscription, {
+      body: { product: { code: "wv_single_1m" }, newCart: true, href: "/cart#paypalCompleted" },
+      idempotencyKey: newKey(),
+    });
+    if (!start.ok) throw new Error(start.body.message);
+    const approved = await client.fetch("/dev/paypal/approve", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ id: start.body.approvalId, action: "approve" }).toString(),
+    });
+    expect(approved.status).toBe(303);
+    const [first] = await documentsOf(client);
+    const doc = (await Invoices.byNumber(server.running.deps.db, first?.number ?? ""))?.document;
+    expect(doc).toMatchObject({ paymentMethod: "PayPal", total: start.body.paypal.totalAmount });
+    expect((await receiptsTo("paypal-inv@example.com")).map((m) => m.subject)).toEqual([
+      `Receipt: $${(start.body.paypal.totalAmount / 100).toFixed(2)} paid (invoice ${first?.number})`,
+    ]);
+  });
+});
+
+describe("renewals", () => {
+  it("a renewal is a new invoice of the series, for the new period, named in the renewal's mail", async () => {
+    const renewing = await startTestServer({
+      seed: false,
+      env: { CLOCK: "settable" },
+      renewals: { intervalMs: 0 },
+    });
+    try {
+      const { client } = await renewing.verifiedAccount(
+        "renew-inv@example.com",
+        "secret-password-1",
+      );
+      await client.call(api.address, { body: { country: "FR" } });
+      const token = await client.call(api.sandboxToken, {
+        body: {
+          number: "4242424242424242",
+          expMonth: 12,
+          expYear: 2030,
+          cvc: "123",
+          postalCode: "1",
+        },
+      });
+      if (!token.ok) throw new Error(token.body.message);
+      await client.call(api.paymentToken, {
+        body: { token: token.body.id },
+        idempotencyKey: newKey(),
+      });
+      const bought = await client.call(api.upgrade, {
+        body: { product: { code: "wv_single_1m" } },
+        idempotencyKey: newKey(),
+      });
+      if (!bought.ok) throw new Error(bought.body.message);
+      const run = await renewing.moveClock(32 * 86_400_000);
+      expect(run.charged).toBe(1);
+      // A month later the first session has run out: sign in again.
+      const later = await renewing.signedIn("renew-inv@example.com", "secret-password-1");
+      const list = await later.call(api.invoiceDocuments, {});
+      const docs = list.ok ? list.body.documents : [];
+      expect(docs.map((d) => d.number).sort()).toEqual(["INV-2026-000001", "INV-2026-000002"]);
+      const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
+      expect(renewal?.document).toMatchObject({
+        taxes: [{ label: "VAT (France)", ratePercent: 20 }],
+        lines: [{ kind: "renewal", label: "Power, renewal (1 seat)" }],
+      });
+      expect(renewal?.document.servicePeriod?.start).toBe(bought.body.orderEndDate);
+      const [mail] = await Outbox.latest(renewing.running.deps.db, 1, "renew-inv@example.com");
+      expect(mail?.subject).toBe("Your subscription renewed");
+      expect(mail?.body).toContain(
+        "Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf",
+      );
+    } finally {
+      await renewing.close();
+    }
+  }, 60_000);
+});
+
+describe("documents", () => {
+  it("the PDF says what the HTML page says, and only its owner gets either", async () => {
+    const client = await buyer({
+      email: "pdf@example.com",
+      address: { name: "Pat Doe", country: "DE", postalCode: "10115" },
+    });
+    await buy(client, "wv_unloct17_12m");
+    const [entry] = await documentsOf(client);
+    if (!entry) throw new Error("no invoice");
+    const pdf = await client.fetch(entry.pdfUrl);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(pdf.headers.get("content-disposition")).toBe(
+      `attachment; filename="${entry.number}.pdf"`,
+    );
+    const page = await client.fetch(entry.htmlUrl);
+    expect(page.status).toBe(200);
+    const htmlText = htmlToLines(await page.text());
+    const pdfText = await extractPdfText(new Uint8Array(await pdf.arrayBuffer()));
+    // The page's text, less its two links, is the PDF's text, in the same order (the PDF wraps
+    // long lines, so both are compared as one run of words).
+    const words = (lines: string[]) => lines.join(" ").replace(/\s+/g, " ");
+    expect(words(pdfText)).toBe(
+      words(htmlText.filter((l) => !["Download the PDF", "Back to your account", "·"].includes(l))),
+    );
+    expect(
+      await pdfFonts(new Uint8Array(await (await client.fetch(entry.pdfUrl)).arrayBuffer())),
+    ).toEqual([
+      // pdf-lib names an embedded subset <font>-<digits>.
+      { name: expect.stringMatching(/^DejaVuSans-\d+$/), embedded: true },
+      { name: expect.stringMatching(/^DejaVuSans-Bold-\d+$/), embedded: true },
+    ]);
+    expect(pdfText).toContain("VAT (Germany)");
+    expect(pdfText).toContain("19 %");
+
+    const stranger = await server.signedIn("free@demo.test");
+    for (const path of [
+      entry.pdfUrl,
+      entry.htmlUrl,
+      "/api/5/invoices/INV-2026-999999.pdf",
+      "/api/5/invoices/x.pdf",
+    ]) {
+      expect((await stranger.fetch(path)).status, path).toBe(404);
+    }
+    expect((await server.client().fetch(entry.pdfUrl)).status).toBe(401);
+    // (PDF.js loads its worker on first use: seconds on a busy machine.)
+  }, 60_000);
+});
+
+describe("credit notes", () => {
+  it("a refund makes a credit note of its own series that refers to the invoice, once per refund", async () => {
+    const client = await buyer({
+      email: "refund@example.com",
+      address: { name: "R", country: "FR" },
+    });
+    const { summary, order } = await buy(client, "wv_unloct17_12m");
+    const db = server.running.deps.db;
+    const deps = server.running.deps;
+    const at = server.clock.now();
+    const note = await db.transaction((tx) =>
+      issueCreditNote(
+        tx,
+        { orderId: order.orderId, amountCents: 1200, refundId: "re_1", at },
+        deps,
+      ),
+    );
+    const again = await db.transaction((tx) =>
+      issueCreditNote(
+        tx,
+        { orderId: order.orderId, amountCents: 1200, refundId: "re_1", at },
+        deps,
+      ),
+    );
+    expect(again?.number).toBe(note?.number);
+    expect(note?.number).toMatch(/^CN-2026-\d{6}$/);
+    expect(note?.document).toMatchObject({
+      kind: "credit_note",
+      refersTo: (await documentsOf(client)).find((d) => d.kind === "invoice")?.number,
+      total: -1200,
+      taxes: [{ label: "VAT (France)", ratePercent: 20, taxable: -1000, tax: -200 }],
+    });
+    // The rest of the invoice can be credited, never more.
+    const rest = await db.transaction((tx) =>
+      issueCreditNote(
+        tx,
+        { orderId: order.orderId, amountCents: 10 ** 9, refundId: "re_2", at },
+        deps,
+      ),
+    );
+    expect(rest?.total).toBe(-(summary.total - 1200));
+    const none = await db.transaction((tx) =>
+      issueCreditNote(tx, { orderId: order.orderId, amountCents: 1, refundId: "re_3", at }, deps),
+    );
+    expect(none).toBeNull();
+    const refunds = (await receiptsTo("refund@example.com")).filter((m) =>
+      m.subject.startsWith("Refund"),
+    );
+    expect(refunds.map((m) => m.subject)).toEqual([
+      `Refund receipt: $${((summary.total - 1200) / 100).toFixed(2)} (credit note ${rest?.number})`,
+      `Refund receipt: $12.00 (credit note ${note?.number})`,
+    ]);
+  });
+});
+
+describe("business details", () => {
+  it("refuses a VAT id whose check digits fail, saving nothing", async () => {
+    const { client } = await server.verifiedAccount("typo@example.de", "secret-password-1");
+    await client.call(api.address, { body: { country: "DE" } });
+    const saved = await client.call(api.saveBillingDetails, {
+      body: { organisation: "Typo GmbH", taxId: "DE136695977" },
+    });
+    expect(saved).toMatchObject({
+      ok: false,
+      status: 400,
+      body: { error_code: "invalid_tax_id" },
+    });
+    const now = await client.call(api.billingDetails, {});
+    expect(now.ok && now.body).toMatchObject({
+      organisation: null,
+      taxId: null,
+      reverseCharge: false,
+    });
+  });
+
+  it("changed later, re-issues an invoice only as a credit note plus a new invoice", async () => {
+    const client = await buyer({
+      email: "later@example.de",
+      address: { name: "Kim", country: "DE" },
+    });
+    await buy(client, "wv_unloct17_12m");
+    const [first] = await documentsOf(client);
+    const saved = await client.call(api.saveBillingDetails, {
+      body: { organisation: "Later GmbH", taxId: "DE136695976", reissue: true },
+    });
+    if (!saved.ok) throw new Error(saved.body.message);
+    expect(saved.body.reverseCharge).toBe(true);
+    expect(saved.body.reissued).toHaveLength(1);
+    const docs = await documentsOf(client);
+    const credit = docs.find((d) => d.kind === "credit_note");
+    expect(docs).toHaveLength(3);
+    expect(credit).toMatchObject({ refersTo: first?.number, total: -(first?.total ?? 0) });
+    expect(docs.find((d) => d.number === first?.number)?.creditedBy).toBe(credit?.number);
+    expect(docs.find((d) => d.number === saved.body.reissued[0])).toMatchObject({
+      kind: "invoice",
+      creditedBy: null,
+      total: first?.total,
+    });
+    const fresh = await Invoices.byNumber(server.running.deps.db, saved.body.reissued[0] ?? "");
+    const old = await Invoices.byNumber(server.running.deps.db, first?.number ?? "");
+    expect(fresh?.document.buyer).toMatchObject({ name: "Later GmbH", taxId: "DE136695976" });
+    // The figures charged stay: a re-issue names the buyer anew, it does not reprice.
+    expect(fresh?.document.total).toBe(old?.document.total);
+    expect(fresh?.document.notes).toContain(`Replaces invoice ${first?.number}.`);
+  });
+});
+
+describe("quotes (spec 2.3 /orders?seats=)", () => {
+  it("prices the seats asked for by the seat bands, valid 30 days, as a page and a PDF", async () => {
+    const page = await server
+      .client()
+      .fetch("/orders?seats=2000&organisation=Springfield%20Schools");
+    expect(page.status).toBe(200);
+    const lines = htmlToLines(await page.text());
+    expect(lines).toContain("Prepared for");
+    expect(lines).toContain("Springfield Schools");
+    expect(lines).toContain("Valid until");
+    expect(lines).toContain("14 February 2026");
+    const pdf = await server.client().fetch("/orders/quote.pdf?seats=2000");
+    expect(pdf.status).toBe(200);
+    expect((await extractPdfText(new Uint8Array(await pdf.arrayBuffer()))).join(" ")).toContain(
+      "This many seats cannot be bought online",
+    );
+    const bad = await server.client().fetch("/orders?seats=12");
+    expect(bad.status).toBe(400);
+  });
+});
+
+/** The text nodes of an HTML page's body, in order (what a reader or a screen reader meets). */
+function htmlToLines(page: string): string[] {
+  const body = page.replace(/^[\s\S]*<body>/, "").replace(/<\/body>[\s\S]*$/, "");
+  return body
+    .split(/<[^>]+>/)
+    .map((t) =>
+      t
+        .replace(/&amp;/g, "&")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .trim(),
+    )
+    .filter((t) => t.length > 0);
+}

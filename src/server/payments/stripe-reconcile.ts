@@ -1,0 +1,146 @@
+// The reconciliation of Stripe's payments with our orders (issue 20, docs/decisions/0037): what
+// an unknown outcome left behind is settled here, and every action is logged.
+//   - A purchase payment that succeeded with no order: the customer's retry with the same key
+//     records it (it finds the payment); once `graceMs` has passed without one, it is refunded
+//     (an order is only ever written by the purchase, which alone knows what was bought and at
+//     which price). Renewal payments are the renewal worker's: its next attempt with the same key
+//     finds the payment and records the period; they are reported, not refunded.
+//   - An order whose payment is not a succeeded payment of its amount: reported for support
+//     (refunding or ending it is a person's decision), never changed silently.
+// `npm run reconcile-payments` runs it (scripts/reconcile-payments.ts); it is safe to run again
+// and on several servers (refunds carry an idempotency key per payment).
+import type Stripe from "stripe";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/db.ts";
+import { Orders } from "../db/orders.ts";
+import { Refunds } from "../db/refunds.ts";
+import type { Logger } from "../log.ts";
+import type { InvoiceDeps } from "../services/invoices.ts";
+import { recordRefund } from "../services/refunds.ts";
+
+export type ReconcileReport = {
+  checked: number;
+  refunded: string[];
+  waiting: string[];
+  renewalsWithoutOrder: string[];
+  ordersWithoutCharge: string[];
+};
+
+export async function reconcileStripe(
+  deps: InvoiceDeps & { db: Db; stripe: Stripe; log: Logger; clock: Clock },
+  options: { sinceMs: number; graceMs?: number },
+): Promise<ReconcileReport> {
+  const { db, stripe, log, clock } = deps;
+  const graceMs = options.graceMs ?? 60 * 60_000;
+  const now = clock.now();
+  const report: ReconcileReport = {
+    checked: 0,
+    refunded: [],
+    waiting: [],
+    renewalsWithoutOrder: [],
+    ordersWithoutCharge: [],
+  };
+  const seen = new Map<string, Stripe.PaymentIntent>();
+  for await (const intent of stripe.paymentIntents.list({
+    created: { gte: Math.floor(options.sinceMs / 1000) },
+    limit: 100,
+  })) {
+    seen.set(intent.id, intent);
+    const orderKey = intent.metadata?.order_key;
+    if (!orderKey || intent.status !== "succeeded") continue;
+    report.checked += 1;
+    if (await Orders.byChargeRef(db, intent.id)) continue;
+    if (orderKey.startsWith("renewal:")) {
+      report.renewalsWithoutOrder.push(intent.id);
+      log.warn(
+        `reconcile: renewal payment ${intent.id} (${orderKey}) has no order yet: the renewal worker records it on its next attempt`,
+      );
+      continue;
+    }
+    if (now - intent.created * 1000 < graceMs) {
+      report.waiting.push(intent.id);
+      log.info(`reconcile: payment ${intent.id} (${orderKey}) has no order yet; left to its retry`);
+      continue;
+    }
+    const refund = await stripe.refunds.create(
+      { payment_intent: intent.id, metadata: { reason: "no_order", order_key: orderKey } },
+      { idempotencyKey: `reconcile:refund:${intent.id}` },
+    );
+    report.refunded.push(intent.id);
+    log.warn(
+      `reconcile: payment ${intent.id} (${orderKey}, ${intent.amount} cents) had no order: refunded (${refund.id})`,
+    );
+  }
+  for (const order of await Orders.cardOrdersSince(db, options.sinceMs)) {
+    const ref = order.chargeRef as string;
+    if (!ref.startsWith("pi_")) continue;
+    let intent = seen.get(ref);
+    if (!intent) {
+      try {
+        intent = await stripe.paymentIntents.retrieve(ref);
+      } catch {
+        intent = undefined;
+      }
+    }
+    if (intent?.status === "succeeded" && intent.amount === order.total) continue;
+    report.ordersWithoutCharge.push(order.id);
+    log.error(
+      `reconcile: order ${order.id} (${order.total} cents) has no succeeded payment of its amount (${ref}: ${intent ? `${intent.status}, ${intent.amount}` : "not found"}): for support`,
+    );
+  }
+  log.info(
+    `reconcile: ${report.checked} payments checked, ${report.refunded.length} refunded, ${report.waiting.length} waiting, ${report.renewalsWithoutOrder.length} renewals without order, ${report.ordersWithoutCharge.length} orders without charge`,
+  );
+  return report;
+}
+
+/**
+ * Refunds an order for support (`npm run refund-order`), through the same path as a refund made
+ * in Stripe's dashboard: Stripe refunds, then the refund is recorded on the order (recordRefund),
+ * ending what it bought when the whole amount is refunded. Stripe's charge.refunded webhook finds
+ * it recorded already (one row per refund id).
+ */
+export async function refundStripeOrder(
+  deps: InvoiceDeps & { db: Db; stripe: Stripe; log: Logger; clock: Clock },
+  input: { orderId: string; amount?: number },
+): Promise<{ refundId: string; amount: number; ended: boolean }> {
+  const { db, stripe, log, clock } = deps;
+  const order = await Orders.byId(db, input.orderId);
+  if (!order) throw new Error(`There is no order ${input.orderId}.`);
+  if (!order.chargeRef?.startsWith("pi_")) {
+    throw new Error(
+      `Order ${order.id} was not paid through a Stripe payment (${order.chargeRef ?? "no charge"}).`,
+    );
+  }
+  const already = await Refunds.totalFor(db, order.id);
+  const amount = input.amount ?? order.total - already;
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > order.total - already) {
+    throw new Error(
+      `Order ${order.id}: ${order.total - already} of ${order.total} cents can be refunded; ${amount} asked.`,
+    );
+  }
+  const refund = await stripe.refunds.create(
+    { payment_intent: order.chargeRef, amount, metadata: { order_id: order.id, by: "support" } },
+    { idempotencyKey: `support-refund:${order.id}:${already}:${amount}` },
+  );
+  const recorded = await db.transaction((tx) =>
+    recordRefund(
+      tx,
+      {
+        orderId: order.id,
+        amount: refund.amount,
+        currency: refund.currency,
+        providerRefundId: refund.id,
+        kind: "refund",
+        provider: "stripe",
+        now: clock.now(),
+      },
+      deps,
+    ),
+  );
+  const ended = recorded.recorded && recorded.ended;
+  log.info(
+    `refund: order ${order.id} refunded ${refund.amount} cents (${refund.id})${ended ? "; what it bought has ended" : ""}`,
+  );
+  return { refundId: refund.id, amount: refund.amount, ended };
+}

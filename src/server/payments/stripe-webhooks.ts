@@ -1,0 +1,276 @@
+// Stripe's webhooks (POST /api/5/webhooks/stripe, routes/webhooks.ts). What a delivery may do:
+//   1. nothing at all unless its Stripe-Signature matches the raw body under STRIPE_WEBHOOK_SECRET
+//      and its timestamp is recent (the SDK's constructEvent; 400 before anything is read);
+//   2. the object it names is fetched again from Stripe: events arrive late, twice and out of
+//      order, so what counts is the object as it is now, never the event's copy;
+//   3. the event is claimed (webhook_events) in the transaction that applies it, so a delivery
+//      repeated, or delivered to two servers at once, changes things once.
+// A fetch that fails answers 503 and claims nothing: Stripe delivers the event again later.
+import Stripe from "stripe";
+import type { Clock } from "../clock.ts";
+import type { Db, Queryable } from "../db/db.ts";
+import { Orders } from "../db/orders.ts";
+import { Events } from "../db/outbox.ts";
+import { Users } from "../db/users.ts";
+import { claimWebhookEvent } from "../db/webhook-events.ts";
+import type { Logger } from "../log.ts";
+import type { InvoiceDeps } from "../services/invoices.ts";
+import { recordRefund } from "../services/refunds.ts";
+
+export type StripeWebhookDeps = InvoiceDeps & {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  stripe: Stripe;
+  webhookSecret: string;
+};
+
+/** How old a signed timestamp may be (Stripe's default tolerance). */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+export type WebhookAnswer =
+  | { kind: "bad_signature"; message: string }
+  | { kind: "retry"; message: string }
+  | { kind: "done"; duplicate: boolean; eventId: string };
+
+/** What an event's object is now, fetched from Stripe. */
+type Fresh =
+  | { kind: "payment_intent"; intent: Stripe.PaymentIntent }
+  | { kind: "setup_intent"; intent: Stripe.SetupIntent }
+  | { kind: "refunds"; charge: Stripe.Charge; refunds: Stripe.Refund[] }
+  | { kind: "dispute"; dispute: Stripe.Dispute }
+  | { kind: "payment_method"; method: Stripe.PaymentMethod }
+  | { kind: "customer"; customerId: string; deleted: boolean }
+  | { kind: "ignored" };
+
+/** The events this server acts on (every other verified event is acknowledged and ignored). */
+export const HANDLED_EVENTS = [
+  "payment_intent.succeeded",
+  "payment_intent.payment_failed",
+  "payment_intent.requires_action",
+  "setup_intent.succeeded",
+  "charge.refunded",
+  "charge.dispute.created",
+  "charge.dispute.closed",
+  "payment_method.detached",
+  "customer.deleted",
+] as const;
+
+function objectId(event: Stripe.Event): string {
+  return (event.data.object as { id: string }).id;
+}
+
+async function fetchFresh(stripe: Stripe, event: Stripe.Event): Promise<Fresh> {
+  const id = objectId(event);
+  switch (event.type) {
+    case "payment_intent.succeeded":
+    case "payment_intent.payment_failed":
+    case "payment_intent.requires_action":
+      return { kind: "payment_intent", intent: await stripe.paymentIntents.retrieve(id) };
+    case "setup_intent.succeeded":
+      return {
+        kind: "setup_intent",
+        intent: await stripe.setupIntents.retrieve(id, { expand: ["payment_method"] }),
+      };
+    case "charge.refunded": {
+      const charge = await stripe.charges.retrieve(id);
+      const refunds = await stripe.refunds.list({ charge: id, limit: 100 });
+      return { kind: "refunds", charge, refunds: refunds.data };
+    }
+    case "charge.dispute.created":
+    case "charge.dispute.closed":
+      return { kind: "dispute", dispute: await stripe.disputes.retrieve(id) };
+    case "payment_method.detached":
+      return { kind: "payment_method", method: await stripe.paymentMethods.retrieve(id) };
+    case "customer.deleted": {
+      const customer = await stripe.customers.retrieve(id);
+      return { kind: "customer", customerId: id, deleted: customer.deleted === true };
+    }
+    default:
+      return { kind: "ignored" };
+  }
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === "string" ? value : value.id;
+}
+
+export async function handleStripeWebhook(
+  deps: StripeWebhookDeps,
+  raw: Buffer,
+  signature: string | undefined,
+): Promise<WebhookAnswer> {
+  let event: Stripe.Event;
+  try {
+    if (!signature) throw new Error("no Stripe-Signature header");
+    // Stripe signs with real time: the system's, not the server's clock (a local run's clock
+    // may have been moved months ahead).
+    event = deps.stripe.webhooks.constructEvent(
+      raw,
+      signature,
+      deps.webhookSecret,
+      SIGNATURE_TOLERANCE_SECONDS,
+    );
+  } catch (error) {
+    return {
+      kind: "bad_signature",
+      message: error instanceof Error ? error.message : String(error),
+    };
+  }
+  let fresh: Fresh;
+  try {
+    fresh = await fetchFresh(deps.stripe, event);
+  } catch (error) {
+    const requestId = error instanceof Stripe.errors.StripeError ? error.requestId : undefined;
+    deps.log.warn(
+      `stripe webhook: ${event.type} ${event.id}: fetching ${objectId(event)} failed (request ${requestId ?? "none"}), Stripe will deliver it again`,
+    );
+    return { kind: "retry", message: error instanceof Error ? error.message : String(error) };
+  }
+  const now = deps.clock.now();
+  const claimed = await deps.db.transaction(async (tx) => {
+    if (
+      !(await claimWebhookEvent(tx, {
+        provider: "stripe",
+        eventId: event.id,
+        eventType: event.type,
+        at: now,
+      }))
+    )
+      return false;
+    await apply(tx, deps, event, fresh, now);
+    return true;
+  });
+  return { kind: "done", duplicate: !claimed, eventId: event.id };
+}
+
+async function apply(
+  tx: Queryable,
+  deps: StripeWebhookDeps,
+  event: Stripe.Event,
+  fresh: Fresh,
+  now: number,
+): Promise<void> {
+  const { log } = deps;
+  switch (fresh.kind) {
+    case "payment_intent": {
+      const { intent } = fresh;
+      const order = await Orders.byChargeRef(tx, intent.id);
+      // Orders are written by the purchase itself (it alone knows what was bought, at what price)
+      // once the payment succeeded; a payment without one is the reconciliation's to settle.
+      if (intent.status === "succeeded" && !order && intent.metadata?.order_key) {
+        log.warn(
+          `stripe webhook: payment ${intent.id} (order key ${intent.metadata.order_key}) succeeded without an order yet; the reconciliation settles it if no retry records it`,
+        );
+      }
+      return;
+    }
+    case "setup_intent": {
+      const { intent } = fresh;
+      const method = intent.payment_method as Stripe.PaymentMethod | null;
+      const customerId = idOf(intent.customer as string | { id: string } | null);
+      if (intent.status !== "succeeded" || !customerId || method?.object !== "payment_method")
+        return;
+      // A card saved after the bank's step (3-D Secure on setup): the account's card from now.
+      for (const user of await Users.byPaymentCustomer(tx, customerId)) {
+        if (!method.card) continue;
+        await Users.update(tx, user.id, {
+          paymentMethod: method.id,
+          cardBrand: method.card.brand.toLowerCase(),
+          cardLast4: method.card.last4,
+        });
+      }
+      return;
+    }
+    case "refunds": {
+      const paymentId = idOf(fresh.charge.payment_intent as string | { id: string } | null);
+      if (!paymentId) return;
+      for (const refund of fresh.refunds) {
+        if (refund.status !== "succeeded" && refund.status !== "pending") continue;
+        const result = await recordRefund(
+          tx,
+          {
+            chargeRef: paymentId,
+            amount: refund.amount,
+            currency: refund.currency,
+            providerRefundId: refund.id,
+            kind: "refund",
+            provider: "stripe",
+            now,
+          },
+          deps,
+        );
+        if (result.recorded) {
+          log.info(
+            `stripe webhook: refund ${refund.id} of ${refund.amount} recorded on order ${result.order.id}${result.ended ? " (refunded in full: what it bought has ended)" : ""}`,
+          );
+        } else if (result.reason === "no_order") {
+          log.warn(
+            `stripe webhook: refund ${refund.id} of payment ${paymentId}: no order holds it`,
+          );
+        }
+      }
+      return;
+    }
+    case "dispute": {
+      const { dispute } = fresh;
+      const paymentId = idOf(dispute.payment_intent as string | { id: string } | null);
+      const order = paymentId ? await Orders.byChargeRef(tx, paymentId) : null;
+      if (event.type === "charge.dispute.created") {
+        await Events.insert(tx, {
+          kind: "payment",
+          name: "dispute_opened",
+          userId: order?.userId ?? null,
+          payload: { disputeId: dispute.id, orderId: order?.id ?? null, amount: dispute.amount },
+          now,
+        });
+        log.warn(`stripe webhook: dispute ${dispute.id} opened on order ${order?.id ?? "(none)"}`);
+        return;
+      }
+      if (dispute.status === "lost" && paymentId) {
+        const result = await recordRefund(
+          tx,
+          {
+            chargeRef: paymentId,
+            amount: dispute.amount,
+            currency: dispute.currency,
+            providerRefundId: dispute.id,
+            kind: "dispute_lost",
+            provider: "stripe",
+            now,
+          },
+          deps,
+        );
+        log.warn(
+          `stripe webhook: dispute ${dispute.id} lost on order ${order?.id ?? "(none)"}${result.recorded && result.ended ? ": what it bought has ended" : ""}`,
+        );
+      }
+      return;
+    }
+    case "payment_method": {
+      const { method } = fresh;
+      // Detached (by the issuer's update, the dashboard or the customer): no card on file.
+      if (method.customer !== null) return;
+      for (const user of await Users.byPaymentMethod(tx, method.id)) {
+        await Users.update(tx, user.id, { paymentMethod: null, cardBrand: null, cardLast4: null });
+      }
+      return;
+    }
+    case "customer": {
+      if (!fresh.deleted) return;
+      // The next card saved makes a new customer (the provider's attachCard).
+      for (const user of await Users.byPaymentCustomer(tx, fresh.customerId)) {
+        await Users.update(tx, user.id, {
+          paymentCustomer: null,
+          paymentMethod: null,
+          cardBrand: null,
+          cardLast4: null,
+        });
+      }
+      return;
+    }
+    case "ignored":
+      return;
+  }
+}

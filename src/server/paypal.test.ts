@@ -1,0 +1,480 @@
+// Issue 21: PayPal through PayPal's Subscriptions API, against the local fake of PayPal's REST API
+// (testing/fake-paypal.ts, reached through PAYPAL_API_URL). The browser's part is played by the
+// test: it asks the server to prepare a subscription, "approves" it at the fake as a buyer would
+// in PayPal's window, and sends the confirm call; PayPal's part (webhooks, renewals, refunds) is
+// the fake's signed events posted to /api/5/webhooks/paypal.
+
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../contract/index.ts";
+import { periodEnd } from "../domain/calendar/index.ts";
+import { testClock } from "./clock.ts";
+import type { Db } from "./db/db.ts";
+import { PaypalApprovals } from "./db/ledger.ts";
+import { Subscriptions } from "./db/subscriptions.ts";
+import { Users } from "./db/users.ts";
+import { ORPHAN_AFTER_MS, sweepPaypalOrphans } from "./services/paypal-orphans.ts";
+import {
+  FAKE_PAYPAL_CLIENT,
+  FAKE_WEBHOOK_ID,
+  FakePaypal,
+  type SignedEvent,
+} from "./testing/fake-paypal.ts";
+import { TEST_NOW } from "./testing/fixture-catalog.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { openPglite } from "./testing/pglite.ts";
+
+const MONTHLY = "wv_single_1m";
+const MONTHLY_PRICE = 999;
+const HREF = "/cart#paypalCompleted";
+
+let fake: FakePaypal;
+let server: TestServer;
+
+function paypalEnv(url: string): Record<string, string> {
+  return {
+    PAYPAL_CLIENT_ID: FAKE_PAYPAL_CLIENT.id,
+    PAYPAL_CLIENT_SECRET: FAKE_PAYPAL_CLIENT.secret,
+    PAYPAL_WEBHOOK_ID: FAKE_WEBHOOK_ID,
+    PAYPAL_API_URL: url,
+  };
+}
+
+beforeAll(async () => {
+  fake = new FakePaypal();
+  await fake.start();
+  // The server logs an error for a stray subscription it could not cancel: none is expected.
+  server = await startTestServer({ seed: false, env: paypalEnv(fake.url) });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await fake?.stop();
+});
+
+const db = (): Db => server.running.deps.db;
+
+const PASSWORD = "pw-for-paypal-1";
+let accounts = 0;
+async function account(s: TestServer = server) {
+  accounts += 1;
+  const email = `paypal-${accounts}-${randomBytes(3).toString("hex")}@example.com`;
+  return { ...(await s.verifiedAccount(email, PASSWORD)), email };
+}
+
+/** What the buttons' createSubscription asks the server for. */
+async function prepare(client: TestClient, code = MONTHLY, extra: { seats?: number } = {}) {
+  const answer = await client.call(api.paypalSubscription, {
+    body: { product: { code }, newCart: true, href: HREF, ...extra },
+    idempotencyKey: newKey(),
+  });
+  if (!answer.ok) throw new Error(answer.body.message);
+  const subscription = answer.body.subscription;
+  if (!subscription) throw new Error("no PayPal subscription terms in the answer");
+  return {
+    orderKey: answer.body.approvalId,
+    total: answer.body.paypal.totalAmount,
+    ...subscription,
+  };
+}
+
+/** The buyer approves in PayPal's window (the JS SDK's createSubscription with these terms). */
+function approveAtPaypal(
+  prepared: Awaited<ReturnType<typeof prepare>>,
+  override: { customId?: string; planId?: string; status?: "ACTIVE" | "APPROVAL_PENDING" } = {},
+) {
+  return fake.approve({
+    planId: override.planId ?? prepared.planId,
+    customId: override.customId ?? prepared.orderKey,
+    quantity: prepared.quantity,
+    firstCycleUnitPrice: prepared.firstCycleUnitPrice,
+    status: override.status ?? "ACTIVE",
+    at: new Date(server.clock.now()),
+  });
+}
+
+/** onApprove: the confirm call with PayPal's subscription id. */
+function confirm(client: TestClient, subscriptionId: string, code = MONTHLY) {
+  return client.call(api.paypalSubscription, {
+    body: { product: { code }, newCart: true, href: HREF, subscriptionId },
+    idempotencyKey: newKey(),
+  });
+}
+
+async function paypalInvoices(client: TestClient) {
+  const answer = await client.call(api.paypalInvoices, { params: { page: 1 } });
+  if (!answer.ok) throw new Error(answer.body.message);
+  return answer.body;
+}
+
+/** Delivers until applied, as PayPal does with a 503 (the account was busy with a twin delivery). */
+async function deliverUntilApplied(event: SignedEvent, to: TestServer): Promise<number> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const response = await deliver(event, to);
+    if (response.status !== 503) return response.status;
+  }
+  return 503;
+}
+
+function deliver(event: SignedEvent, to: TestServer = server) {
+  return fetch(`${to.running.url}/api/5/webhooks/paypal`, {
+    method: "POST",
+    headers: event.headers,
+    body: event.body,
+  });
+}
+
+async function subscriptionOf(userId: number) {
+  const sub = await Subscriptions.get(db(), userId);
+  if (!sub) throw new Error("no subscription");
+  return sub;
+}
+
+/** A subscriber confirmed through the whole flow. */
+async function subscriber(code = MONTHLY) {
+  const { client, userId, email } = await account();
+  const prepared = await prepare(client, code);
+  const sub = approveAtPaypal(prepared);
+  const confirmed = await confirm(client, sub.id, code);
+  if (!confirmed.ok) throw new Error(confirmed.body.message);
+  return {
+    client,
+    userId,
+    email,
+    sub,
+    prepared,
+    t0: server.clock.now(),
+    orderId: confirmed.body.orderId,
+  };
+}
+
+describe("a subscription created and verified on the server", () => {
+  it("makes the PayPal product and plan once, and answers the plan, quantity and order key", async () => {
+    const { client } = await account();
+    const first = await prepare(client);
+    const second = await prepare(client);
+    expect(first.planId).toBe(second.planId);
+    expect(first.quantity).toBe(1);
+    expect(first.firstCycleUnitPrice).toBeNull();
+    expect(first.total).toBe(MONTHLY_PRICE);
+    expect(first.orderKey).not.toBe(second.orderKey);
+    const plan = fake.plans.get(first.planId);
+    expect(plan?.billing_cycles?.map((c) => c.pricing_scheme?.fixed_price.value)).toEqual([
+      "9.99",
+      "9.99",
+    ]);
+    expect(fake.calls.filter((c) => c.path === "/v1/billing/plans").length).toBe(1);
+  });
+
+  it("writes the order when PayPal says ACTIVE with our order key, plan and amount", async () => {
+    const { client, userId } = await account();
+    const prepared = await prepare(client);
+    const sub = approveAtPaypal(prepared);
+    const answer = await confirm(client, sub.id);
+    expect(answer.ok && answer.body.orderId).toMatch(/^ord/);
+    // The same confirm again (a retried onApprove): the same order, not a second one.
+    const again = await confirm(client, sub.id);
+    expect(again.ok && again.body.orderId).toBe(answer.ok && answer.body.orderId);
+    expect((await paypalInvoices(client)).map((i) => [i.productCode, i.amountPaid])).toEqual([
+      [MONTHLY, MONTHLY_PRICE],
+    ]);
+    const subRow = await subscriptionOf(userId);
+    expect(subRow).toMatchObject({
+      productCode: MONTHLY,
+      orderState: "automatic",
+      paymentProcessor: "paypal",
+    });
+    expect((await Users.byId(db(), userId))?.paypalSubscriptionId).toBe(sub.id);
+  });
+
+  it("refuses a subscription still APPROVAL_PENDING: no order", async () => {
+    const { client, userId } = await account();
+    const prepared = await prepare(client);
+    const sub = approveAtPaypal(prepared, { status: "APPROVAL_PENDING" });
+    const answer = await confirm(client, sub.id);
+    expect(answer.ok || [answer.status, answer.body.error_code]).toEqual([
+      409,
+      "paypal_not_completed",
+    ]);
+    expect(await paypalInvoices(client)).toEqual([]);
+    expect((await subscriptionOf(userId)).productCode).not.toBe(MONTHLY);
+  });
+
+  it("refuses a subscription with another order's custom_id, and leaves it alone", async () => {
+    const { client } = await account();
+    const prepared = await prepare(client);
+    const sub = approveAtPaypal(prepared, { customId: "PAYID-NOT-OURS" });
+    const answer = await confirm(client, sub.id);
+    expect(answer.ok || [answer.status, answer.body.error_code]).toEqual([
+      409,
+      "paypal_subscription_mismatch",
+    ]);
+    expect(await paypalInvoices(client)).toEqual([]);
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("ACTIVE");
+  });
+
+  it("refuses a subscription of another plan, and cancels it at PayPal", async () => {
+    const { client, userId } = await account();
+    const other = await prepare(client, "wv_unloct17_1m");
+    const prepared = await prepare(client);
+    const sub = approveAtPaypal(prepared, { planId: other.planId });
+    const answer = await confirm(client, sub.id);
+    expect(answer.ok || [answer.status, answer.body.error_code]).toEqual([
+      409,
+      "paypal_subscription_mismatch",
+    ]);
+    expect(await paypalInvoices(client)).toEqual([]);
+    expect((await subscriptionOf(userId)).orderState).not.toBe("automatic");
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
+  });
+
+  it("answers 502 with nothing written when PayPal cannot be reached", async () => {
+    const { client } = await account();
+    const prepared = await prepare(client);
+    const sub = approveAtPaypal(prepared);
+    fake.down = true;
+    try {
+      const answer = await confirm(client, sub.id);
+      expect(answer.ok || [answer.status, answer.body.error_code]).toEqual([
+        502,
+        "paypal_provider_error",
+      ]);
+    } finally {
+      fake.down = false;
+    }
+    expect(await paypalInvoices(client)).toEqual([]);
+  });
+});
+
+describe("webhooks", () => {
+  it("refuses with 400 and changes nothing when PayPal does not verify the delivery", async () => {
+    const { userId, sub } = await subscriber();
+    const event = fake.event("BILLING.SUBSCRIPTION.CANCELLED", { id: sub.id, status: "CANCELLED" });
+    // The same event re-serialised (PayPal signs the bytes it sent) and a forged signature.
+    const reserialised = { ...event, body: JSON.stringify(JSON.parse(event.body)) };
+    const forged = {
+      ...event,
+      headers: { ...event.headers, "paypal-transmission-sig": "forged" },
+    };
+    for (const delivery of [reserialised, forged]) {
+      const response = await deliver(delivery);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error_code: string }).error_code).toBe(
+        "webhook_not_verified",
+      );
+    }
+    expect((await subscriptionOf(userId)).orderState).toBe("automatic");
+    // The genuine delivery is applied.
+    expect((await deliver(event)).status).toBe(200);
+    expect((await subscriptionOf(userId)).orderState).toBe("cancelled");
+  });
+
+  it("writes one renewal order per PAYMENT.SALE.COMPLETED over 13 months on the test clock", async () => {
+    const { email, userId, sub, t0 } = await subscriber();
+    // The first payment's sale: joins the order already written, no second order.
+    const first = fake.event(
+      "PAYMENT.SALE.COMPLETED",
+      fake.sale(sub.id, MONTHLY_PRICE, new Date(t0)),
+    );
+    expect((await deliver(first)).status).toBe(200);
+    for (let month = 1; month <= 13; month++) {
+      const at = periodEnd(t0, month - 1, 1);
+      server.clock.set(at);
+      const sale = fake.event(
+        "PAYMENT.SALE.COMPLETED",
+        fake.sale(sub.id, MONTHLY_PRICE, new Date(at)),
+      );
+      expect((await deliver(sale)).status).toBe(200);
+      // PayPal delivers again: nothing more.
+      expect((await deliver(sale)).status).toBe(200);
+    }
+    // A new session: the first one ran out while the clock moved 13 months.
+    const invoices = await paypalInvoices(await server.signedIn(email, PASSWORD));
+    expect(invoices.map((i) => i.amountPaid)).toEqual(Array(14).fill(MONTHLY_PRICE));
+    const row = await subscriptionOf(userId);
+    expect(row.orderEnd).toBe(periodEnd(t0, 13, 1));
+    expect(row.orderState).toBe("automatic");
+  });
+});
+
+describe("cancelling both ways", () => {
+  it("cancelling in the product cancels at PayPal and keeps the paid period", async () => {
+    const { client, userId, sub, t0 } = await subscriber();
+    const answer = await client.call(api.cancelSubscription, {});
+    expect(answer.ok && answer.body.orderEndDate).toBe(periodEnd(t0, 0, 1));
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
+    const row = await subscriptionOf(userId);
+    expect(row).toMatchObject({ orderState: "cancelled", productCode: MONTHLY });
+  });
+
+  it("changes nothing here when PayPal cannot cancel", async () => {
+    const { client, userId, sub } = await subscriber();
+    fake.down = true;
+    try {
+      const answer = await client.call(api.cancelSubscription, {});
+      expect(answer.ok || answer.body.error_code).toBe("paypal_provider_error");
+    } finally {
+      fake.down = false;
+    }
+    expect((await subscriptionOf(userId)).orderState).toBe("automatic");
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("ACTIVE");
+  });
+
+  it("cancelling at PayPal ends it in the product at the end of the paid period", async () => {
+    const { userId, sub, t0 } = await subscriber();
+    const event = fake.event("BILLING.SUBSCRIPTION.CANCELLED", { ...sub, status: "CANCELLED" });
+    expect((await deliver(event)).status).toBe(200);
+    const row = await subscriptionOf(userId);
+    expect(row).toMatchObject({ orderState: "cancelled", orderEnd: periodEnd(t0, 0, 1) });
+  });
+
+  it("a full refund of the paid period ends it now and cancels at PayPal", async () => {
+    const { userId, sub, t0 } = await subscriber();
+    const sale = fake.sale(sub.id, MONTHLY_PRICE, new Date(t0));
+    expect((await deliver(fake.event("PAYMENT.SALE.COMPLETED", sale))).status).toBe(200);
+    const refund = fake.event("PAYMENT.SALE.REFUNDED", {
+      id: "REFUND-1",
+      sale_id: sale.id,
+      amount: { total: "9.99", currency: "USD" },
+    });
+    expect((await deliver(refund)).status).toBe(200);
+    expect((await deliver(refund)).status).toBe(200);
+    // Ended now through the one refund path (services/refunds.ts), as a card refund ends it: the
+    // plan lapses to free at once (expired), and PayPal bills no more.
+    const row = await subscriptionOf(userId);
+    expect(row.orderState).toBe("cancelled");
+    expect(row.expiredFlag).toBe(true);
+    expect(row.productCode).toBe("wv_free");
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
+    const refunds = await db().all("SELECT * FROM refunds WHERE id = ?", ["REFUND-1"]);
+    expect(refunds.length).toBe(1);
+  });
+
+  it("refuses a card plan change of a PayPal subscriber with the reason", async () => {
+    const { client } = await subscriber();
+    const answer = await client.call(api.upgrade, {
+      body: { product: { code: "wv_unloct17_1m" }, newCart: true },
+      idempotencyKey: newKey(),
+    });
+    expect(answer.ok || answer.body.error_code).toBe("paypal_change_not_supported");
+  });
+
+  it("a plan change through PayPal replaces the old PayPal subscription", async () => {
+    const { client, userId, sub } = await subscriber();
+    const prepared = await prepare(client, "wv_unloct17_1m");
+    const next = approveAtPaypal(prepared);
+    const answer = await confirm(client, next.id, "wv_unloct17_1m");
+    expect(answer.ok).toBe(true);
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
+    expect((await Users.byId(db(), userId))?.paypalSubscriptionId).toBe(next.id);
+    expect((await subscriptionOf(userId)).productCode).toBe("wv_unloct17_1m");
+  });
+});
+
+describe("orphans", () => {
+  it("an approval whose confirm call never came becomes its order by the ACTIVATED webhook", async () => {
+    const { client } = await account();
+    const prepared = await prepare(client);
+    const sub = approveAtPaypal(prepared);
+    const event = fake.event("BILLING.SUBSCRIPTION.ACTIVATED", sub);
+    expect((await deliver(event)).status).toBe(200);
+    expect((await paypalInvoices(client)).map((i) => i.amountPaid)).toEqual([MONTHLY_PRICE]);
+  });
+
+  it("the sweep confirms an approval PayPal activated later, and cancels one that does not match", async () => {
+    const { client } = await account();
+    const prepared = await prepare(client);
+    const sub = approveAtPaypal(prepared, { status: "APPROVAL_PENDING" });
+    // The confirm call came too early (PayPal still pending) and never again.
+    expect((await confirm(client, sub.id)).ok).toBe(false);
+    const stray = await account();
+    const strayPrepared = await prepare(stray.client);
+    const straySub = approveAtPaypal(strayPrepared, { status: "APPROVAL_PENDING" });
+    expect((await confirm(stray.client, straySub.id)).ok).toBe(false);
+    // At PayPal, both complete; the second one with a first payment it was not asked for.
+    const paid = approveAtPaypal(prepared);
+    fake.subscriptions.set(sub.id, { ...paid, id: sub.id });
+    const wrong = approveAtPaypal({ ...strayPrepared, firstCycleUnitPrice: "1.00" });
+    fake.subscriptions.set(straySub.id, { ...wrong, id: straySub.id });
+    server.clock.advance(ORPHAN_AFTER_MS + 1000);
+    const { paypal } = server.running.deps;
+    if (!paypal) throw new Error("the server has no PayPal client");
+    const run = await sweepPaypalOrphans({ ...server.running.deps, paypal });
+    expect(run).toMatchObject({ ordered: 1, refused: 1 });
+    expect((await paypalInvoices(client)).map((i) => i.amountPaid)).toEqual([MONTHLY_PRICE]);
+    expect(await paypalInvoices(stray.client)).toEqual([]);
+    expect(fake.subscriptions.get(straySub.id)?.status).toBe("CANCELLED");
+    expect((await PaypalApprovals.get(db(), strayPrepared.orderKey))?.state).toBe("cancelled");
+  });
+});
+
+describe("two servers on one database", { timeout: 120_000 }, () => {
+  it("apply the same event, delivered to both at once, once", async () => {
+    const pglite = await openPglite();
+    const secret = randomBytes(32);
+    const shared = { db: pglite, secret, label: "PGlite shared" };
+    // The second server must not close the database the first one closes.
+    const borrowed = new Proxy(pglite, {
+      get: (target, prop) =>
+        prop === "close"
+          ? async () => {}
+          : ((value) => (typeof value === "function" ? value.bind(target) : value))(
+              Reflect.get(target, prop, target),
+            ),
+    });
+    const clock = testClock(TEST_NOW);
+    const a = await startTestServer({
+      seed: false,
+      env: paypalEnv(fake.url),
+      database: shared,
+      clock,
+    });
+    const b = await startTestServer({
+      seed: false,
+      env: paypalEnv(fake.url),
+      database: { ...shared, db: borrowed },
+      clock,
+    });
+    try {
+      const { client, userId } = await a.verifiedAccount("twice@example.com", "pw-for-paypal-1");
+      const answer = await client.call(api.paypalSubscription, {
+        body: { product: { code: MONTHLY }, newCart: true, href: HREF },
+        idempotencyKey: newKey(),
+      });
+      if (!answer.ok || !answer.body.subscription) throw new Error("not prepared");
+      const sub = fake.approve({
+        planId: answer.body.subscription.planId,
+        customId: answer.body.approvalId,
+        quantity: 1,
+        at: new Date(a.clock.now()),
+      });
+      const t0 = a.clock.now();
+      const activated = fake.event("BILLING.SUBSCRIPTION.ACTIVATED", sub);
+      // One may be asked to deliver again (the account was busy with the other): PayPal does.
+      expect(
+        await Promise.all([deliverUntilApplied(activated, a), deliverUntilApplied(activated, b)]),
+      ).toEqual([200, 200]);
+      const renewalAt = periodEnd(t0, 0, 1);
+      a.clock.set(renewalAt);
+      const sale = fake.event(
+        "PAYMENT.SALE.COMPLETED",
+        fake.sale(sub.id, MONTHLY_PRICE, new Date(renewalAt)),
+      );
+      expect(
+        await Promise.all([
+          deliverUntilApplied(sale, a),
+          deliverUntilApplied(sale, b),
+          deliverUntilApplied(sale, a),
+        ]),
+      ).toEqual([200, 200, 200]);
+      const orders = await pglite.all<{ total: number }>(
+        "SELECT total FROM orders WHERE user_id = ? ORDER BY seq",
+        [userId],
+      );
+      expect(orders.map((o) => Number(o.total))).toEqual([MONTHLY_PRICE, MONTHLY_PRICE]);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});

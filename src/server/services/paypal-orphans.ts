@@ -1,0 +1,46 @@
+// The orphan sweep (issue 21, item 4): a subscription approved at PayPal whose confirm call never
+// arrived (a closed tab, a lost network, PayPal's onApprove not firing) must end as the order it
+// was for, or cancelled at PayPal: never a payment without access. The ACTIVATED webhook confirms
+// most of them (services/paypal-webhooks.ts); this sweep asks PayPal about every approval still
+// waiting whose subscription is known (from the CREATED webhook, the browser's report right
+// after createSubscription, or a confirm call that found it pending) and confirms it the same
+// way. Runs every few minutes on each server; confirms are idempotent per order key.
+
+import { DAY_MS } from "../clock.ts";
+import { PaypalApprovals } from "../db/ledger.ts";
+import { type ConfirmResult, confirmApproval, type PaypalDeps } from "./paypal-subscriptions.ts";
+
+export type SweepRun = { ordered: number; refused: number; pending: number; failed: number };
+
+/** Approvals are left this long for their own confirm call before the sweep looks. */
+export const ORPHAN_AFTER_MS = 10 * 60_000;
+/** PayPal drops an approval not completed within days; older ones are not asked about. */
+const WINDOW_MS = 14 * DAY_MS;
+
+export async function sweepPaypalOrphans(deps: PaypalDeps): Promise<SweepRun> {
+  const run: SweepRun = { ordered: 0, refused: 0, pending: 0, failed: 0 };
+  const now = deps.clock.now();
+  const waiting = await PaypalApprovals.waiting(deps.db, {
+    createdBefore: now - ORPHAN_AFTER_MS,
+    createdAfter: now - WINDOW_MS,
+    limit: 200,
+  });
+  for (const approval of waiting) {
+    if (approval.subscriptionId === null) continue;
+    let result: ConfirmResult;
+    try {
+      result = await confirmApproval(deps, approval.id, approval.subscriptionId, null);
+    } catch (error) {
+      deps.log.warn(`paypal sweep: ${approval.id} failed: ${String(error)}`);
+      run.failed += 1;
+      continue;
+    }
+    if (result.kind === "ordered") run.ordered += 1;
+    else if (result.kind === "refused" || result.kind === "not_found") run.refused += 1;
+    else if (result.kind === "pending") run.pending += 1;
+    else run.failed += 1;
+  }
+  if (run.ordered + run.refused > 0)
+    deps.log.info(`paypal sweep: ${run.ordered} orphan(s) ordered, ${run.refused} refused`);
+  return run;
+}

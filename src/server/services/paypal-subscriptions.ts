@@ -1,0 +1,332 @@
+// PayPal subscriptions through PayPal's Subscriptions API (issue 21; decision 0041). The server
+// prepares each purchase (the order key that becomes the subscription's custom_id, the PayPal
+// plan and quantity of domain/paypal/terms.ts), and writes the order only after it has fetched
+// the subscription from PayPal itself and found it ACTIVE with that key, plan, quantity and first
+// payment: never on the browser's word. The confirm is idempotent per order key, so the browser's
+// onApprove, the ACTIVATED webhook and the orphan sweep may all arrive: one order.
+import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
+import {
+  checkSubscription,
+  type PaypalTerms,
+  paypalTerms,
+  paypalValue,
+  type SubscriptionCheck,
+} from "../../domain/paypal/terms.ts";
+import { resultingProduct } from "../../domain/pricing/index.ts";
+import {
+  currentPriceBasis,
+  recurringCampaignOf,
+  renewalCharge,
+} from "../../domain/renewals/index.ts";
+import type { AppDeps } from "../context.ts";
+import { type PaypalApproval, PaypalApprovals } from "../db/ledger.ts";
+import { PaypalPlans } from "../db/paypal-plans.ts";
+import { Users } from "../db/users.ts";
+import {
+  PaypalApiError,
+  type PaypalClient,
+  type PaypalSubscription,
+} from "../payments/paypal-client.ts";
+import type { Account } from "./account.ts";
+import { tryWithAccountLock } from "./account-lock.ts";
+import { invoiceOrder } from "./invoices.ts";
+import { locationOf } from "./location.ts";
+import { applyOrder, buildOrder } from "./orders.ts";
+import { type Quote, quoteFor } from "./quotes.ts";
+
+export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer" | "config"> & {
+  paypal: PaypalClient;
+};
+
+/** The PayPal catalogue product of a plan: one per catalogue product code. */
+export function paypalProductId(productCode: string): string {
+  // PayPal's product ids are 6 to 50 characters.
+  return `VE-${productCode}`
+    .replace(/[^A-Za-z0-9_-]/g, "-")
+    .slice(0, 50)
+    .padEnd(6, "-");
+}
+
+/**
+ * The PayPal terms of a purchase: its first payment is the quote's total; what it renews at is
+ * the renewal the renewal rules would charge this account for the product it will hold (its
+ * prices, its recurring campaign, its sales tax), tax included, since PayPal charges exactly the
+ * plan's price times the quantity.
+ */
+export function termsOf(
+  catalog: Catalog,
+  account: Account,
+  quote: Quote,
+  input: { plan: PlanEntry; addOns: readonly string[]; coupon: string | null },
+  now: number,
+): PaypalTerms | null {
+  const product = resultingProduct(catalog, input.plan, input.addOns);
+  const user = account.user;
+  const location = locationOf(user);
+  const renewal = renewalCharge(
+    catalog,
+    {
+      productCode: product,
+      seats: quote.seats,
+      priceGroup: user.priceTestingGroupValue,
+      recurringCampaign: recurringCampaignOf(catalog, {
+        productCode: product,
+        atMs: now,
+        coupon: input.coupon,
+      }),
+      tax: { country: location.countryCode, state: location.stateCode },
+      basis: currentPriceBasis(catalog, product, {
+        priceGroup: user.priceTestingGroupValue,
+        atMs: now,
+      }),
+      periodStart: now,
+    },
+    now,
+  );
+  if (!renewal.ok) return null;
+  return paypalTerms({
+    productCode: product,
+    termMonths: renewal.charge.termMonths,
+    seats: quote.seats,
+    multiUser: input.plan.multiUser,
+    firstTotalCents: quote.summary.total,
+    renewalTotalCents: renewal.charge.total,
+  });
+}
+
+/**
+ * The PayPal plan for these terms: the one recorded, else made at PayPal now (its product too).
+ * PayPal-Request-Id is the plan key, so two servers making the same plan at once get one plan.
+ */
+export async function planIdFor(deps: PaypalDeps, terms: PaypalTerms): Promise<string> {
+  const known = await PaypalPlans.get(deps.db, terms.planKey);
+  if (known) return known.paypalPlanId;
+  const { paypal, catalog } = deps;
+  const plan = catalog.plans.find((p) => p.code === terms.productCode);
+  const name = plan?.name ?? terms.productCode;
+  const productId = paypalProductId(terms.productCode);
+  if (!(await paypal.getProduct(productId))) {
+    await paypal.createProduct({ id: productId, name: name.slice(0, 127) });
+  }
+  const price = { fixed_price: { currency_code: "USD", value: paypalValue(terms.unitCents) } };
+  // PayPal counts at most 12 months: whole years are years.
+  const frequency =
+    terms.termMonths % 12 === 0
+      ? { interval_unit: "YEAR" as const, interval_count: terms.termMonths / 12 }
+      : { interval_unit: "MONTH" as const, interval_count: terms.termMonths };
+  const made = await paypal.createPlan(
+    {
+      product_id: productId,
+      name: `${name} (${terms.termMonths} months at ${paypalValue(terms.unitCents)} USD)`.slice(
+        0,
+        127,
+      ),
+      description: terms.planKey,
+      status: "ACTIVE",
+      // The first cycle is the first payment (its price overridden per subscription when a
+      // first-term discount or a pro-rata credit makes it differ); the second renews for ever.
+      billing_cycles: [
+        { frequency, tenure_type: "TRIAL", sequence: 1, total_cycles: 1, pricing_scheme: price },
+        { frequency, tenure_type: "REGULAR", sequence: 2, total_cycles: 0, pricing_scheme: price },
+      ],
+      payment_preferences: {
+        auto_bill_outstanding: true,
+        payment_failure_threshold: 3,
+        setup_fee_failure_action: "CANCEL",
+      },
+      quantity_supported: true,
+    },
+    `plan-${terms.planKey}`,
+  );
+  await deps.db.transaction((tx) =>
+    PaypalPlans.record(tx, {
+      planKey: terms.planKey,
+      paypalPlanId: made.id,
+      productCode: terms.productCode,
+      termMonths: terms.termMonths,
+      unitCents: terms.unitCents,
+      createdAt: deps.clock.now(),
+    }),
+  );
+  return (await PaypalPlans.get(deps.db, terms.planKey))?.paypalPlanId ?? made.id;
+}
+
+export type ConfirmResult =
+  | { kind: "ordered"; orderId: string }
+  | { kind: "pending" }
+  | {
+      kind: "refused";
+      reason: Exclude<SubscriptionCheck, { ok: true }>["reason"] | "not_ours" | "ended";
+    }
+  | { kind: "not_found" }
+  | { kind: "busy" }
+  | { kind: "unavailable"; message: string };
+
+function factsOf(sub: PaypalSubscription) {
+  return {
+    status: sub.status,
+    customId: sub.custom_id,
+    planId: sub.plan_id,
+    quantity: sub.quantity,
+    lastPayment: sub.billing_info?.last_payment
+      ? {
+          currency: sub.billing_info.last_payment.amount.currency_code,
+          value: sub.billing_info.last_payment.amount.value,
+        }
+      : null,
+    overriddenCycles: (sub.plan?.billing_cycles ?? []).map((c) => ({
+      sequence: c.sequence,
+      value: c.pricing_scheme?.fixed_price.value,
+    })),
+  };
+}
+
+function termsOfApproval(approval: PaypalApproval): PaypalTerms | null {
+  if (!approval.paypal) return null;
+  return {
+    planKey: "",
+    productCode: approval.productCode,
+    termMonths: 0,
+    unitCents: approval.paypal.unitCents,
+    quantity: approval.paypal.quantity,
+    firstUnitCents: approval.paypal.firstUnitCents,
+    firstTotalCents: approval.total,
+  };
+}
+
+/**
+ * Cancels at PayPal a subscription that paid for nothing here (the wrong plan or amount, an
+ * approval the person cancelled, an account that changed meanwhile). Its first payment is
+ * PayPal's to refund: logged for the operator (decision 0041).
+ */
+async function cancelStray(deps: PaypalDeps, sub: PaypalSubscription, why: string): Promise<void> {
+  try {
+    await deps.paypal.cancelSubscription(sub.id, why);
+  } catch (error) {
+    deps.log.error(`paypal: could not cancel stray subscription ${sub.id}`, error);
+    return;
+  }
+  if (sub.billing_info?.last_payment) {
+    deps.log.warn(
+      `paypal: cancelled subscription ${sub.id} (${why}); its payment of ${sub.billing_info.last_payment.amount.value} is to be refunded at PayPal`,
+    );
+  }
+}
+
+/**
+ * Confirms an approval with PayPal's subscription: the order is written only when PayPal says
+ * the subscription is ACTIVE with this approval's key, plan, quantity and first payment.
+ */
+export async function confirmApproval(
+  deps: PaypalDeps,
+  approvalId: string,
+  subscriptionId: string,
+  expectedUserId: number | null,
+): Promise<ConfirmResult> {
+  const { db, catalog, paypal, log } = deps;
+  const approval = await PaypalApprovals.get(db, approvalId);
+  if (!approval?.paypal || (expectedUserId !== null && approval.userId !== expectedUserId))
+    return { kind: "not_found" };
+  if (approval.state === "approved") {
+    return approval.subscriptionId === subscriptionId && approval.orderId
+      ? { kind: "ordered", orderId: approval.orderId }
+      : { kind: "refused", reason: "not_ours" };
+  }
+  let sub: PaypalSubscription;
+  try {
+    sub = await paypal.getSubscription(subscriptionId);
+  } catch (error) {
+    if (error instanceof PaypalApiError && error.status === 404)
+      return { kind: "refused", reason: "not_ours" };
+    return { kind: "unavailable", message: error instanceof Error ? error.message : String(error) };
+  }
+  // Somebody else's subscription (another order key) is none of this approval's business.
+  if (sub.custom_id !== approval.id) return { kind: "refused", reason: "wrong_custom_id" };
+  if (sub.status === "APPROVAL_PENDING" || sub.status === "APPROVED") {
+    // Remembered, so the orphan sweep can ask PayPal about it if no confirm call ever comes.
+    await db.transaction((tx) => PaypalApprovals.linkSubscription(tx, approval.id, sub.id));
+    return { kind: "pending" };
+  }
+  if (approval.state !== "created") {
+    if (sub.status === "ACTIVE") await cancelStray(deps, sub, "approval cancelled in the checkout");
+    return { kind: "refused", reason: "ended" };
+  }
+  const terms = termsOfApproval(approval) as PaypalTerms;
+  const check = checkSubscription(factsOf(sub), {
+    orderKey: approval.id,
+    planId: approval.paypal.planId,
+    terms,
+  });
+  if (!check.ok) {
+    if (check.reason === "not_active") {
+      // SUSPENDED, CANCELLED or EXPIRED before it was ever confirmed: nothing to sell.
+      await db.transaction((tx) => PaypalApprovals.settle(tx, approval.id, "cancelled", null));
+      return { kind: "refused", reason: "ended" };
+    }
+    await cancelStray(deps, sub, `does not match order ${approval.id}: ${check.reason}`);
+    await db.transaction((tx) => PaypalApprovals.settle(tx, approval.id, "cancelled", null));
+    return { kind: "refused", reason: check.reason };
+  }
+  // The account is priced again under its lock: between the preparation and now it may have
+  // bought something else, and then this payment pays for nothing here.
+  const outcome = await tryWithAccountLock(deps, approval.userId, async ({ user, account }) => {
+    const priced = quoteFor(catalog, account, {
+      targetProduct: approval.productCode,
+      seats: approval.seats,
+      addOns: approval.addOns,
+      coupon: approval.coupon ?? undefined,
+    });
+    if (!priced.ok || priced.quote.summary.total !== approval.total) {
+      return { kind: "stale" as const };
+    }
+    const now = deps.clock.now();
+    const order = buildOrder(
+      catalog,
+      account,
+      priced.quote,
+      { code: approval.productCode, addOns: approval.addOns },
+      // The first payment's sale id arrives with PAYMENT.SALE.COMPLETED, which replaces this.
+      { processor: "paypal", chargeRef: `paypal-first:${sub.id}`, idempotencyKey: approval.id },
+      now,
+    );
+    const written = await db.transaction(async (tx) => {
+      if (!(await PaypalApprovals.settle(tx, approval.id, "approved", order.id))) return false;
+      if (!(await PaypalApprovals.linkSubscription(tx, approval.id, sub.id))) {
+        throw new Error(`approval ${approval.id} is linked to another subscription`);
+      }
+      await applyOrder(tx, catalog, account, order, priced.quote.summary);
+      await invoiceOrder(tx, deps, { order, summary: priced.quote.summary, user });
+      await Users.update(tx, user.id, { paypalSubscriptionId: sub.id });
+      return true;
+    });
+    // A plan change: the subscription it replaces must not bill again.
+    const replaced =
+      user.paypalSubscriptionId && user.paypalSubscriptionId !== sub.id
+        ? user.paypalSubscriptionId
+        : null;
+    return written
+      ? { kind: "ordered" as const, orderId: order.id, replaced }
+      : { kind: "raced" as const };
+  });
+  if (!outcome.locked) return { kind: "busy" };
+  if (outcome.value.kind === "stale") {
+    await cancelStray(deps, sub, "the account changed before the payment was confirmed");
+    await db.transaction((tx) => PaypalApprovals.settle(tx, approval.id, "cancelled", null));
+    return { kind: "refused", reason: "wrong_amount" };
+  }
+  if (outcome.value.kind === "raced") {
+    const now = await PaypalApprovals.get(db, approval.id);
+    return now?.state === "approved" && now.orderId && now.subscriptionId === sub.id
+      ? { kind: "ordered", orderId: now.orderId }
+      : { kind: "refused", reason: "ended" };
+  }
+  const { orderId, replaced } = outcome.value;
+  if (replaced) {
+    try {
+      await paypal.cancelSubscription(replaced, "replaced by a new plan");
+    } catch (error) {
+      log.error(`paypal: the replaced subscription ${replaced} was not cancelled`, error);
+    }
+  }
+  return { kind: "ordered", orderId };
+}

@@ -1,0 +1,460 @@
+// PayPal's webhooks (POST /api/5/webhooks/paypal, issue 21 item 2). Each delivery is verified
+// with PayPal's verify-webhook-signature for PAYPAL_WEBHOOK_ID, its body passed on unchanged, and
+// refused before anything changes when PayPal does not vouch for it. Each event is applied once:
+// its id is claimed (db/webhook-events.ts) in the transaction that applies it, so a redelivery or
+// the same event reaching a second server changes nothing. An event that cannot be applied now
+// (the account busy, PayPal unreachable) answers 503 unclaimed: PayPal delivers it again.
+//
+// What each event does (decision 0041):
+// - BILLING.SUBSCRIPTION.ACTIVATED: confirms the approval named by custom_id, exactly as the
+//   browser's confirm call would (an approval whose confirm call never arrived becomes its order).
+// - BILLING.SUBSCRIPTION.CANCELLED / SUSPENDED / EXPIRED: the subscription no longer renews; the
+//   account keeps what it paid for until the period end (the entitlement rules read the cancelled
+//   state and its end date), then the renewal worker ends it.
+// - BILLING.SUBSCRIPTION.PAYMENT.FAILED: recorded; PayPal retries and suspends by itself.
+// - PAYMENT.SALE.COMPLETED: the first payment's sale id joins its order; any later sale is one
+//   renewal order for the next period, priced by the renewal rules.
+// - PAYMENT.SALE.REFUNDED / REVERSED: recorded as refunds; a full refund or reversal of the period
+//   now paid ends it now and cancels the subscription at PayPal.
+// - CUSTOMER.DISPUTE.CREATED: recorded for the operator; access follows the outcome (a reversal).
+import { centsOf } from "../../domain/paypal/terms.ts";
+import { nextRenewalStep, renewalCharge } from "../../domain/renewals/index.ts";
+import { randomId } from "../auth/tokens.ts";
+import { DAY_MS } from "../clock.ts";
+import type { AppDeps } from "../context.ts";
+import type { Queryable } from "../db/db.ts";
+import { PaypalApprovals } from "../db/ledger.ts";
+import { type Order, Orders } from "../db/orders.ts";
+import { Events } from "../db/outbox.ts";
+import { Refunds } from "../db/refunds.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import { type User, Users } from "../db/users.ts";
+import { claimWebhookEvent } from "../db/webhook-events.ts";
+import type { PaypalClient, PaypalTransmission } from "../payments/paypal-client.ts";
+import { tryWithAccountLock } from "./account-lock.ts";
+import { documentPath, issueInvoice } from "./invoices.ts";
+import { locationOf } from "./location.ts";
+import { pricedWith } from "./orders.ts";
+import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
+import { recordRefund } from "./refunds.ts";
+import { renewedMail } from "./renewal-emails.ts";
+
+export type WebhookDeps = Pick<
+  AppDeps,
+  "db" | "catalog" | "clock" | "log" | "mailer" | "config"
+> & {
+  paypal: PaypalClient;
+  webhookId: string;
+};
+
+export type WebhookOutcome =
+  | { status: 200; applied: string }
+  | { status: 400; reason: "not_verified" | "invalid" }
+  | { status: 503; reason: string };
+
+/** A sale more than this before the paid period's end is that period's own (first) payment. */
+const EARLY_SALE_MS = 3 * DAY_MS;
+
+const PROVIDER = "paypal";
+
+type PaypalEvent = { id: string; event_type: string; resource: Record<string, unknown> };
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 && value.length <= 200 ? value : undefined;
+}
+
+function amountOf(resource: Record<string, unknown>): number | null {
+  const amount = resource.amount as { total?: unknown; value?: unknown } | undefined;
+  const value = str(amount?.total) ?? str(amount?.value);
+  const cents = centsOf(value);
+  return cents === null ? null : Math.abs(cents);
+}
+
+export function transmissionOf(
+  headers: Record<string, string | string[] | undefined>,
+): PaypalTransmission | null {
+  const h = (name: string) => {
+    const v = headers[name];
+    return typeof v === "string" && v.length > 0 && v.length <= 500 ? v : null;
+  };
+  const t = {
+    authAlgo: h("paypal-auth-algo"),
+    certUrl: h("paypal-cert-url"),
+    transmissionId: h("paypal-transmission-id"),
+    transmissionSig: h("paypal-transmission-sig"),
+    transmissionTime: h("paypal-transmission-time"),
+  };
+  return Object.values(t).every((v) => v !== null) ? (t as PaypalTransmission) : null;
+}
+
+/** Verifies and applies one delivery. Never changes anything for an unverified one. */
+export async function handlePaypalWebhook(
+  deps: WebhookDeps,
+  raw: string,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<WebhookOutcome> {
+  const transmission = transmissionOf(headers);
+  if (transmission === null) return { status: 400, reason: "not_verified" };
+  let event: PaypalEvent;
+  try {
+    const parsed = JSON.parse(raw) as Partial<PaypalEvent>;
+    if (!str(parsed.id) || !str(parsed.event_type) || typeof parsed.resource !== "object")
+      return { status: 400, reason: "invalid" };
+    event = parsed as PaypalEvent;
+  } catch {
+    return { status: 400, reason: "invalid" };
+  }
+  let verified: boolean;
+  try {
+    verified = await deps.paypal.verifyWebhookSignature(deps.webhookId, transmission, raw);
+  } catch (error) {
+    deps.log.warn(`paypal webhook ${event.id}: verification call failed: ${String(error)}`);
+    return { status: 503, reason: "verification unavailable" };
+  }
+  if (!verified) {
+    deps.log.warn(`paypal webhook ${event.id}: PayPal did not verify it; nothing changed`);
+    return { status: 400, reason: "not_verified" };
+  }
+  return applyEvent(deps, event);
+}
+
+/** Claims the event alone (events that change nothing here, or whose change is idempotent). */
+async function claimOnly(deps: WebhookDeps, event: PaypalEvent, applied: string) {
+  const fresh = await deps.db.transaction((tx) => claim(tx, deps, event));
+  return { status: 200 as const, applied: fresh ? applied : "duplicate" };
+}
+
+function claim(tx: Queryable, deps: WebhookDeps, event: PaypalEvent): Promise<boolean> {
+  return claimWebhookEvent(tx, {
+    provider: PROVIDER,
+    eventId: event.id,
+    eventType: event.event_type,
+    at: deps.clock.now(),
+  });
+}
+
+async function applyEvent(deps: WebhookDeps, event: PaypalEvent): Promise<WebhookOutcome> {
+  const { resource } = event;
+  switch (event.event_type) {
+    case "BILLING.SUBSCRIPTION.ACTIVATED":
+    case "BILLING.SUBSCRIPTION.CREATED": {
+      const subscriptionId = str(resource.id);
+      const customId = str(resource.custom_id);
+      if (!subscriptionId || !customId) return claimOnly(deps, event, "ignored");
+      const result = await confirmApproval(deps, customId, subscriptionId, null);
+      const retry = retryOf(result);
+      if (retry) return retry;
+      return claimOnly(deps, event, `confirm:${result.kind}`);
+    }
+    case "BILLING.SUBSCRIPTION.CANCELLED":
+    case "BILLING.SUBSCRIPTION.SUSPENDED":
+    case "BILLING.SUBSCRIPTION.EXPIRED":
+      return endedAtPaypal(deps, event);
+    case "BILLING.SUBSCRIPTION.PAYMENT.FAILED":
+      deps.log.warn(
+        `paypal: a payment of subscription ${str(resource.id)} failed (PayPal retries)`,
+      );
+      return claimOnly(deps, event, "recorded");
+    case "PAYMENT.SALE.COMPLETED":
+      return saleCompleted(deps, event);
+    case "PAYMENT.SALE.REFUNDED":
+    case "PAYMENT.SALE.REVERSED":
+      return moneyBack(deps, event);
+    case "CUSTOMER.DISPUTE.CREATED":
+      deps.log.warn(
+        `paypal: dispute ${str(resource.dispute_id) ?? "?"} opened; access follows its outcome`,
+      );
+      return claimOnly(deps, event, "recorded");
+    default:
+      return claimOnly(deps, event, "ignored");
+  }
+}
+
+function retryOf(result: ConfirmResult): WebhookOutcome | null {
+  if (result.kind === "busy") return { status: 503, reason: "account busy" };
+  if (result.kind === "unavailable") return { status: 503, reason: "PayPal unavailable" };
+  return null;
+}
+
+/** Runs `work` under the account's lock; a busy account is a 503 (PayPal delivers again). */
+async function underLock(
+  deps: WebhookDeps,
+  user: User,
+  work: (fresh: User) => Promise<WebhookOutcome>,
+): Promise<WebhookOutcome> {
+  const outcome = await tryWithAccountLock(deps, user.id, ({ user: fresh }) => work(fresh));
+  if (!outcome.locked)
+    return outcome.reason === "busy"
+      ? { status: 503, reason: "account busy" }
+      : { status: 200, applied: "no account" };
+  return outcome.value;
+}
+
+async function endedAtPaypal(deps: WebhookDeps, event: PaypalEvent): Promise<WebhookOutcome> {
+  const subscriptionId = str(event.resource.id);
+  if (!subscriptionId) return claimOnly(deps, event, "ignored");
+  const user = await Users.byPaypalSubscription(deps.db, subscriptionId);
+  if (!user) {
+    // Never confirmed: its approval is closed, so no later confirm writes an order for it.
+    const customId = str(event.resource.custom_id);
+    const approval = customId ? await PaypalApprovals.get(deps.db, customId) : null;
+    if (approval?.state === "created") {
+      await deps.db.transaction((tx) => PaypalApprovals.settle(tx, approval.id, "cancelled", null));
+    }
+    return claimOnly(deps, event, "unconfirmed approval closed");
+  }
+  return underLock(deps, user, async (fresh) => {
+    const now = deps.clock.now();
+    const applied = await deps.db.transaction(async (tx) => {
+      if (!(await claim(tx, deps, event))) return "duplicate";
+      // Only the subscription that pays now: an older one replaced by a plan change ends alone.
+      if (fresh.paypalSubscriptionId !== subscriptionId) return "not the current subscription";
+      const sub = await Subscriptions.get(tx, fresh.id);
+      if (sub?.orderState !== "automatic" || sub.paymentProcessor !== "paypal")
+        return "not renewing";
+      await Subscriptions.update(tx, fresh.id, {
+        orderState: "cancelled",
+        prevOrderState: "automatic",
+        updatedAt: now,
+      });
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: "paypal_subscription_ended",
+        userId: fresh.id,
+        payload: { subscriptionId, event: event.event_type },
+        now,
+      });
+      return "cancelled";
+    });
+    return { status: 200, applied };
+  });
+}
+
+async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<WebhookOutcome> {
+  const { resource } = event;
+  const saleId = str(resource.id);
+  const subscriptionId = str(resource.billing_agreement_id);
+  const cents = amountOf(resource);
+  const saleAt = Date.parse(str(resource.create_time) ?? "");
+  if (!saleId || !subscriptionId || cents === null) return claimOnly(deps, event, "ignored");
+  const user = await Users.byPaypalSubscription(deps.db, subscriptionId);
+  if (!user) {
+    // Its subscription is not confirmed yet (the ACTIVATED event or the confirm call comes next):
+    // not claimed, so PayPal's next delivery finds the order to join.
+    return { status: 503, reason: "subscription not confirmed yet" };
+  }
+  const chargeRef = `paypal-sale:${saleId}`;
+  return underLock(deps, user, async (fresh) => {
+    const { db, catalog, mailer } = deps;
+    const now = deps.clock.now();
+    const at = Number.isFinite(saleAt) ? saleAt : now;
+    const sub = await Subscriptions.get(db, fresh.id);
+    if (!sub || sub.orderEnd === null) return claimOnly(deps, event, "no subscription");
+    if (at < sub.orderEnd - EARLY_SALE_MS) {
+      // The payment of the period already paid for: its sale id joins the order written at the
+      // confirm (so a refund of it finds the order).
+      const applied = await db.transaction(async (tx) => {
+        if (!(await claim(tx, deps, event))) return "duplicate";
+        const first = await Orders.byChargeRef(tx, `paypal-first:${subscriptionId}`);
+        if (first)
+          await Orders.setChargeRef(tx, first.id, `paypal-first:${subscriptionId}`, chargeRef);
+        return first ? "first payment" : "payment of the current period";
+      });
+      return { status: 200, applied };
+    }
+    const step = nextRenewalStep(
+      catalog,
+      {
+        productCode: sub.productCode,
+        orderState: sub.orderState,
+        seats: sub.seats,
+        termMonths: sub.termMonths,
+        orderStart: sub.orderStart,
+        orderEnd: sub.orderEnd,
+        periodAnchor: sub.periodAnchor,
+        periodIndex: sub.periodIndex,
+        pendingProductCode: sub.pendingProductCode,
+        pendingSeats: sub.pendingSeats,
+        pendingAt: sub.pendingAt,
+        expired: sub.expiredFlag,
+      },
+      Math.max(at, sub.orderEnd),
+    );
+    if (step.kind !== "renew" || fresh.paypalSubscriptionId !== subscriptionId) {
+      deps.log.warn(
+        `paypal: sale ${saleId} of ${subscriptionId} pays for no renewal here (${step.kind}); to be refunded at PayPal`,
+      );
+      return claimOnly(deps, event, "no renewal due");
+    }
+    const location = locationOf(fresh);
+    const priced = renewalCharge(
+      catalog,
+      {
+        productCode: step.productCode,
+        seats: step.seats,
+        priceGroup: fresh.priceTestingGroupValue,
+        recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
+        tax: { country: location.countryCode, state: location.stateCode },
+        basis: sub.priceBasis,
+        periodStart: step.start,
+      },
+      at,
+    );
+    // What PayPal charged is what was paid; the pricing module splits it when it agrees.
+    const agrees = priced.ok && priced.charge.total === cents;
+    if (!agrees) {
+      deps.log.warn(
+        `paypal: sale ${saleId} of ${cents} cents differs from the renewal price ${priced.ok ? priced.charge.total : "?"}`,
+      );
+    }
+    const plan = catalog.plans.find((p) => p.code === step.productCode);
+    const order: Order = {
+      id: randomId("ord"),
+      userId: fresh.id,
+      kind: "plan",
+      productCode: step.productCode,
+      productName: plan?.name ?? step.productCode,
+      seats: step.seats,
+      addOns: [],
+      subTotal: agrees && priced.ok ? priced.charge.subTotal : cents,
+      salesTax: agrees && priced.ok ? priced.charge.salesTax : 0,
+      total: cents,
+      listPrice: agrees && priced.ok ? priced.charge.subTotal : cents,
+      prorateAmount: 0,
+      currency: "USD",
+      processor: "paypal",
+      chargeRef,
+      invoiceId: randomId("in"),
+      periodStart: step.start,
+      periodEnd: step.end,
+      termMonths: step.termMonths,
+      coupon: null,
+      idempotencyKey: `paypal-sale:${saleId}`,
+      createdAt: now,
+      ...pricedWith(catalog, fresh.priceTestingGroupValue),
+    };
+    const applied = await db.transaction(async (tx) => {
+      if (!(await claim(tx, deps, event))) return "duplicate";
+      // The same sale under another event id (PayPal resends with a new one): one order.
+      if (await Orders.byChargeRef(tx, chargeRef)) return "sale recorded already";
+      await Orders.insert(tx, order);
+      await Subscriptions.update(tx, fresh.id, {
+        productCode: step.productCode,
+        orderId: order.id,
+        orderStart: step.start,
+        orderEnd: step.end,
+        termMonths: step.termMonths,
+        seats: step.seats,
+        paidCents: order.subTotal,
+        periodAnchor: step.anchor,
+        periodIndex: step.index,
+        ...(priced.ok ? { priceBasis: priced.charge.basis } : {}),
+        updatedAt: now,
+      });
+      // A PayPal renewal is invoiced as a card renewal is (issue 23); its e-mail is the receipt.
+      const seats = `${order.seats} ${order.seats === 1 ? "seat" : "seats"}`;
+      const invoice = await issueInvoice(
+        tx,
+        deps,
+        {
+          order,
+          user: fresh,
+          lines: [
+            {
+              kind: "renewal",
+              label: `${order.productName}, renewal (${seats})`,
+              amount: order.subTotal,
+            },
+          ],
+          ratePercent: agrees && priced.ok ? priced.charge.ratePercent : 0,
+        },
+        { receipt: false },
+      );
+      await mailer.queue(
+        tx,
+        renewedMail(fresh, {
+          invoice: {
+            number: invoice.number,
+            url: `${deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
+          },
+          planName: order.productName,
+          total: order.total,
+          periodStart: step.start,
+          periodEnd: step.end,
+          processor: "paypal",
+          recovered: false,
+        }),
+      );
+      return "renewed";
+    });
+    if (applied === "renewed") mailer.kick();
+    return { status: 200, applied };
+  });
+}
+
+async function moneyBack(deps: WebhookDeps, event: PaypalEvent): Promise<WebhookOutcome> {
+  const { resource } = event;
+  const reversal = event.event_type === "PAYMENT.SALE.REVERSED";
+  // A refund names its sale; a reversal is the sale itself, reversed.
+  const saleId = reversal ? str(resource.id) : str(resource.sale_id);
+  const refundId = reversal ? `reversal:${str(resource.id)}` : str(resource.id);
+  const cents = amountOf(resource);
+  if (!saleId || !refundId || cents === null) return claimOnly(deps, event, "ignored");
+  const order = await Orders.byChargeRef(deps.db, `paypal-sale:${saleId}`);
+  if (!order) {
+    deps.log.warn(`paypal: ${event.event_type} of sale ${saleId}, which no order here records`);
+    return claimOnly(deps, event, "unknown sale");
+  }
+  const user = await Users.byId(deps.db, order.userId);
+  if (!user) return claimOnly(deps, event, "no account");
+  return underLock(deps, user, async (fresh) => {
+    const now = deps.clock.now();
+    const sub = await Subscriptions.get(deps.db, fresh.id);
+    const already = await Refunds.totalFor(deps.db, order.id);
+    // A full refund or reversal of the period paid now ends it now, and PayPal must not bill it
+    // again: cancelled there first, so a failure leaves the event for PayPal's next delivery.
+    const endsNow =
+      already + cents >= order.total &&
+      sub?.orderId === order.id &&
+      sub.orderEnd !== null &&
+      sub.orderEnd > now;
+    if (endsNow && fresh.paypalSubscriptionId) {
+      try {
+        await deps.paypal.cancelSubscription(fresh.paypalSubscriptionId, "payment refunded");
+      } catch (error) {
+        deps.log.warn(`paypal: cancel after ${event.event_type} failed: ${String(error)}`);
+        return { status: 503, reason: "PayPal unavailable" };
+      }
+    }
+    const applied = await deps.db.transaction(async (tx) => {
+      if (!(await claim(tx, deps, event))) return "duplicate";
+      // The one refund path (services/refunds.ts): recorded once per PayPal refund id, and a
+      // purchase given back in full ends what it bought, through the entitlement rules.
+      const recorded = await recordRefund(
+        tx,
+        {
+          orderId: order.id,
+          amount: cents,
+          currency: "USD",
+          providerRefundId: refundId,
+          // A reversal is money taken back by the buyer's bank or PayPal's dispute: lost.
+          kind: reversal ? "dispute_lost" : "refund",
+          provider: "paypal",
+          now,
+        },
+        deps,
+      );
+      if (!recorded.recorded) return "refund recorded already";
+      if (!endsNow) return "partial refund recorded";
+      await Events.insert(tx, {
+        kind: "cancellation",
+        name: reversal ? "paypal_reversed" : "paypal_refunded",
+        userId: fresh.id,
+        payload: { orderId: order.id, saleId },
+        now,
+      });
+      return recorded.ended ? "ended by refund" : "refund recorded";
+    });
+    return { status: 200, applied };
+  });
+}

@@ -1,0 +1,9 @@
+// The billing address as typed, for the card step: the card's ZIP or postal code is the address's
+// (one field, not two: issue 22, item 7). Loaded with the checkout's payment chunks only.
+import { atom } from "nanostores";
+
+/** The ZIP or postal code in the billing address form ("" until one is typed). */
+export const $billingPostalCode = atom("");
+
+/** Why the payment step needs the address's code (set by the pay button, shown beside the field). */
+export const $billingProblem = atom<string | null>(null);

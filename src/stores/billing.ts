@@ -1,0 +1,28 @@
+// The buyer's business details (issue 23: "buying for an organisation", at checkout and on the
+// account page) and the account's invoices and credit notes. Loaded only by the components that
+// show them (their chunks load after the checkout screen), so the first screens carry none of it.
+// Nothing here imports the checkout's store: the account page uses this too, and the checkout
+// prices its summary again itself once details are saved (AddressForm's onSaved).
+import { endpoints } from "../contract/endpoints.ts";
+import { api } from "./api.ts";
+import { operation } from "./operation.ts";
+
+export type BillingDetailsInput = {
+  organisation?: string;
+  taxId?: string;
+  street?: string;
+  city?: string;
+  reissue?: boolean;
+};
+
+export const loadBillingDetails = operation("billingDetails", () =>
+  api().call(endpoints.billingDetails),
+);
+
+export const saveBillingDetails = operation("billingDetails", (input: BillingDetailsInput) =>
+  api().call(endpoints.saveBillingDetails, { body: input }),
+);
+
+export const loadInvoiceDocuments = operation("invoiceDocuments", () =>
+  api().call(endpoints.invoiceDocuments),
+);
