@@ -1,8 +1,9 @@
 import { mkdtempSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumArgs, findChromium } from "./scripts/find-chromium.ts";
+import { timeLimitScale } from "./scripts/time-limit-scale.ts";
 
 // Browser tests run against the built site (npm test builds it first) served by e2e/serve.ts (what
 // scripts/serve.ts serves, with a cheaper password hash: see there), in an installed Chromium: we
@@ -15,19 +16,10 @@ if (!executablePath) {
 }
 
 // Every time limit (a test's 30 s, an expectation's 5 s) times the machine's oversubscription when
-// the run starts: the load average per core, at least 1 (a quiet machine keeps the defaults, so a
-// hang fails as soon as before) and at most 6. The limits are wall-clock time, but what a test
-// needs is CPU time: at a load of 27 on two cores a screen took 10 times as long to appear, and
-// tests that wait on the right condition failed only by running out of time (decision 0030).
-// E2E_TIMEOUT_SCALE sets the factor instead; the workers inherit the run's factor through it.
-const timeoutScale =
-  Number(process.env.E2E_TIMEOUT_SCALE) ||
-  Math.min(6, Math.max(1, Math.round((10 * loadavg()[0]) / availableParallelism()) / 10));
-if (!process.env.E2E_TIMEOUT_SCALE) {
-  process.env.E2E_TIMEOUT_SCALE = String(timeoutScale);
-  if (timeoutScale !== 1) {
-    console.log(`playwright: time limits x${timeoutScale} (load ${loadavg()[0].toFixed(1)})`);
-  }
+// the run starts (scripts/time-limit-scale.ts, decision 0030); E2E_TIMEOUT_SCALE sets it.
+const timeoutScale = timeLimitScale("E2E_TIMEOUT_SCALE");
+if (timeoutScale !== 1) {
+  console.log(`playwright: time limits x${timeoutScale} (load ${loadavg()[0].toFixed(1)})`);
 }
 
 export default defineConfig({

@@ -1,6 +1,7 @@
 import { globSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { timeLimitScale } from "./scripts/time-limit-scale.ts";
 
 // Unit and component tests sit beside the code. Browser tests live in e2e/ and run in Playwright.
 // Tests run in Node by default; a component test opts in to a DOM with a first-line comment
@@ -21,9 +22,15 @@ const domTests = globSync(include, {
   /^\/\/ @vitest-environment jsdom\b/.test(readFileSync(`${root}${file}`, "utf8")),
 );
 
+// Each test's 5 s and each hook's 10 s times the machine's oversubscription when the run starts, as
+// in the browser tests (scripts/time-limit-scale.ts, decision 0030); UNIT_TIMEOUT_SCALE sets it.
+const timeoutScale = timeLimitScale("UNIT_TIMEOUT_SCALE");
+
 export default defineConfig({
   test: {
     environment: "node",
+    testTimeout: 5_000 * timeoutScale,
+    hookTimeout: 10_000 * timeoutScale,
     setupFiles: ["./test/setup/fail-on-console-error.ts"],
     restoreMocks: true,
     // Two test files at once (vitest's default is the cores less one: one here).
