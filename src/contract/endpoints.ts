@@ -2,7 +2,7 @@
 // flags, and nothing else. The browser imports it as it is (no zod, no messages: the checkout's
 // JavaScript budget); the browser client types each call from the entry's schemas, which
 // `index.ts` adds to these same entries for the server and the tests (`api`). The server
-// registers a handler per entry and applies the flags itself (src/server/router.ts): a flag is
+// registers a handler per entry and applies the flags itself (src/server/routing.ts): a flag is
 // written once, here. Decision 0032.
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 

@@ -40,7 +40,7 @@ export const BODY_ERRORS = [
 ] as const;
 /** Calls that read a query refuse one that does not match its schema. */
 export const QUERY_ERRORS = ["invalid_request"] as const;
-/** Payment calls: signed in, one Idempotency-Key per attempt (src/server/router.ts). */
+/** Payment calls: signed in, one Idempotency-Key per attempt (src/server/routing.ts). */
 export const IDEMPOTENT_ERRORS = [
   "not_authenticated",
   "idempotency_key_required",
