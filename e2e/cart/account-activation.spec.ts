@@ -42,7 +42,7 @@ test("a new account verifies its e-mail with the code from the outbox", async ({
   ).toBeVisible();
   await expectNoAxeViolations(page, "activation, verified");
 
-  const info = await (await page.request.get("/api/2/wevideouser/info/")).json();
+  const info = await api.userInfo();
   expect(info).toMatchObject({ emailVerified: true, activationRequired: false });
 });
 

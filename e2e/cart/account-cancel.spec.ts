@@ -1,6 +1,7 @@
 // Cancellations (issue 10): each behind a confirmation that says what happens and from when, and
 // each updating the account shown without a page load. Every test uses an account of its own.
 import type { Page } from "@playwright/test";
+import { api as contract } from "../../src/contract/index.ts";
 import { expectNoAxeViolations } from "./account-helpers.ts";
 import { expect, test, uniqueEmail } from "./api-helpers.ts";
 
@@ -99,6 +100,6 @@ test("a trial is cancelled from the cancel-trial screen, with the keyboard alone
       .getByRole("status")
       .filter({ hasText: "Your trial is cancelled. Your account is on the free plan." }),
   ).toBeVisible();
-  const context = await (await page.request.get("/api/2/wevideouser/context")).json();
+  const context = await api.call(contract.userContext);
   expect(context).toMatchObject({ orderState: "cancelled", isTrial: false });
 });

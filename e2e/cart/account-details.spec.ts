@@ -1,8 +1,9 @@
 // Edit details (issue 10, PUT /api/4/user): a form in the account panel with labels and
 // autocomplete; success only when the answer's success is true or 'true'; refusals announced,
 // what was typed kept. And the keyboard alone: accept an invitation, then edit the details.
+import { api as contract } from "../../src/contract/index.ts";
 import { expectNoAxeViolations, tabTo } from "./account-helpers.ts";
-import { expect, test, uniqueEmail } from "./api-helpers.ts";
+import { callTo, expect, test, uniqueEmail } from "./api-helpers.ts";
 
 test("a person edits their details, saved without a page load", async ({ page, api }) => {
   const email = uniqueEmail("details");
@@ -32,7 +33,7 @@ test("a person edits their details, saved without a page load", async ({ page, a
   expect(
     await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
   ).toBe(true);
-  const info = await (await page.request.get("/api/2/wevideouser/info/")).json();
+  const info = await api.userInfo();
   expect(info).toMatchObject({ firstName: "Kim", email });
 });
 
@@ -91,7 +92,7 @@ test("a new e-mail address needs the current password and waits for its code", a
 test("success counts only when it is true or 'true'", async ({ page, api }) => {
   await api.signUp({ email: uniqueEmail("details-answers"), password: "details-secret" });
   let answer: unknown = { success: false };
-  await page.route("**/api/4/user", (route) =>
+  await page.route(callTo(contract.editUser), (route) =>
     route.request().method() === "PUT" ? route.fulfill({ json: answer }) : route.fallback(),
   );
   await page.goto("/cart/home");
@@ -152,7 +153,7 @@ test("a single sign-on account may change its name, not its address or username"
   const email = uniqueEmail("details-sso");
   await api.signUp({ email, password: "details-secret" });
   // Our demo accounts have no single sign-on; the user info answer says so as one would.
-  await page.route("**/api/2/wevideouser/info/", async (route) => {
+  await page.route(callTo(contract.userInfo), async (route) => {
     const answer = await route.fetch();
     route.fulfill({
       response: answer,

@@ -1,6 +1,7 @@
 // Invitations (issue 10): /cart/invite and /cart/invite/ never redirect; an invitation shows its
 // team; joining says first what it does (and that it cancels a subscription, when it does); a
 // refusal is said in words a person can act on. Every team here is the test's own.
+import { api as contract } from "../../src/contract/index.ts";
 import { expectNoAxeViolations } from "./account-helpers.ts";
 import { expect, test, uniqueEmail } from "./api-helpers.ts";
 
@@ -98,7 +99,7 @@ test("a subscriber is told before confirming that joining cancels the subscripti
   await expect(join).toHaveAccessibleDescription(/cancels your own subscription/);
   await join.click();
   await expect(page.getByRole("status").filter({ hasText: `You joined ${team}.` })).toBeVisible();
-  const context = await (await page.request.get("/api/2/wevideouser/context")).json();
+  const context = await api.call(contract.userContext);
   expect(context).toMatchObject({ isUserEnterpriseMember: true, prevOrderState: "automatic" });
 });
 
@@ -114,6 +115,6 @@ test("a full team is said in words, and nothing changes", async ({ page, api, pe
     `${team} has no free seat left. Ask the team's owner to add seats, then open this invitation again.`,
   );
   await expectNoAxeViolations(page, "invitation refused");
-  const context = await (await page.request.get("/api/2/wevideouser/context")).json();
+  const context = await api.call(contract.userContext);
   expect(context).toMatchObject({ isUserEnterpriseMember: false, productCode: "wv_free" });
 });

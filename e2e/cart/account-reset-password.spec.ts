@@ -4,7 +4,7 @@ import type { Page } from "@playwright/test";
 import { api as contract } from "../../src/contract/index.ts";
 import { forgotAnswer } from "../../src/server/testing/human-answer.ts";
 import { expectNoAxeViolations } from "./account-helpers.ts";
-import { type BrowserApi, expect, linkIn, test, uniqueEmail } from "./api-helpers.ts";
+import { type BrowserApi, callTo, expect, linkIn, test, uniqueEmail } from "./api-helpers.ts";
 
 const PROBLEM =
   "There was a problem sending your new password. Please try again. If the problem persists, please contact the provider's support.";
@@ -102,7 +102,7 @@ test("a used link says it has expired, and the button then reads RESET", async (
 
 test("a failed call shows the problem message", async ({ page, api }) => {
   const { link } = await askForResetLink(page, api);
-  await page.route("**/api/3/users/changepassword", (route) => route.abort("failed"));
+  await page.route(callTo(contract.changePassword), (route) => route.abort("failed"));
   await page.goto(link);
   await page.getByLabel("New password").fill("brand-new-secret");
   await page.getByLabel("Confirm password").fill("brand-new-secret");

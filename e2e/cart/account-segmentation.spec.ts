@@ -3,8 +3,9 @@
 // template-redirect send the person on (never off the site); the expired-account and invalid-email
 // pages; a blocked e-mail domain stops the flow.
 import type { Page } from "@playwright/test";
+import { api as contract } from "../../src/contract/index.ts";
 import { expectNoAxeViolations, tabTo } from "./account-helpers.ts";
-import { expect, test, uniqueEmail } from "./api-helpers.ts";
+import { callTo, expect, test, uniqueEmail } from "./api-helpers.ts";
 
 async function answerSteps(page: Page): Promise<void> {
   await page.goto("/cart/what-for");
@@ -40,14 +41,14 @@ test("a visitor answers the three steps; the answers stay in the browser as JSON
 test("signed in, the answers are saved on the account too", async ({ page, api }) => {
   await api.signUp({ email: uniqueEmail("segments"), password: "segments-secret" });
   await answerSteps(page);
-  const info = await (await page.request.get("/api/2/wevideouser/info/")).json();
+  const info = await api.userInfo();
   expect(info.properties.purpose).toBe("Work");
-  expect(JSON.parse(info.properties.segmentationInfo)).toEqual(ANSWERS);
+  expect(JSON.parse(info.properties.segmentationInfo ?? "null")).toEqual(ANSWERS);
 });
 
 test("an attribute the server refuses is only logged: the steps go on", async ({ page, api }) => {
   await api.signUp({ email: uniqueEmail("segments-fail"), password: "segments-secret" });
-  await page.route("**/api/2/wevideouser/attribute?**", (route) =>
+  await page.route(callTo(contract.setAttribute), (route) =>
     route.fulfill({ status: 500, json: { message: "down", error_code: "internal_error" } }),
   );
   const warnings: string[] = [];

@@ -2,8 +2,9 @@
 // detached) or closes it deleting its members. Each behind a confirmation that says what happens
 // and when; each updates the account shown without a page load. Every team is the test's own.
 import type { Page } from "@playwright/test";
+import { api as contract } from "../../src/contract/index.ts";
 import { expectNoAxeViolations } from "./account-helpers.ts";
-import { expect, test } from "./api-helpers.ts";
+import { callTo, expect, test } from "./api-helpers.ts";
 
 async function markPage(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -71,7 +72,7 @@ test("the owner closes the team: members are detached and keep their accounts", 
   await expect(ownerPage.getByTestId("account-plan")).toHaveText("Free");
   await expectSamePage(ownerPage);
 
-  const info = await (await member.page.request.get("/api/2/wevideouser/info/")).json();
+  const info = await member.api.userInfo();
   expect(info).toMatchObject({ success: true, enterpriseMember: false });
 });
 
@@ -99,7 +100,12 @@ test("the owner closes the team and deletes members who never paid", async ({ pe
   ).toBeVisible();
   await expect(ownerPage.getByTestId("account-team")).toHaveCount(0);
   await expectSamePage(ownerPage);
-  expect((await member.page.request.get("/api/2/wevideouser/info/")).status()).toBe(401);
+  // Its session went with the account: the user info call answers "not signed in" (401).
+  expect(await member.api.attempt(contract.userInfo)).toMatchObject({
+    ok: true,
+    status: 401,
+    value: { success: false },
+  });
 });
 
 test("delete members that the server does not confirm says 'Fail to get Delete Members!'", async ({
@@ -109,7 +115,7 @@ test("delete members that the server does not confirm says 'Fail to get Delete M
     team,
     owner: { page: ownerPage },
   } = await people.team("delete-fails");
-  await ownerPage.route("**/api/4/instance/disband", (route) =>
+  await ownerPage.route(callTo(contract.disbandInstance), (route) =>
     route.fulfill({ json: { success: "false", productCode: "wv_free" } }),
   );
   await ownerPage.goto("/cart/home");

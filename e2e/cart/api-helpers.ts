@@ -22,7 +22,7 @@ import {
 } from "@playwright/test";
 import type { CallArgs, CallResult, CallValue } from "../../src/client/call-types.ts";
 import { createApiClient, type FetchLike } from "../../src/client/client.ts";
-import { api as contract, type Endpoint } from "../../src/contract/index.ts";
+import { api as contract, type Endpoint, type Route } from "../../src/contract/index.ts";
 import { CLIENT_VERSION } from "../../src/stores/api.ts";
 
 export { expect };
@@ -35,6 +35,24 @@ let counter = 0;
 export function uniqueEmail(prefix: string): string {
   counter += 1;
   return `${prefix}-${Date.now().toString(36)}-${process.pid}-${counter}@example.com`;
+}
+
+/**
+ * Whether a URL is a call of `entry` (its path, any query; a `:name` parameter matches any one
+ * segment): the pattern for `page.route`, `page.waitForResponse` and request listeners, so that a
+ * test names the contract's entry, never its path. It matches every method of that path.
+ */
+export function callTo(entry: Route): (url: URL | string) => boolean {
+  const segments = entry.path.split("/");
+  return (url) => {
+    const called = new URL(url).pathname.split("/");
+    return (
+      called.length === segments.length &&
+      segments.every((segment, i) =>
+        segment.startsWith(":") ? called[i] !== "" : segment === called[i],
+      )
+    );
+  };
 }
 
 /** A `fetch` for the client over Playwright's request context (its cookies are the browser's). */
@@ -93,10 +111,16 @@ export function browserApi(context: BrowserContext, baseUrl = "") {
     return result.value;
   }
 
+  /** A call as it settled, refusals included: for a test that asserts a status or a refusal. */
+  function attempt<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<CallResult<E>> {
+    return client.call(endpoint, ...args);
+  }
+
   const key = () => crypto.randomUUID();
 
   const self = {
     call,
+    attempt,
     request,
 
     /** Signs a new free account up; the context is then signed in as it. Returns its e-mail. */
@@ -113,6 +137,13 @@ export function browserApi(context: BrowserContext, baseUrl = "") {
         },
       });
       return email;
+    },
+
+    /** The signed-in account's user info; the test fails if the context is signed out. */
+    async userInfo() {
+      const info = await call(contract.userInfo);
+      if (!info.success) throw new Error(`${contract.userInfo.path}: ${info.message}`);
+      return info;
     },
 
     /** Signs the context in (a demo account or one a test made). */

@@ -1,6 +1,8 @@
 // The checkout app under /cart (issue 8): routing and not-found, the start-up loader, the redirect
 // to sign-in and back, back and forward with focus on each new heading, and the hub demo.
 import { expect, type Page, test } from "@playwright/test";
+import { api as contract } from "../../src/contract/index.ts";
+import { callTo } from "./api-helpers.ts";
 
 const DEMO_PASSWORD = "demo-password";
 
@@ -44,7 +46,7 @@ test("shows only a loader until start-up has finished", async ({ page, request }
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route("**/api/5/session-status**", async (route) => {
+  await page.route(callTo(contract.sessionStatus), async (route) => {
     await held;
     await route.continue();
   });

@@ -4,8 +4,9 @@
 // not "declined"; one expiry field formatted as typed, the number spaced with its brand, the
 // card's ZIP is the address's, and tax arrives without a "Save address" press.
 import type { Page } from "@playwright/test";
+import { api as contract } from "../../src/contract/index.ts";
 import { expectNoAxeViolations } from "./account-helpers.ts";
-import { expect, test, uniqueEmail } from "./api-helpers.ts";
+import { callTo, expect, test, uniqueEmail } from "./api-helpers.ts";
 import { fillCard, futureExpiry } from "./purchase-helpers.ts";
 
 const CHECKOUT = "/cart?p=buy&product=wv_unloct17_12m#checkout";
@@ -142,7 +143,7 @@ test("a mistyped card number says the number is wrong, not declined", async ({ p
   await page.goto(CHECKOUT);
   const tokens: string[] = [];
   page.on("request", (request) => {
-    if (request.url().includes("/payment/sandbox/tokens")) tokens.push(request.url());
+    if (callTo(contract.sandboxToken)(request.url())) tokens.push(request.url());
   });
   await fillCard(page, "4242 4242 4242 4241");
   await page.getByLabel("Expiry date (MM / YY)").fill("13 / 30");

@@ -4,6 +4,7 @@
 // checkout_completed_success (spec 4's event names).
 
 import type { Page } from "@playwright/test";
+import { api as contract } from "../../src/contract/index.ts";
 import { tabTo } from "./account-helpers.ts";
 import { expect, test } from "./api-helpers.ts";
 import { fillCard, shownTotal } from "./purchase-helpers.ts";
@@ -67,7 +68,7 @@ test("a single HD export, then a 4K one, bought by card", async ({ page, api }) 
   await page.getByRole("button", { name: "Pay $4.99" }).click();
   await expect(heading(page)).toHaveText("Payment complete");
   await expect(page.getByTestId("paid")).toHaveText("$4.99");
-  const context = await (await page.request.get("/api/2/wevideouser/context")).json();
+  const context = await api.call(contract.userContext);
   expect(context.productCode).toBe("wv_free");
 });
 

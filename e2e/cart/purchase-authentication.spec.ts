@@ -4,7 +4,8 @@
 // step completed and the payment succeeded (checked on the server). A failed or abandoned step
 // leaves no order, says so, and keeps what the person typed.
 import type { Page } from "@playwright/test";
-import { expect, test } from "./api-helpers.ts";
+import { api as contract } from "../../src/contract/index.ts";
+import { type BrowserApi, expect, test } from "./api-helpers.ts";
 import { fillCard, shownTotal } from "./purchase-helpers.ts";
 
 // Two windows and several payment round trips each, on a loaded machine.
@@ -30,8 +31,8 @@ async function payAndOpenBank(page: Page, card: string): Promise<Page> {
   return bank;
 }
 
-async function invoiceCount(page: Page): Promise<number> {
-  return (await (await page.request.get("/api/3/payment/invoices/1")).json()).length;
+async function invoiceCount(api: BrowserApi): Promise<number> {
+  return (await api.call(contract.invoices, { params: { page: 1 } })).length;
 }
 
 test("a card that asks for authentication pays once it is completed", async ({ page, api }) => {
@@ -42,7 +43,7 @@ test("a card that asks for authentication pays once it is completed", async ({ p
   await expect.poll(() => bank.isClosed()).toBe(true);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
   await expect(page.getByTestId("paid")).toHaveText("$9.99");
-  const invoices = await (await page.request.get("/api/3/payment/invoices/1")).json();
+  const invoices = await api.call(contract.invoices, { params: { page: 1 } });
   expect(invoices.length).toBe(1);
   expect(invoices[0].amountPaid).toBe(999);
 });
@@ -56,7 +57,7 @@ test("a failed authentication leaves no order and keeps the card typed", async (
   await expect(page.getByLabel("Card number")).toHaveValue("4000 0027 6000 3184");
   await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
   await expect(page.getByRole("group", { name: "Payment authentication" })).toHaveCount(0);
-  expect(await invoiceCount(page)).toBe(0);
+  expect(await invoiceCount(api)).toBe(0);
 
   // Another try is a new payment: completed this time, it buys the plan once.
   await page.getByRole("button", { name: "Pay $9.99" }).click();
@@ -65,7 +66,7 @@ test("a failed authentication leaves no order and keeps the card typed", async (
   const again = await opened;
   await again.getByRole("button", { name: "Complete" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
-  expect(await invoiceCount(page)).toBe(1);
+  expect(await invoiceCount(api)).toBe(1);
 });
 
 test("an abandoned authentication leaves no order", async ({ page, api }) => {
@@ -75,7 +76,7 @@ test("an abandoned authentication leaves no order", async ({ page, api }) => {
   await bank.close();
   await expect(page.getByRole("alert").filter({ hasText: FAILED })).toBeVisible();
   await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
-  expect(await invoiceCount(page)).toBe(0);
+  expect(await invoiceCount(api)).toBe(0);
   // Its page, opened again, knows the payment no longer waits (the step cannot be completed late).
   const late = await page.request.get(new URL(bank.url()).pathname + new URL(bank.url()).search);
   expect(late.status()).toBe(404);
@@ -86,7 +87,7 @@ test("an abandoned authentication leaves no order", async ({ page, api }) => {
   await step.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByRole("alert").filter({ hasText: FAILED })).toBeVisible();
   await expect(page.getByLabel("Card number")).toHaveValue("4000 0027 6000 3184");
-  expect(await invoiceCount(page)).toBe(0);
+  expect(await invoiceCount(api)).toBe(0);
 });
 
 test("a card authenticated and then declined for funds leaves no order", async ({ page, api }) => {
@@ -97,5 +98,5 @@ test("a card authenticated and then declined for funds leaves no order", async (
     page.getByRole("alert").filter({ hasText: "Card declined. Please update card and try again." }),
   ).toBeVisible();
   await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
-  expect(await invoiceCount(page)).toBe(0);
+  expect(await invoiceCount(api)).toBe(0);
 });

@@ -2,7 +2,8 @@
 // the checkout, the order summary before paying, the pay button naming the amount, and the
 // invoice afterwards. Each card error shows spec section 8's message; the total charged is the
 // total shown; a double click or a reload during payment never charges twice.
-import { expect, test } from "./api-helpers.ts";
+import { api as contract } from "../../src/contract/index.ts";
+import { callTo, expect, test } from "./api-helpers.ts";
 import { fillCard, shownTotal } from "./purchase-helpers.ts";
 
 test("a new customer buys Power annually by card", async ({ page, api }) => {
@@ -70,8 +71,8 @@ test("each refused card says what happened, and keeps what was typed", async ({ 
   await fillCard(page, "4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $9.99" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
-  const invoices = await page.request.get("/api/3/payment/invoices/1");
-  expect((await invoices.json()).length).toBe(1);
+  const invoices = await api.call(contract.invoices, { params: { page: 1 } });
+  expect(invoices.length).toBe(1);
 });
 
 test("a double click on pay charges once", async ({ page, api }) => {
@@ -81,7 +82,7 @@ test("a double click on pay charges once", async ({ page, api }) => {
   await fillCard(page, "4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $15.99" }).dblclick();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
-  const invoices = await (await page.request.get("/api/3/payment/invoices/1")).json();
+  const invoices = await api.call(contract.invoices, { params: { page: 1 } });
   expect(invoices.length).toBe(1);
 });
 
@@ -92,7 +93,7 @@ test("a reload during payment finishes that payment, once", async ({ page, api }
   await fillCard(page, "4242 4242 4242 4242");
   // The first charge request reaches the server, but the page reloads before its answer arrives.
   let held = true;
-  await page.route("**/api/3/payment/upgrade", async (route) => {
+  await page.route(callTo(contract.upgrade), async (route) => {
     if (!held) return route.continue();
     held = false;
     await route.fetch(); // the server charges
@@ -100,7 +101,7 @@ test("a reload during payment finishes that payment, once", async ({ page, api }
   });
   await page.getByRole("button", { name: "Pay $95.88" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
-  const invoices = await (await page.request.get("/api/3/payment/invoices/1")).json();
+  const invoices = await api.call(contract.invoices, { params: { page: 1 } });
   expect(invoices.length).toBe(1);
   expect(invoices[0].amountPaid).toBe(9588);
 });
@@ -130,7 +131,7 @@ test("two tabs paying at once charge once", async ({ page, context, api }) => {
   const loser =
     (await page.getByRole("heading", { level: 1 }).textContent()) === "Checkout" ? page : other;
   await expect(loser.getByRole("alert")).toBeVisible();
-  const invoices = await (await page.request.get("/api/3/payment/invoices/1")).json();
+  const invoices = await api.call(contract.invoices, { params: { page: 1 } });
   expect(invoices.length).toBe(1);
 });
 
@@ -141,7 +142,7 @@ test("when the price changed, the new summary is shown and asked for again", asy
   await api.signUp();
   // The first summary this page sees is one cent off what the server will charge.
   let first = true;
-  await page.route("**/api/4/payment/summary", async (route) => {
+  await page.route(callTo(contract.orderSummary), async (route) => {
     const response = await route.fetch();
     const body = await response.json();
     if (first) {
@@ -157,7 +158,7 @@ test("when the price changed, the new summary is shown and asked for again", asy
   await expect(page.getByRole("alert").filter({ hasText: "The price changed" })).toBeVisible();
   expect(await shownTotal(page)).toBe("$59.88");
   // Nothing was charged at the old price.
-  expect(await (await page.request.get("/api/3/payment/invoices/1")).json()).toEqual([]);
+  expect(await api.call(contract.invoices, { params: { page: 1 } })).toEqual([]);
   await page.getByRole("button", { name: "Pay $59.88" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
   await expect(page.getByTestId("paid")).toHaveText("$59.88");

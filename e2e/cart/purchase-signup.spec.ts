@@ -4,8 +4,9 @@
 // followed the same way in e2e/pages/cta.spec.ts.) These tests are about the sign-up and sign-in
 // forms, so they type into them; every other browser test gets its account through the API
 // (api-helpers.ts).
-import { expect, type Page, test } from "@playwright/test";
-import { uniqueEmail } from "./api-helpers.ts";
+import type { Page } from "@playwright/test";
+import { api as contract } from "../../src/contract/index.ts";
+import { callTo, expect, test, uniqueEmail } from "./api-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
@@ -66,13 +67,14 @@ test("signing in on the auth screen goes on to the plan chosen", async ({ page }
 
 test("signing up for free lands on the free account, with a loader while it runs", async ({
   page,
+  api,
 }) => {
   await page.goto("/cart?tier=personal#signup");
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route("**/api/5/auth/signup", async (route) => {
+  await page.route(callTo(contract.signUp), async (route) => {
     await held;
     await route.continue();
   });
@@ -80,23 +82,26 @@ test("signing up for free lands on the free account, with a loader while it runs
   await page.getByLabel("Last name").fill("Free");
   await page.getByLabel("E-mail").fill(uniqueEmail("free"));
   await page.getByLabel("Password").fill("secret-password");
-  const answer = page.waitForResponse((r) => r.url().endsWith("/api/5/auth/signup"));
+  const answer = page.waitForResponse((r) => callTo(contract.signUp)(r.url()));
   await page.getByRole("button", { name: "Sign up for free" }).click();
   await expect(page.getByRole("button", { name: "Creating your account…" })).toBeDisabled();
   release();
   expect((await answer).status()).toBe(200);
   await expect(heading(page)).toHaveText("Your free account is ready");
-  const context = await (await page.request.get("/api/2/wevideouser/context")).json();
+  const context = await api.call(contract.userContext);
   expect(context.productCode).toBe("wv_free");
 });
 
-test("the sign-up page signs a new account up and lands on the free account", async ({ page }) => {
+test("the sign-up page signs a new account up and lands on the free account", async ({
+  page,
+  api,
+}) => {
   // /cart/sign-up, the path form of the sign-up screen (spec 2.2), where the other browser tests
   // used to make their accounts.
   await page.goto("/cart/sign-up");
   await expect(heading(page)).toHaveText("Sign up");
   await fillSignUp(page);
   await expect(heading(page)).toHaveText("Your free account is ready");
-  const context = await (await page.request.get("/api/2/wevideouser/context")).json();
+  const context = await api.call(contract.userContext);
   expect(context.productCode).toBe("wv_free");
 });

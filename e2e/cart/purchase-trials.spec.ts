@@ -8,13 +8,12 @@
 
 import type { Page } from "@playwright/test";
 import { api as contract } from "../../src/contract/index.ts";
-import { DEMO_PASSWORD, expect, test } from "./api-helpers.ts";
+import { type BrowserApi, callTo, DEMO_PASSWORD, expect, test } from "./api-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
-async function accountContext(page: Page) {
-  const answer = await page.request.get("/api/2/wevideouser/context");
-  return (await answer.json()) as { isTrial: boolean; productCode: string; vertical: string };
+function accountContext(api: BrowserApi) {
+  return api.call(contract.userContext);
 }
 
 test("a visitor tries Unlimited from the pricing page: sign up, start, trial running", async ({
@@ -51,7 +50,7 @@ test("a visitor tries Unlimited from the pricing page: sign up, start, trial run
   await expect(page.getByTestId("trial-status")).toContainText(
     /Your Unlimited trial runs until \w+ \d{1,2}, \d{4} \(14 days\)/,
   );
-  expect(await accountContext(page)).toMatchObject({
+  expect(await accountContext(api)).toMatchObject({
     isTrial: true,
     productCode: "wv_unlimited_trial",
   });
@@ -74,7 +73,7 @@ test("the Professional trial lands on the trial screen with its own name", async
   await page.getByRole("button", { name: "Start free trial" }).click();
   await expect(heading(page)).toHaveText("Your trial has started");
   await expect(page.getByTestId("trial-status")).toContainText("Your Professional trial runs");
-  expect((await accountContext(page)).productCode).toBe("wv_bizindiv_trial");
+  expect((await accountContext(api)).productCode).toBe("wv_bizindiv_trial");
 });
 
 test("the Business trial names the team's workspace, with a loader while it starts", async ({
@@ -92,7 +91,7 @@ test("the Business trial names the team's workspace, with a loader while it star
     release = resolve;
   });
   let calls = 0;
-  await page.route("**/api/3/payment/activatefreetrial", async (route) => {
+  await page.route(callTo(contract.activateFreeTrial), async (route) => {
     calls += 1;
     await held;
     await route.continue();
@@ -105,7 +104,7 @@ test("the Business trial names the team's workspace, with a loader while it star
   await expect(heading(page)).toHaveText("Your trial has started");
   await expect(page.getByTestId("trial-status")).toContainText("Your Business trial runs");
   expect(calls).toBe(1);
-  const info = await (await page.request.get("/api/2/wevideouser/info/")).json();
+  const info = await api.userInfo();
   expect(info.enterpriseMemberInstance).toMatch(/pat.?studio/i);
 });
 
@@ -127,7 +126,7 @@ test("a teacher with a verified school address starts the education trial", asyn
   await expect(page.getByTestId("trial-status")).toContainText(
     /Your Education trial runs until .+ \(30 days\)/,
   );
-  expect(await accountContext(page)).toMatchObject({ isTrial: true, productCode: "wv_edu_trial" });
+  expect(await accountContext(api)).toMatchObject({ isTrial: true, productCode: "wv_edu_trial" });
 });
 
 test("a personal address asking for the education trial goes to the invalid-email page", async ({
@@ -148,7 +147,7 @@ test("a personal address asking for the education trial goes to the invalid-emai
     "The education trial needs a school e-mail address that you have verified.",
   );
   // Nothing started.
-  expect((await accountContext(page)).isTrial).toBe(false);
+  expect((await accountContext(api)).isTrial).toBe(false);
 });
 
 test("buying the teacher plan checks the address; validateEduEmail=true asks for it", async ({

@@ -1,19 +1,15 @@
 // After the build: the static pages and the server that serves them price from the same catalogue
 // version (decision 0018), the one `catalog build` wrote beside the catalogue.
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { api as contract } from "../../src/contract/index.ts";
+import { expect, test } from "../cart/api-helpers.ts";
 
 const built = JSON.parse(
   readFileSync(new URL("../../src/generated/catalog-version.json", import.meta.url), "utf8"),
 ) as { version: string };
 
-test("the pages and the server are on the same catalogue version", async ({ page, request }) => {
-  const answer = await request.get("/api/5/catalog/version");
-  expect(answer.ok()).toBe(true);
-  const server = (await answer.json()) as {
-    version: string;
-    release: { version: string; publishedAt: string } | null;
-  };
+test("the pages and the server are on the same catalogue version", async ({ page, api }) => {
+  const server = await api.call(contract.catalogVersion);
   expect(server.version).toBe(built.version);
   for (const path of ["/", "/plans", "/pricing", "/faq"]) {
     await page.goto(path);

@@ -2,10 +2,8 @@
 // flags, and nothing else. The browser imports it as it is (no zod, no messages: the checkout's
 // JavaScript budget); the browser client types each call from the entry's schemas, which
 // `index.ts` adds to these same entries for the server and the tests (`api`). The server
-// registers a handler per entry and applies the flags itself (src/server/router.ts): a flag is
+// registers a handler per entry and applies the flags itself (src/server/routing.ts): a flag is
 // written once, here. Decision 0032.
-import type { ErrorCode } from "./errors.ts";
-
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 /**
@@ -262,8 +260,14 @@ export const ERROR_CODE_LIST = [
   "insufficient_funds",
 ] as const;
 
+/**
+ * A code of the list: the same type as `ErrorCode` (errors.ts proves it), named here so that this
+ * table imports nothing of errors.ts, which imports the list (no import circle, issue 19).
+ */
+export type KnownErrorCode = (typeof ERROR_CODE_LIST)[number];
+
 const ERROR_CODE_SET: ReadonlySet<string> = new Set(ERROR_CODE_LIST);
 
-export function isKnownErrorCode(code: unknown): code is ErrorCode {
+export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
   return typeof code === "string" && ERROR_CODE_SET.has(code);
 }

@@ -5,7 +5,7 @@
 // browser's messages) stops compiling until it handles it. Browser-safe: pure data.
 import { type AnyErrorCode, API_ERRORS, type ApiErrorCode } from "../domain/errors/api-errors.ts";
 import { CARD_ERROR_CODES } from "../domain/errors/card-errors.ts";
-import type { ERROR_CODE_LIST } from "./endpoints.ts";
+import type { KnownErrorCode } from "./endpoints.ts";
 
 export type ErrorCode = AnyErrorCode;
 
@@ -19,7 +19,7 @@ const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
 // The browser's list of codes (endpoints.ts, without messages) is written by hand: this line
 // stops compiling when it and the catalogue differ by a code either way.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameCodes: Same<(typeof ERROR_CODE_LIST)[number], ErrorCode> = true;
+const sameCodes: Same<KnownErrorCode, ErrorCode> = true;
 void sameCodes;
 
 export function isErrorCode(code: unknown): code is ErrorCode {
@@ -40,7 +40,7 @@ export const BODY_ERRORS = [
 ] as const;
 /** Calls that read a query refuse one that does not match its schema. */
 export const QUERY_ERRORS = ["invalid_request"] as const;
-/** Payment calls: signed in, one Idempotency-Key per attempt (src/server/router.ts). */
+/** Payment calls: signed in, one Idempotency-Key per attempt (src/server/routing.ts). */
 export const IDEMPOTENT_ERRORS = [
   "not_authenticated",
   "idempotency_key_required",

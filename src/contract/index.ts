@@ -1,7 +1,7 @@
 // The API contract of spec section 7: the route table (endpoints.ts: method, path, flags) with,
 // for each entry, its schemas (query, body, path parameters, 2xx answer) and the error codes it
 // answers. The server's router parses and validates every request with these schemas before the
-// handler runs (src/server/router.ts), the browser client types its calls from them, and the
+// handler runs (src/server/routing.ts), the browser client types its calls from them, and the
 // tests validate answers with them (STYLE.md point 10). Every non-2xx answer is ErrorBody.
 import { z } from "zod";
 import * as auth from "./auth.ts";
