@@ -7,7 +7,6 @@ import { hrefFor } from "../domain/checkout/screens.ts";
 import { newIdempotencyKey } from "./api.ts";
 import type { Tokenizer } from "./card-token.ts";
 import {
-  $checkout,
   ATTEMPT_KEY,
   patch,
   refreshSummary,

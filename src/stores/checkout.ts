@@ -8,24 +8,15 @@
 import { atom, computed, map } from "nanostores";
 import type { ApiFailure } from "../client/client.ts";
 import { minimumSeats, planFor } from "../domain/checkout/purchase.ts";
-import { hrefFor } from "../domain/checkout/screens.ts";
 import type { RequestMode } from "../domain/pricing/terms.ts";
-import { newIdempotencyKey } from "./api.ts";
-import type { Tokenizer } from "./card-token.ts";
-import { inHubFrame, postToHub } from "./hub.ts";
-import { operation } from "./operation.ts";
 import {
-  $payment,
   applyCoupon,
   loadOrderSummary,
   patchPayment,
-  pay,
-  payWithPaypal,
   removeCoupon,
-  savePaymentToken,
   verifyCoupon,
 } from "./payment.ts";
-import { $allPlans, forgetPlans, loadAllPlans } from "./plans.ts";
+import { $allPlans, loadAllPlans } from "./plans.ts";
 import { $location, $query, navigate } from "./router.ts";
 
 export type CheckoutState = {
