@@ -272,6 +272,59 @@ describe("renewals", () => {
       await renewing.close();
     }
   }, 60_000);
+
+  it("the account page announces what a reverse-charge renewal charges: no VAT, as its invoice", async () => {
+    const renewing = await startTestServer({
+      seed: false,
+      env: { CLOCK: "settable" },
+      renewals: { intervalMs: 0 },
+    });
+    try {
+      const email = "renew-rc@beispiel.de";
+      const { client } = await renewing.verifiedAccount(email, "secret-password-1");
+      await client.call(api.address, {
+        body: { name: "Ada Team", country: "DE", postalCode: "10115" },
+      });
+      const saved = await client.call(api.saveBillingDetails, {
+        body: { organisation: "Beispiel GmbH", taxId: "DE136695976" },
+      });
+      expect(saved.ok && saved.body.reverseCharge).toBe(true);
+      const token = await client.call(api.sandboxToken, {
+        body: {
+          number: "4242424242424242",
+          expMonth: 12,
+          expYear: 2030,
+          cvc: "123",
+          postalCode: "1",
+        },
+      });
+      if (!token.ok) throw new Error(token.body.message);
+      await client.call(api.paymentToken, {
+        body: { token: token.body.id },
+        idempotencyKey: newKey(),
+      });
+      const bought = await client.call(api.upgrade, {
+        body: { product: { code: "wv_single_1m" } },
+        idempotencyKey: newKey(),
+      });
+      if (!bought.ok) throw new Error(bought.body.message);
+      const products = await client.call(api.products, {});
+      if (!products.ok) throw new Error(products.body.message);
+      // Power monthly is $9.99 (catalog/plans): reverse charge adds nothing to it.
+      expect(products.body.nextBillingAmount).toBe(999);
+
+      const run = await renewing.moveClock(32 * 86_400_000);
+      expect(run.charged).toBe(1);
+      const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
+      expect(renewal?.document).toMatchObject({
+        taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: 999, tax: 0 }],
+        total: products.body.nextBillingAmount,
+        notes: [REVERSE_CHARGE_MENTION],
+      });
+    } finally {
+      await renewing.close();
+    }
+  }, 60_000);
 });
 
 describe("documents", () => {
