@@ -75,10 +75,38 @@ async function receiptsTo(email: string) {
   );
 }
 
+/** Everything a buyer and their finance office get for their one purchase. */
+async function issuedTo(client: TestClient, email: string) {
+  const [entry, ...more] = await documentsOf(client);
+  if (!entry || more.length > 0) throw new Error("expected one document");
+  const doc = (await Invoices.byNumber(server.running.deps.db, entry.number))?.document;
+  const pdf = await client.fetch(entry.pdfUrl);
+  expect(pdf.headers.get("content-type")).toBe("application/pdf");
+  const pdfText = await extractPdfText(new Uint8Array(await pdf.arrayBuffer()));
+  const htmlText = htmlToLines(await (await client.fetch(entry.htmlUrl)).text());
+  const receipts = await receiptsTo(email);
+  expect(receipts).toHaveLength(1);
+  return { entry, doc, pdfText, htmlText, receipt: receipts[0] };
+}
+
+/** The PDF says, word for word, what the page says (less the page's two links). */
+function expectSameText(pdfText: string[], htmlText: string[]) {
+  const words = (lines: string[]) => lines.join(" ").replace(/\s+/g, " ");
+  expect(words(pdfText)).toBe(
+    words(htmlText.filter((l) => !["Download the PDF", "Back to your account", "·"].includes(l))),
+  );
+}
+
+/** `run` appears in `text` in this order, one after the other (a table's row, a block). */
+function expectRun(text: string[], run: string[]) {
+  expect(text.join("\n")).toContain(run.join("\n"));
+}
+
 describe("the done-when scenario: three buyers, three invoices", () => {
   it("a German company with a valid VAT id pays no VAT: reverse charge, with the legal mention", async () => {
+    const email = "einkauf@beispiel.de";
     const client = await buyer({
-      email: "einkauf@beispiel.de",
+      email,
       address: { name: "Ada Team", country: "DE", postalCode: "10115" },
       details: {
         organisation: "Beispiel GmbH",
@@ -88,10 +116,8 @@ describe("the done-when scenario: three buyers, three invoices", () => {
       },
     });
     const { summary, order } = await buy(client, "wv_unloct17_12m");
-    expect(summary.salesTax).toBe(0);
-    const [entry] = await documentsOf(client);
-    const stored = await Invoices.byNumber(server.running.deps.db, entry?.number ?? "");
-    const doc = stored?.document;
+    expect(summary.total).toBe(9588);
+    const { entry, doc, pdfText, htmlText, receipt } = await issuedTo(client, email);
     expect(doc).toMatchObject({
       kind: "invoice",
       orderId: order.orderId,
@@ -103,24 +129,39 @@ describe("the done-when scenario: three buyers, three invoices", () => {
         country: "DE",
         taxId: "DE136695976",
       },
-      lines: summary.lines,
-      subTotal: summary.subTotal,
-      taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: summary.subTotal, tax: 0 }],
-      total: summary.total,
-      amountPaid: order.total,
+      lines: [{ kind: "plan", label: "Unlimited (billed annually)", amount: 9588 }],
+      subTotal: 9588,
+      taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: 9588, tax: 0 }],
+      taxTotal: 0,
+      total: 9588,
+      amountPaid: 9588,
       paymentMethod: "Visa ending 4242",
       notes: [REVERSE_CHARGE_MENTION],
     });
-    const [receipt] = await receiptsTo("einkauf@beispiel.de");
-    expect(receipt?.subject).toBe(
-      `Receipt: $${(summary.total / 100).toFixed(2)} paid (invoice ${entry?.number})`,
+    expect(order.total).toBe(9588);
+    expectSameText(pdfText, htmlText);
+    expectRun(pdfText, ["Bill to", "Beispiel GmbH", "Attn. Ada Team", "Hauptstraße 1"]);
+    expectRun(pdfText, ["10115 Berlin", "Germany", "Tax id: DE136695976"]);
+    expectRun(pdfText, ["Service period", "15 January 2026 to 15 January 2027"]);
+    expectRun(pdfText, ["Unlimited (billed annually)", "$95.88"]);
+    expectRun(pdfText, ["VAT (reverse charge)", "0 %", "$95.88", "$0.00"]);
+    expectRun(pdfText, ["Subtotal", "$95.88", "Tax", "$0.00", "Total", "$95.88"]);
+    expect(pdfText.join(" ")).toContain(REVERSE_CHARGE_MENTION);
+    expect(receipt?.subject).toBe(`Receipt: $95.88 paid (invoice ${entry.number})`);
+    expect(receipt?.body).toContain(
+      [
+        "Unlimited (billed annually): $95.88",
+        "VAT (reverse charge) 0 % on $95.88: $0.00",
+        "Total: $95.88",
+        REVERSE_CHARGE_MENTION,
+      ].join("\n"),
     );
-    expect(receipt?.body).toContain(REVERSE_CHARGE_MENTION);
-  });
+  }, 60_000);
 
-  it("a US business in California pays California's sales tax", async () => {
+  it("a US business in California pays California's sales tax on the plan and its seats", async () => {
+    const email = "ap@example-studio.com";
     const client = await buyer({
-      email: "ap@example-studio.com",
+      email,
       address: { name: "Sam Lee", country: "US", state: "CA", postalCode: "94103" },
       details: {
         organisation: "Example Studio Inc.",
@@ -129,53 +170,85 @@ describe("the done-when scenario: three buyers, three invoices", () => {
         city: "San Francisco",
       },
     });
-    const { summary } = await buy(client, "wv_unloct17_12m");
-    expect(summary.taxRates[0]?.ratePercent).toBe(7.25);
-    const [entry] = await documentsOf(client);
-    const doc = (await Invoices.byNumber(server.running.deps.db, entry?.number ?? ""))?.document;
+    // Business yearly with 5 seats: 3 included, 2 extra at $239.88 a year.
+    const { order } = await buy(client, "wv_bizoct17_12m", 5);
+    const { entry, doc, pdfText, htmlText, receipt } = await issuedTo(client, email);
     expect(doc).toMatchObject({
+      orderId: order.orderId,
       buyer: {
         name: "Example Studio Inc.",
+        contact: "Sam Lee",
         taxId: "12-3456789",
         address: ["1 Market St", "94103 San Francisco CA"],
         country: "US",
       },
-      taxes: [
-        {
-          label: "Sales tax (California)",
-          ratePercent: 7.25,
-          taxable: summary.subTotal,
-          tax: summary.salesTax,
-        },
+      lines: [
+        { kind: "plan", label: "Business (billed annually)", amount: 44388 },
+        { kind: "extraSeats", label: "2 extra seats × 239.88", amount: 47976 },
       ],
-      total: summary.total,
+      subTotal: 92364,
+      // 7.25 % of $923.64 is $66.9639: $66.96.
+      taxes: [{ label: "Sales tax (California)", ratePercent: 7.25, taxable: 92364, tax: 6696 }],
+      total: 99060,
+      amountPaid: 99060,
       notes: [],
     });
-    expect(summary.salesTax).toBe(Math.round((summary.subTotal * 7.25) / 100));
-  });
+    expect(order.total).toBe(99060);
+    expectSameText(pdfText, htmlText);
+    expectRun(pdfText, ["United States", "Tax id: 12-3456789"]);
+    expectRun(pdfText, [
+      "Business (billed annually)",
+      "$443.88",
+      "2 extra seats × 239.88",
+      "$479.76",
+    ]);
+    expectRun(pdfText, ["Sales tax (California)", "7.25 %", "$923.64", "$66.96"]);
+    expectRun(pdfText, ["Subtotal", "$923.64", "Tax", "$66.96", "Total", "$990.60"]);
+    expect(pdfText.join(" ")).not.toContain("Reverse charge");
+    expect(receipt?.subject).toBe(`Receipt: $990.60 paid (invoice ${entry.number})`);
+    expect(receipt?.body).toContain(
+      [
+        "Business (billed annually): $443.88",
+        "2 extra seats × 239.88: $479.76",
+        "Sales tax (California) 7.25 % on $923.64: $66.96",
+        "Total: $990.60",
+      ].join("\n"),
+    );
+  }, 60_000);
 
   it("a private person in France pays French VAT", async () => {
+    const email = "camille@example.fr";
     const client = await buyer({
-      email: "camille@example.fr",
+      email,
       address: { name: "Camille Martin", country: "FR", postalCode: "75001" },
     });
-    const { summary } = await buy(client, "wv_unloct17_12m");
-    const [entry] = await documentsOf(client);
-    const doc = (await Invoices.byNumber(server.running.deps.db, entry?.number ?? ""))?.document;
+    const { order } = await buy(client, "wv_single_1m");
+    const { entry, doc, pdfText, htmlText, receipt } = await issuedTo(client, email);
     expect(doc).toMatchObject({
+      orderId: order.orderId,
       buyer: { name: "Camille Martin", contact: null, taxId: null, country: "FR" },
-      taxes: [
-        {
-          label: "VAT (France)",
-          ratePercent: 20,
-          taxable: summary.subTotal,
-          tax: summary.salesTax,
-        },
-      ],
-      total: summary.total,
+      lines: [{ kind: "plan", label: "Power (billed monthly)", amount: 999 }],
+      subTotal: 999,
+      // 20 % of $9.99 is $1.998: $2.00.
+      taxes: [{ label: "VAT (France)", ratePercent: 20, taxable: 999, tax: 200 }],
+      total: 1199,
+      amountPaid: 1199,
+      notes: [],
     });
-    expect(summary.salesTax).toBe(Math.round(summary.subTotal / 5));
-  });
+    expectSameText(pdfText, htmlText);
+    expectRun(pdfText, ["Bill to", "Camille Martin", "75001", "France", email]);
+    expectRun(pdfText, ["Service period", "15 January 2026 to 15 February 2026"]);
+    expectRun(pdfText, ["Power (billed monthly)", "$9.99"]);
+    expectRun(pdfText, ["VAT (France)", "20 %", "$9.99", "$2.00"]);
+    expectRun(pdfText, ["Subtotal", "$9.99", "Tax", "$2.00", "Total", "$11.99"]);
+    expect(pdfText.join(" ")).not.toContain("Tax id");
+    expect(receipt?.subject).toBe(`Receipt: $11.99 paid (invoice ${entry.number})`);
+    expect(receipt?.body).toContain(
+      ["Power (billed monthly): $9.99", "VAT (France) 20 % on $9.99: $2.00", "Total: $11.99"].join(
+        "\n",
+      ),
+    );
+  }, 60_000);
 });
 
 describe("numbers", () => {
