@@ -9,6 +9,7 @@ import { REVERSE_CHARGE_MENTION } from "../domain/invoices/tax-treatment.ts";
 import { Invoices } from "./db/invoices.ts";
 import { Outbox } from "./db/outbox.ts";
 import { issueCreditNote } from "./services/invoices.ts";
+import { recordRefund } from "./services/refunds.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
 import { extractPdfText, pdfFonts } from "./testing/pdf-text.ts";
 
@@ -269,6 +270,90 @@ describe("numbers", () => {
 });
 
 describe("every kind of charge has its invoice and receipt", () => {
+  it("first purchase, seats, add-on, export and export hours each have one, and a refund its credit note and receipt", async () => {
+    const email = "kinds@example.fr";
+    const client = await buyer({ email, address: { name: "K", country: "FR" } });
+    const bought = [
+      await buy(client, "wv_bizoct17_1m", 3), // first purchase
+      await buy(client, "wv_bizoct17_1m", 5), // two seats more, for the rest of the month
+      await buy(client, "single_export_hd"), // a one-off export
+      await buy(client, "export_upgrade_1h"), // export hours
+    ];
+    const personal = await buyer({
+      email: "kinds-2@example.fr",
+      address: { name: "K2", country: "FR" },
+    });
+    await buy(personal, "wv_unloct17_1m");
+    bought.push(await buy(personal, "wv_unloct17_plus_1m")); // Essentials added mid-month
+
+    const db = server.running.deps.db;
+    const lineKinds: string[][] = [];
+    for (const { order, summary } of bought) {
+      const invoice = await Invoices.currentForOrder(db, order.orderId);
+      expect(invoice?.document).toMatchObject({
+        kind: "invoice",
+        lines: summary.lines,
+        taxes: [
+          {
+            label: "VAT (France)",
+            ratePercent: 20,
+            taxable: summary.subTotal,
+            tax: summary.salesTax,
+          },
+        ],
+        total: order.total,
+      });
+      lineKinds.push(invoice?.document.lines.map((l) => `${l.kind}: ${l.label}`) ?? []);
+    }
+    expect(lineKinds).toEqual([
+      ["plan: Business (billed monthly)"],
+      ["extraSeats: 2 added seats for the rest of your billing period"],
+      ["addOn: HD export"],
+      ["addOn: Export upgrade: 1 hour"],
+      ["essentials: Essentials for the rest of your billing period"],
+    ]);
+    const numbers = await Promise.all(
+      bought.map(async ({ order }) => (await Invoices.currentForOrder(db, order.orderId))?.number),
+    );
+    const receiptOf = (i: number) =>
+      `Receipt: ${usd(bought[i]?.order.total ?? 0)} paid (invoice ${numbers[i]})`;
+    // One receipt per charge (the outbox lists the newest first).
+    expect((await receiptsTo(email)).map((m) => m.subject)).toEqual([3, 2, 1, 0].map(receiptOf));
+    const personalReceipts = (await receiptsTo("kinds-2@example.fr")).map((m) => m.subject);
+    expect(personalReceipts).toHaveLength(2);
+    expect(personalReceipts[0]).toBe(receiptOf(4));
+
+    // A refund, however it is learnt (services/refunds.ts: Stripe's webhook, PayPal's, support),
+    // makes the credit note of the order's invoice and its receipt.
+    const export1 = bought[2]?.order;
+    if (!export1) throw new Error("no export order");
+    const refunded = await db.transaction((tx) =>
+      recordRefund(
+        tx,
+        {
+          orderId: export1.orderId,
+          amount: export1.total,
+          currency: "usd",
+          providerRefundId: "re_kinds_1",
+          kind: "refund",
+          provider: "stripe",
+          now: server.clock.now(),
+        },
+        server.running.deps,
+      ),
+    );
+    expect(refunded.recorded).toBe(true);
+    const docs = await documentsOf(client);
+    const note = docs.find((d) => d.kind === "credit_note");
+    expect(note).toMatchObject({ refersTo: numbers[2], total: -export1.total });
+    const [refundMail] = (await receiptsTo(email)).filter((m) =>
+      m.subject.startsWith("Refund receipt"),
+    );
+    expect(refundMail?.subject).toBe(
+      `Refund receipt: ${usd(export1.total)} (credit note ${note?.number})`,
+    );
+  });
+
   it("a PayPal purchase says PayPal", async () => {
     const { client } = await server.verifiedAccount("paypal-inv@example.com", "secret-password-1");
     const start = await client.call(api.paypalSubscription, {
@@ -332,14 +417,22 @@ describe("renewals", () => {
       expect(docs.map((d) => d.number).sort()).toEqual(["INV-2026-000001", "INV-2026-000002"]);
       const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
       expect(renewal?.document).toMatchObject({
-        taxes: [{ label: "VAT (France)", ratePercent: 20 }],
-        lines: [{ kind: "renewal", label: "Power, renewal (1 seat)" }],
+        taxes: [{ label: "VAT (France)", ratePercent: 20, taxable: 999, tax: 200 }],
+        lines: [{ kind: "renewal", label: "Power, renewal (1 seat)", amount: 999 }],
+        total: 1199,
       });
       expect(renewal?.document.servicePeriod?.start).toBe(bought.body.orderEndDate);
       const [mail] = await Outbox.latest(renewing.running.deps.db, 1, "renew-inv@example.com");
       expect(mail?.subject).toBe("Your subscription renewed");
+      // The renewal's mail is its receipt: the invoice's lines, tax and total, and the invoice.
       expect(mail?.body).toContain(
-        "Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf",
+        [
+          "Power, renewal (1 seat): $9.99",
+          "VAT (France) 20 % on $9.99: $2.00",
+          "Total: $11.99",
+          "",
+          "Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf",
+        ].join("\n"),
       );
     } finally {
       await renewing.close();
@@ -394,6 +487,15 @@ describe("renewals", () => {
         total: products.body.nextBillingAmount,
         notes: [REVERSE_CHARGE_MENTION],
       });
+      const [mail] = await Outbox.latest(renewing.running.deps.db, 1, email);
+      expect(mail?.body).toContain(
+        [
+          "Power, renewal (1 seat): $9.99",
+          "VAT (reverse charge) 0 % on $9.99: $0.00",
+          "Total: $9.99",
+          REVERSE_CHARGE_MENTION,
+        ].join("\n"),
+      );
     } finally {
       await renewing.close();
     }
@@ -576,6 +678,9 @@ describe("quotes (spec 2.3 /orders?seats=)", () => {
     expect(bad.status).toBe(400);
   });
 });
+
+/** Cents as the receipts write them: 1199 → "$11.99". */
+const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** The text nodes of an HTML page's body, in order (what a reader or a screen reader meets). */
 function htmlToLines(page: string): string[] {

@@ -202,6 +202,18 @@ export async function issueInvoice(
   return stored;
 }
 
+/** What a receipt lists of its document: each line, the tax of each rate, the total, the mentions. */
+export function receiptBreakdown(doc: InvoiceDocument): string[] {
+  return [
+    ...doc.lines.map((line) => `${line.label}: ${formatUsd(line.amount)}`),
+    ...doc.taxes.map(
+      (t) => `${t.label} ${t.ratePercent} % on ${formatUsd(t.taxable)}: ${formatUsd(t.tax)}`,
+    ),
+    `Total: ${formatUsd(doc.total)}`,
+    ...doc.notes,
+  ];
+}
+
 /** The receipt of a charge or a refund: what was paid, for what, and where its document is. */
 export function receiptMail(
   to: Pick<User, "email" | "firstName">,
@@ -222,12 +234,7 @@ export function receiptMail(
         ? `We have refunded ${formatUsd(-doc.total)} to your ${doc.paymentMethod === "PayPal" ? "PayPal account" : "payment method"}: credit note ${doc.number} credits invoice ${doc.refersTo}.`
         : `Thank you: ${formatUsd(doc.total)} was paid on ${formatDate(doc.issuedAt)} with ${doc.paymentMethod}.`,
       "",
-      ...doc.lines.map((line) => `${line.label}: ${formatUsd(line.amount)}`),
-      ...doc.taxes.map(
-        (t) => `${t.label} ${t.ratePercent} % on ${formatUsd(t.taxable)}: ${formatUsd(t.tax)}`,
-      ),
-      `Total: ${formatUsd(doc.total)}`,
-      ...doc.notes,
+      ...receiptBreakdown(doc),
       "",
       `Order ${doc.orderId}. ${credit ? "Credit note" : "Invoice"} ${doc.number} (PDF): ${base}${documentPath(doc.number, "pdf")}`,
       `Also readable in your browser: ${base}${documentPath(doc.number, "html")}`,

@@ -32,7 +32,7 @@ import { type User, Users } from "../db/users.ts";
 import { claimWebhookEvent } from "../db/webhook-events.ts";
 import type { PaypalClient, PaypalTransmission } from "../payments/paypal-client.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
-import { documentPath, issueInvoice, taxLocationOf } from "./invoices.ts";
+import { documentPath, issueInvoice, receiptBreakdown, taxLocationOf } from "./invoices.ts";
 import { pricedWith } from "./orders.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
 import { recordRefund } from "./refunds.ts";
@@ -374,6 +374,7 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
         renewedMail(fresh, {
           invoice: {
             number: invoice.number,
+            breakdown: receiptBreakdown(invoice.document),
             url: `${deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
           },
           planName: order.productName,

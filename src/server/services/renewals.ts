@@ -46,7 +46,7 @@ import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
-import { documentPath, issueInvoice, taxLocationOf } from "./invoices.ts";
+import { documentPath, issueInvoice, receiptBreakdown, taxLocationOf } from "./invoices.ts";
 import { pricedWith } from "./orders.ts";
 import {
   refusalReason,
@@ -481,6 +481,7 @@ export class RenewalWorker {
         renewedMail(user, {
           invoice: {
             number: invoice.number,
+            breakdown: receiptBreakdown(invoice.document),
             url: `${this.deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
           },
           planName: plan?.name ?? claim.productCode,
