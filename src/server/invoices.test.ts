@@ -287,7 +287,7 @@ describe("every kind of charge has its invoice and receipt", () => {
     bought.push(await buy(personal, "wv_unloct17_plus_1m")); // Essentials added mid-month
 
     const db = server.running.deps.db;
-    const lineKinds: string[][] = [];
+    const described: string[][] = [];
     for (const { order, summary } of bought) {
       const invoice = await Invoices.currentForOrder(db, order.orderId);
       expect(invoice?.document).toMatchObject({
@@ -303,9 +303,9 @@ describe("every kind of charge has its invoice and receipt", () => {
         ],
         total: order.total,
       });
-      lineKinds.push(invoice?.document.lines.map((l) => `${l.kind}: ${l.label}`) ?? []);
+      described.push(invoice?.document.lines.map((l) => `${l.kind}: ${l.label}`) ?? []);
     }
-    expect(lineKinds).toEqual([
+    expect(described).toEqual([
       ["plan: Business (billed monthly)"],
       ["extraSeats: 2 added seats for the rest of your billing period"],
       ["addOn: HD export"],
