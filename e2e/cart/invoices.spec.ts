@@ -45,6 +45,8 @@ test("a German company buys with its VAT id: no VAT, and its invoice says why", 
   await fillCard(page, "4242 4242 4242 4242", { label: "Postal code", code: "10115" });
   await page.getByRole("button", { name: `Pay ${total}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
+  // The renewal is taxed as the invoice is: no VAT on it either.
+  await expect(page.getByTestId("next-renewal")).toContainText(", $59.88.");
   const link = page.getByRole("link", { name: "Download the invoice (PDF)" });
   await expect(link).toBeVisible();
   const download = page.waitForEvent("download");
@@ -81,4 +83,39 @@ test("the account page lists the invoices, each downloadable as a PDF", async ({
   const { readFileSync } = await import("node:fs");
   expect(readFileSync(path).subarray(0, 5).toString()).toBe("%PDF-");
   await expectNoAxeViolations(page, "account page with invoices");
+});
+
+test("a VAT id added on the account page takes the VAT off the renewal, and re-issues the invoice as a credit note and a new one", async ({
+  page,
+  api,
+}) => {
+  test.setTimeout(90_000);
+  await api.signUp();
+  await api.call(contract.address, {
+    body: { name: "Kim Weber", country: "DE", postalCode: "10115" },
+  });
+  await api.subscribe("wv_single_12m");
+  await page.goto("/cart/home");
+  const rows = page
+    .getByRole("table", { name: "Your invoices and credit notes" })
+    .getByTestId("invoice-row");
+  await expect(rows).toHaveCount(1, { timeout: 20_000 });
+  // $59.88 and 19 % German VAT.
+  await expect(rows).toContainText("$71.26");
+  await expect(page.getByTestId("account-renewal-amount")).toHaveText("$71.26");
+
+  await page.getByText("Buying for an organisation").click();
+  const form = page.getByRole("form", { name: "Organisation" });
+  await form.getByLabel("Organisation name").fill("Weber GmbH");
+  await form.getByLabel("VAT or tax id").fill("DE136695976");
+  await form.getByLabel(/Issue my earlier invoices again/).check();
+  await form.getByRole("button", { name: "Save organisation" }).click();
+  await expect(form.getByRole("status")).toHaveText(
+    /^Saved\. Reverse charge: no VAT is added; your organisation accounts for it\. Issued again: INV-\d{4}-\d{6}\.$/,
+  );
+  await expect(page.getByTestId("account-renewal-amount")).toHaveText("$59.88");
+  // The first invoice stays as it was, credited in full; the new one has the same figures.
+  await expect(rows).toHaveCount(3);
+  await expect(rows.filter({ hasText: "credit note of" })).toContainText("-$71.26");
+  await expect(rows.filter({ hasText: "replaced:" })).toContainText("$71.26");
 });

@@ -9,6 +9,7 @@ import { REVERSE_CHARGE_MENTION } from "../domain/invoices/tax-treatment.ts";
 import { Invoices } from "./db/invoices.ts";
 import { Outbox } from "./db/outbox.ts";
 import { issueCreditNote } from "./services/invoices.ts";
+import { recordRefund } from "./services/refunds.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
 import { extractPdfText, pdfFonts } from "./testing/pdf-text.ts";
 
@@ -75,10 +76,38 @@ async function receiptsTo(email: string) {
   );
 }
 
+/** Everything a buyer and their finance office get for their one purchase. */
+async function issuedTo(client: TestClient, email: string) {
+  const [entry, ...more] = await documentsOf(client);
+  if (!entry || more.length > 0) throw new Error("expected one document");
+  const doc = (await Invoices.byNumber(server.running.deps.db, entry.number))?.document;
+  const pdf = await client.fetch(entry.pdfUrl);
+  expect(pdf.headers.get("content-type")).toBe("application/pdf");
+  const pdfText = await extractPdfText(new Uint8Array(await pdf.arrayBuffer()));
+  const htmlText = htmlToLines(await (await client.fetch(entry.htmlUrl)).text());
+  const receipts = await receiptsTo(email);
+  expect(receipts).toHaveLength(1);
+  return { entry, doc, pdfText, htmlText, receipt: receipts[0] };
+}
+
+/** The PDF says, word for word, what the page says (less the page's two links). */
+function expectSameText(pdfText: string[], htmlText: string[]) {
+  const words = (lines: string[]) => lines.join(" ").replace(/\s+/g, " ");
+  expect(words(pdfText)).toBe(
+    words(htmlText.filter((l) => !["Download the PDF", "Back to your account", "·"].includes(l))),
+  );
+}
+
+/** `run` appears in `text` in this order, one after the other (a table's row, a block). */
+function expectRun(text: string[], run: string[]) {
+  expect(text.join("\n")).toContain(run.join("\n"));
+}
+
 describe("the done-when scenario: three buyers, three invoices", () => {
   it("a German company with a valid VAT id pays no VAT: reverse charge, with the legal mention", async () => {
+    const email = "einkauf@beispiel.de";
     const client = await buyer({
-      email: "einkauf@beispiel.de",
+      email,
       address: { name: "Ada Team", country: "DE", postalCode: "10115" },
       details: {
         organisation: "Beispiel GmbH",
@@ -88,10 +117,8 @@ describe("the done-when scenario: three buyers, three invoices", () => {
       },
     });
     const { summary, order } = await buy(client, "wv_unloct17_12m");
-    expect(summary.salesTax).toBe(0);
-    const [entry] = await documentsOf(client);
-    const stored = await Invoices.byNumber(server.running.deps.db, entry?.number ?? "");
-    const doc = stored?.document;
+    expect(summary.total).toBe(9588);
+    const { entry, doc, pdfText, htmlText, receipt } = await issuedTo(client, email);
     expect(doc).toMatchObject({
       kind: "invoice",
       orderId: order.orderId,
@@ -103,24 +130,39 @@ describe("the done-when scenario: three buyers, three invoices", () => {
         country: "DE",
         taxId: "DE136695976",
       },
-      lines: summary.lines,
-      subTotal: summary.subTotal,
-      taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: summary.subTotal, tax: 0 }],
-      total: summary.total,
-      amountPaid: order.total,
+      lines: [{ kind: "plan", label: "Unlimited (billed annually)", amount: 9588 }],
+      subTotal: 9588,
+      taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: 9588, tax: 0 }],
+      taxTotal: 0,
+      total: 9588,
+      amountPaid: 9588,
       paymentMethod: "Visa ending 4242",
       notes: [REVERSE_CHARGE_MENTION],
     });
-    const [receipt] = await receiptsTo("einkauf@beispiel.de");
-    expect(receipt?.subject).toBe(
-      `Receipt: $${(summary.total / 100).toFixed(2)} paid (invoice ${entry?.number})`,
+    expect(order.total).toBe(9588);
+    expectSameText(pdfText, htmlText);
+    expectRun(pdfText, ["Bill to", "Beispiel GmbH", "Attn. Ada Team", "Hauptstraße 1"]);
+    expectRun(pdfText, ["10115 Berlin", "Germany", "Tax id: DE136695976"]);
+    expectRun(pdfText, ["Service period", "15 January 2026 to 15 January 2027"]);
+    expectRun(pdfText, ["Unlimited (billed annually)", "$95.88"]);
+    expectRun(pdfText, ["VAT (reverse charge)", "0 %", "$95.88", "$0.00"]);
+    expectRun(pdfText, ["Subtotal", "$95.88", "Tax", "$0.00", "Total", "$95.88"]);
+    expect(pdfText.join(" ")).toContain(REVERSE_CHARGE_MENTION);
+    expect(receipt?.subject).toBe(`Receipt: $95.88 paid (invoice ${entry.number})`);
+    expect(receipt?.body).toContain(
+      [
+        "Unlimited (billed annually): $95.88",
+        "VAT (reverse charge) 0 % on $95.88: $0.00",
+        "Total: $95.88",
+        REVERSE_CHARGE_MENTION,
+      ].join("\n"),
     );
-    expect(receipt?.body).toContain(REVERSE_CHARGE_MENTION);
-  });
+  }, 60_000);
 
-  it("a US business in California pays California's sales tax", async () => {
+  it("a US business in California pays California's sales tax on the plan and its seats", async () => {
+    const email = "ap@example-studio.com";
     const client = await buyer({
-      email: "ap@example-studio.com",
+      email,
       address: { name: "Sam Lee", country: "US", state: "CA", postalCode: "94103" },
       details: {
         organisation: "Example Studio Inc.",
@@ -129,53 +171,85 @@ describe("the done-when scenario: three buyers, three invoices", () => {
         city: "San Francisco",
       },
     });
-    const { summary } = await buy(client, "wv_unloct17_12m");
-    expect(summary.taxRates[0]?.ratePercent).toBe(7.25);
-    const [entry] = await documentsOf(client);
-    const doc = (await Invoices.byNumber(server.running.deps.db, entry?.number ?? ""))?.document;
+    // Business yearly with 5 seats: 3 included, 2 extra at $239.88 a year.
+    const { order } = await buy(client, "wv_bizoct17_12m", 5);
+    const { entry, doc, pdfText, htmlText, receipt } = await issuedTo(client, email);
     expect(doc).toMatchObject({
+      orderId: order.orderId,
       buyer: {
         name: "Example Studio Inc.",
+        contact: "Sam Lee",
         taxId: "12-3456789",
         address: ["1 Market St", "94103 San Francisco CA"],
         country: "US",
       },
-      taxes: [
-        {
-          label: "Sales tax (California)",
-          ratePercent: 7.25,
-          taxable: summary.subTotal,
-          tax: summary.salesTax,
-        },
+      lines: [
+        { kind: "plan", label: "Business (billed annually)", amount: 44388 },
+        { kind: "extraSeats", label: "2 extra seats × 239.88", amount: 47976 },
       ],
-      total: summary.total,
+      subTotal: 92364,
+      // 7.25 % of $923.64 is $66.9639: $66.96.
+      taxes: [{ label: "Sales tax (California)", ratePercent: 7.25, taxable: 92364, tax: 6696 }],
+      total: 99060,
+      amountPaid: 99060,
       notes: [],
     });
-    expect(summary.salesTax).toBe(Math.round((summary.subTotal * 7.25) / 100));
-  });
+    expect(order.total).toBe(99060);
+    expectSameText(pdfText, htmlText);
+    expectRun(pdfText, ["United States", "Tax id: 12-3456789"]);
+    expectRun(pdfText, [
+      "Business (billed annually)",
+      "$443.88",
+      "2 extra seats × 239.88",
+      "$479.76",
+    ]);
+    expectRun(pdfText, ["Sales tax (California)", "7.25 %", "$923.64", "$66.96"]);
+    expectRun(pdfText, ["Subtotal", "$923.64", "Tax", "$66.96", "Total", "$990.60"]);
+    expect(pdfText.join(" ")).not.toContain("Reverse charge");
+    expect(receipt?.subject).toBe(`Receipt: $990.60 paid (invoice ${entry.number})`);
+    expect(receipt?.body).toContain(
+      [
+        "Business (billed annually): $443.88",
+        "2 extra seats × 239.88: $479.76",
+        "Sales tax (California) 7.25 % on $923.64: $66.96",
+        "Total: $990.60",
+      ].join("\n"),
+    );
+  }, 60_000);
 
   it("a private person in France pays French VAT", async () => {
+    const email = "camille@example.fr";
     const client = await buyer({
-      email: "camille@example.fr",
+      email,
       address: { name: "Camille Martin", country: "FR", postalCode: "75001" },
     });
-    const { summary } = await buy(client, "wv_unloct17_12m");
-    const [entry] = await documentsOf(client);
-    const doc = (await Invoices.byNumber(server.running.deps.db, entry?.number ?? ""))?.document;
+    const { order } = await buy(client, "wv_single_1m");
+    const { entry, doc, pdfText, htmlText, receipt } = await issuedTo(client, email);
     expect(doc).toMatchObject({
+      orderId: order.orderId,
       buyer: { name: "Camille Martin", contact: null, taxId: null, country: "FR" },
-      taxes: [
-        {
-          label: "VAT (France)",
-          ratePercent: 20,
-          taxable: summary.subTotal,
-          tax: summary.salesTax,
-        },
-      ],
-      total: summary.total,
+      lines: [{ kind: "plan", label: "Power (billed monthly)", amount: 999 }],
+      subTotal: 999,
+      // 20 % of $9.99 is $1.998: $2.00.
+      taxes: [{ label: "VAT (France)", ratePercent: 20, taxable: 999, tax: 200 }],
+      total: 1199,
+      amountPaid: 1199,
+      notes: [],
     });
-    expect(summary.salesTax).toBe(Math.round(summary.subTotal / 5));
-  });
+    expectSameText(pdfText, htmlText);
+    expectRun(pdfText, ["Bill to", "Camille Martin", "75001", "France", email]);
+    expectRun(pdfText, ["Service period", "15 January 2026 to 15 February 2026"]);
+    expectRun(pdfText, ["Power (billed monthly)", "$9.99"]);
+    expectRun(pdfText, ["VAT (France)", "20 %", "$9.99", "$2.00"]);
+    expectRun(pdfText, ["Subtotal", "$9.99", "Tax", "$2.00", "Total", "$11.99"]);
+    expect(pdfText.join(" ")).not.toContain("Tax id");
+    expect(receipt?.subject).toBe(`Receipt: $11.99 paid (invoice ${entry.number})`);
+    expect(receipt?.body).toContain(
+      ["Power (billed monthly): $9.99", "VAT (France) 20 % on $9.99: $2.00", "Total: $11.99"].join(
+        "\n",
+      ),
+    );
+  }, 60_000);
 });
 
 describe("numbers", () => {
@@ -196,6 +270,90 @@ describe("numbers", () => {
 });
 
 describe("every kind of charge has its invoice and receipt", () => {
+  it("first purchase, seats, add-on, export and export hours each have one, and a refund its credit note and receipt", async () => {
+    const email = "kinds@example.fr";
+    const client = await buyer({ email, address: { name: "K", country: "FR" } });
+    const bought = [
+      await buy(client, "wv_bizoct17_1m", 3), // first purchase
+      await buy(client, "wv_bizoct17_1m", 5), // two seats more, for the rest of the month
+      await buy(client, "single_export_hd"), // a one-off export
+      await buy(client, "export_upgrade_1h"), // export hours
+    ];
+    const personal = await buyer({
+      email: "kinds-2@example.fr",
+      address: { name: "K2", country: "FR" },
+    });
+    await buy(personal, "wv_unloct17_1m");
+    bought.push(await buy(personal, "wv_unloct17_plus_1m")); // Essentials added mid-month
+
+    const db = server.running.deps.db;
+    const described: string[][] = [];
+    for (const { order, summary } of bought) {
+      const invoice = await Invoices.currentForOrder(db, order.orderId);
+      expect(invoice?.document).toMatchObject({
+        kind: "invoice",
+        lines: summary.lines,
+        taxes: [
+          {
+            label: "VAT (France)",
+            ratePercent: 20,
+            taxable: summary.subTotal,
+            tax: summary.salesTax,
+          },
+        ],
+        total: order.total,
+      });
+      described.push(invoice?.document.lines.map((l) => `${l.kind}: ${l.label}`) ?? []);
+    }
+    expect(described).toEqual([
+      ["plan: Business (billed monthly)"],
+      ["extraSeats: 2 added seats for the rest of your billing period"],
+      ["addOn: HD export"],
+      ["addOn: Export upgrade: 1 hour"],
+      ["essentials: Essentials for the rest of your billing period"],
+    ]);
+    const numbers = await Promise.all(
+      bought.map(async ({ order }) => (await Invoices.currentForOrder(db, order.orderId))?.number),
+    );
+    const receiptOf = (i: number) =>
+      `Receipt: ${usd(bought[i]?.order.total ?? 0)} paid (invoice ${numbers[i]})`;
+    // One receipt per charge (the outbox lists the newest first).
+    expect((await receiptsTo(email)).map((m) => m.subject)).toEqual([3, 2, 1, 0].map(receiptOf));
+    const personalReceipts = (await receiptsTo("kinds-2@example.fr")).map((m) => m.subject);
+    expect(personalReceipts).toHaveLength(2);
+    expect(personalReceipts[0]).toBe(receiptOf(4));
+
+    // A refund, however it is learnt (services/refunds.ts: Stripe's webhook, PayPal's, support),
+    // makes the credit note of the order's invoice and its receipt.
+    const export1 = bought[2]?.order;
+    if (!export1) throw new Error("no export order");
+    const refunded = await db.transaction((tx) =>
+      recordRefund(
+        tx,
+        {
+          orderId: export1.orderId,
+          amount: export1.total,
+          currency: "usd",
+          providerRefundId: "re_kinds_1",
+          kind: "refund",
+          provider: "stripe",
+          now: server.clock.now(),
+        },
+        server.running.deps,
+      ),
+    );
+    expect(refunded.recorded).toBe(true);
+    const docs = await documentsOf(client);
+    const note = docs.find((d) => d.kind === "credit_note");
+    expect(note).toMatchObject({ refersTo: numbers[2], total: -export1.total });
+    const [refundMail] = (await receiptsTo(email)).filter((m) =>
+      m.subject.startsWith("Refund receipt"),
+    );
+    expect(refundMail?.subject).toBe(
+      `Refund receipt: ${usd(export1.total)} (credit note ${note?.number})`,
+    );
+  });
+
   it("a PayPal purchase says PayPal", async () => {
     const { client } = await server.verifiedAccount("paypal-inv@example.com", "secret-password-1");
     const start = await client.call(api.paypalSubscription, {
@@ -259,14 +417,84 @@ describe("renewals", () => {
       expect(docs.map((d) => d.number).sort()).toEqual(["INV-2026-000001", "INV-2026-000002"]);
       const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
       expect(renewal?.document).toMatchObject({
-        taxes: [{ label: "VAT (France)", ratePercent: 20 }],
-        lines: [{ kind: "renewal", label: "Power, renewal (1 seat)" }],
+        taxes: [{ label: "VAT (France)", ratePercent: 20, taxable: 999, tax: 200 }],
+        lines: [{ kind: "renewal", label: "Power, renewal (1 seat)", amount: 999 }],
+        total: 1199,
       });
       expect(renewal?.document.servicePeriod?.start).toBe(bought.body.orderEndDate);
       const [mail] = await Outbox.latest(renewing.running.deps.db, 1, "renew-inv@example.com");
       expect(mail?.subject).toBe("Your subscription renewed");
+      // The renewal's mail is its receipt: the invoice's lines, tax and total, and the invoice.
       expect(mail?.body).toContain(
-        "Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf",
+        [
+          "Power, renewal (1 seat): $9.99",
+          "VAT (France) 20 % on $9.99: $2.00",
+          "Total: $11.99",
+          "",
+          "Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf",
+        ].join("\n"),
+      );
+    } finally {
+      await renewing.close();
+    }
+  }, 60_000);
+
+  it("the account page announces what a reverse-charge renewal charges: no VAT, as its invoice", async () => {
+    const renewing = await startTestServer({
+      seed: false,
+      env: { CLOCK: "settable" },
+      renewals: { intervalMs: 0 },
+    });
+    try {
+      const email = "renew-rc@beispiel.de";
+      const { client } = await renewing.verifiedAccount(email, "secret-password-1");
+      await client.call(api.address, {
+        body: { name: "Ada Team", country: "DE", postalCode: "10115" },
+      });
+      const saved = await client.call(api.saveBillingDetails, {
+        body: { organisation: "Beispiel GmbH", taxId: "DE136695976" },
+      });
+      expect(saved.ok && saved.body.reverseCharge).toBe(true);
+      const token = await client.call(api.sandboxToken, {
+        body: {
+          number: "4242424242424242",
+          expMonth: 12,
+          expYear: 2030,
+          cvc: "123",
+          postalCode: "1",
+        },
+      });
+      if (!token.ok) throw new Error(token.body.message);
+      await client.call(api.paymentToken, {
+        body: { token: token.body.id },
+        idempotencyKey: newKey(),
+      });
+      const bought = await client.call(api.upgrade, {
+        body: { product: { code: "wv_single_1m" } },
+        idempotencyKey: newKey(),
+      });
+      if (!bought.ok) throw new Error(bought.body.message);
+      const products = await client.call(api.products, {});
+      if (!products.ok) throw new Error(products.body.message);
+      // Power monthly is $9.99 (catalog/plans): reverse charge adds nothing to it.
+      expect(products.body.nextBillingAmount).toBe(999);
+
+      const run = await renewing.moveClock(32 * 86_400_000);
+      expect(run.charged).toBe(1);
+      const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
+      expect(renewal?.document).toMatchObject({
+        taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: 999, tax: 0 }],
+        total: products.body.nextBillingAmount,
+        notes: [REVERSE_CHARGE_MENTION],
+      });
+      const [mail] = await Outbox.latest(renewing.running.deps.db, 1, email);
+      expect(mail?.body).toContain(
+        [
+          "Power, renewal (1 seat): $9.99",
+          "VAT (reverse charge) 0 % on $9.99: $0.00",
+          "Total: $9.99",
+          REVERSE_CHARGE_MENTION,
+        ].join("\n"),
       );
     } finally {
       await renewing.close();
@@ -450,6 +678,9 @@ describe("quotes (spec 2.3 /orders?seats=)", () => {
     expect(bad.status).toBe(400);
   });
 });
+
+/** Cents as the receipts write them: 1199 → "$11.99". */
+const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** The text nodes of an HTML page's body, in order (what a reader or a screen reader meets). */
 function htmlToLines(page: string): string[] {

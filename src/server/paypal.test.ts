@@ -8,8 +8,10 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
 import { periodEnd } from "../domain/calendar/index.ts";
+import { REVERSE_CHARGE_MENTION } from "../domain/invoices/tax-treatment.ts";
 import { testClock } from "./clock.ts";
 import type { Db } from "./db/db.ts";
+import { Invoices } from "./db/invoices.ts";
 import { PaypalApprovals } from "./db/ledger.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
 import { Users } from "./db/users.ts";
@@ -294,6 +296,48 @@ describe("webhooks", () => {
     const row = await subscriptionOf(userId);
     expect(row.orderEnd).toBe(periodEnd(t0, 13, 1));
     expect(row.orderState).toBe("automatic");
+  });
+});
+
+describe("reverse charge (issue 23)", () => {
+  it("a German company's PayPal plan, its confirmation by webhook and its renewals carry no VAT", async () => {
+    const { client, email } = await account();
+    await client.call(api.address, { body: { name: "Ada Team", country: "DE" } });
+    const saved = await client.call(api.saveBillingDetails, {
+      body: { organisation: "Beispiel GmbH", taxId: "DE136695976" },
+    });
+    expect(saved.ok && saved.body.reverseCharge).toBe(true);
+    const prepared = await prepare(client);
+    expect(prepared.total).toBe(MONTHLY_PRICE);
+    // What PayPal will charge each renewal: the price, no German VAT on top.
+    expect(
+      fake.plans
+        .get(prepared.planId)
+        ?.billing_cycles?.map((c) => c.pricing_scheme?.fixed_price.value),
+    ).toEqual(["9.99", "9.99"]);
+    // The confirm call never comes: the ACTIVATED webhook prices the approval again, the same.
+    const sub = approveAtPaypal(prepared);
+    expect((await deliver(fake.event("BILLING.SUBSCRIPTION.ACTIVATED", sub))).status).toBe(200);
+    expect((await paypalInvoices(client)).map((i) => i.amountPaid)).toEqual([MONTHLY_PRICE]);
+    const t0 = server.clock.now();
+    const at = periodEnd(t0, 0, 1);
+    server.clock.set(at);
+    const sale = fake.event(
+      "PAYMENT.SALE.COMPLETED",
+      fake.sale(sub.id, MONTHLY_PRICE, new Date(at)),
+    );
+    expect((await deliver(sale)).status).toBe(200);
+    const later = await server.signedIn(email, PASSWORD);
+    const documents = await later.call(api.invoiceDocuments, {});
+    const numbers = documents.ok ? documents.body.documents.map((d) => d.number) : [];
+    expect(numbers).toHaveLength(2);
+    for (const number of numbers) {
+      expect((await Invoices.byNumber(db(), number))?.document).toMatchObject({
+        taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: MONTHLY_PRICE, tax: 0 }],
+        total: MONTHLY_PRICE,
+        notes: [REVERSE_CHARGE_MENTION],
+      });
+    }
   });
 });
 

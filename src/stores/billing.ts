@@ -6,6 +6,7 @@
 import { endpoints } from "../contract/endpoints.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";
+import { loadProducts } from "./products.ts";
 
 export type BillingDetailsInput = {
   organisation?: string;
@@ -26,3 +27,11 @@ export const saveBillingDetails = operation("billingDetails", (input: BillingDet
 export const loadInvoiceDocuments = operation("invoiceDocuments", () =>
   api().call(endpoints.invoiceDocuments),
 );
+
+/**
+ * After the details change on the account page: the invoices (some may be issued again) and the
+ * account's next renewal amount (a VAT id may take the VAT off it) are read again.
+ */
+export async function reloadAfterDetailsSaved(): Promise<void> {
+  await Promise.all([loadInvoiceDocuments.run(), loadProducts.run()]);
+}

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { EU_COUNTRIES, REVERSE_CHARGE_MENTION, taxTreatment } from "./tax-treatment.ts";
+import {
+  chargedTaxLocation,
+  EU_COUNTRIES,
+  REVERSE_CHARGE_MENTION,
+  taxTreatment,
+} from "./tax-treatment.ts";
 
 const valid = (country: string) => ({ country, valid: true });
 const invalid = (country: string) => ({ country, valid: false });
@@ -29,5 +34,18 @@ describe("reverse charge", () => {
   it("knows the 27 member states", () => {
     expect(EU_COUNTRIES.size).toBe(27);
     expect(EU_COUNTRIES.has("GB")).toBe(false);
+  });
+});
+
+describe("where a charge is taxed", () => {
+  it.each([
+    // seller, buyer, tax location the pricing module is given
+    ["IE", { country: "DE", state: null, vatId: valid("DE") }, null], // reverse charge: no tax
+    ["IE", { country: "DE", state: null, vatId: null }, { country: "DE", state: null }],
+    ["IE", { country: "IE", state: null, vatId: valid("IE") }, { country: "IE", state: null }],
+    ["IE", { country: "US", state: "CA", vatId: null }, { country: "US", state: "CA" }],
+    ["IE", { country: "FR", vatId: invalid("FR") }, { country: "FR", state: null }],
+  ] as const)("seller %s, buyer %j: %j", (seller, buyer, location) => {
+    expect(chargedTaxLocation(seller, buyer)).toEqual(location);
   });
 });

@@ -2,6 +2,7 @@
 // buyer whose VAT id is valid and belongs to another EU country than the seller's pays no VAT
 // (0 %); the buyer accounts for it ("reverse charge"), and the invoice must say so. Everyone else
 // pays the rate of where they are (the catalogue's tax rates: the pricing module's tax.ts).
+import type { TaxLocation } from "../pricing/tax.ts";
 
 /** The 27 member states, by their ISO 3166 codes (Greece is GR here; its VAT ids say EL). */
 export const EU_COUNTRIES: ReadonlySet<string> = new Set(
@@ -42,4 +43,18 @@ export function taxTreatment(sellerCountry: string, buyer: TaxBuyer): TaxTreatme
     return { kind: "reverse_charge", mention: REVERSE_CHARGE_MENTION };
   }
   return { kind: "standard" };
+}
+
+/**
+ * Where a charge to `buyer` is taxed, as the pricing module takes it (`tax` of an order summary
+ * or a renewal charge): the buyer's place, or null (no tax) under reverse charge. Every figure
+ * that includes tax (the checkout's quote, the charge, a renewal, the account page's next
+ * billing amount) asks this, so each agrees with the invoice's treatment (`taxTreatment`).
+ */
+export function chargedTaxLocation(
+  sellerCountry: string,
+  buyer: TaxBuyer & { state?: string | null },
+): TaxLocation | null {
+  if (taxTreatment(sellerCountry, buyer).kind === "reverse_charge") return null;
+  return { country: buyer.country, state: buyer.state ?? null };
 }

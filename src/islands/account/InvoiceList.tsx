@@ -3,7 +3,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { formatUsd } from "../../domain/pricing/money.ts";
-import { loadInvoiceDocuments } from "../../stores/billing.ts";
+import { loadInvoiceDocuments, reloadAfterDetailsSaved } from "../../stores/billing.ts";
 import { formatDate } from "../checkout/format-date.ts";
 import { OrganisationSection } from "../checkout/OrganisationSection.tsx";
 import { Busy, Problem } from "../screens/Frame.tsx";
@@ -56,7 +56,7 @@ export function InvoiceList() {
             </tbody>
           </table>
         ))}
-      <OrganisationSection place="account" onSaved={reload} />
+      <OrganisationSection place="account" onSaved={reloadAfterDetailsSaved} />
     </section>
   );
 }

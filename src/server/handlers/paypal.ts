@@ -173,7 +173,12 @@ async function paypalApi(
     ctx.app.catalog,
     account,
     quote,
-    { plan, addOns: body.addOns ?? [], coupon: quote.coupon },
+    {
+      plan,
+      addOns: body.addOns ?? [],
+      coupon: quote.coupon,
+      sellerCountry: ctx.app.config.seller.country,
+    },
     now,
   );
   if (terms === null) return errorOutcome(apiError("paypal_subscriptions_only"));

@@ -36,7 +36,7 @@ async function accountOrVisitor(ctx: Ctx) {
 
 export function productRoutes(routes: Routes): void {
   routes.api(api.products, async (ctx, { user }) =>
-    json(productsView(await accountOf(ctx, user), ctx.app.catalog)),
+    json(productsView(await accountOf(ctx, user), ctx.app.catalog, ctx.app.config.seller.country)),
   );
 
   // The releases file is read once, on the first ask: a release is published with a deployment.

@@ -10,8 +10,13 @@ import {
   type Party,
 } from "../../domain/invoices/document.ts";
 import { countryName, formatDate } from "../../domain/invoices/printable.ts";
-import { type TaxTreatment, taxTreatment } from "../../domain/invoices/tax-treatment.ts";
-import { formatUsd, type OrderSummary } from "../../domain/pricing/index.ts";
+import {
+  chargedTaxLocation,
+  type TaxBuyer,
+  type TaxTreatment,
+  taxTreatment,
+} from "../../domain/invoices/tax-treatment.ts";
+import { formatUsd, type OrderSummary, type TaxLocation } from "../../domain/pricing/index.ts";
 import type { Config } from "../config.ts";
 import type { Queryable } from "../db/db.ts";
 import {
@@ -60,29 +65,50 @@ export function buyerParty(user: User, details: BillingDetails | null): Party {
   };
 }
 
+/** The buyer as the tax rule sees them: where they are billed and their checked VAT id. */
+function taxBuyerOf(
+  user: Pick<User, "country" | "stateCode">,
+  details: BillingDetails | null,
+): TaxBuyer & { state: string | null } {
+  const where = locationOf(user);
+  return {
+    country: where.countryCode,
+    state: where.stateCode,
+    vatId:
+      details?.taxId && details.taxIdCountry
+        ? { country: details.taxIdCountry, valid: details.taxIdValid }
+        : null,
+  };
+}
+
 /** The tax rule of the account's next charge: reverse charge or the rate of where it is. */
 export function treatmentFor(
   config: { seller: Pick<Config["seller"], "country"> },
   user: Pick<User, "country" | "stateCode">,
   details: BillingDetails | null,
 ): TaxTreatment {
-  const country = locationOf(user).countryCode;
-  return taxTreatment(config.seller.country, {
-    country,
-    vatId:
-      details?.taxId && details.taxIdCountry
-        ? { country: details.taxIdCountry, valid: details.taxIdValid }
-        : null,
-  });
+  return taxTreatment(config.seller.country, taxBuyerOf(user, details));
 }
 
-/** The account's tax treatment, read from the database (quotes and renewals ask it). */
-export async function treatmentOf(
+/**
+ * Where the account's charges are taxed (null: reverse charge, no tax), by the same rule as its
+ * invoices. Every amount with tax in it (quote, charge, renewal, next billing amount) uses this.
+ */
+export function taxLocationFor(
+  config: { seller: Pick<Config["seller"], "country"> },
+  user: Pick<User, "country" | "stateCode">,
+  details: BillingDetails | null,
+): TaxLocation | null {
+  return chargedTaxLocation(config.seller.country, taxBuyerOf(user, details));
+}
+
+/** Where the account's charges are taxed, its details read from the database (renewals). */
+export async function taxLocationOf(
   q: Queryable,
   config: { seller: Pick<Config["seller"], "country"> },
   user: User,
-): Promise<TaxTreatment> {
-  return treatmentFor(config, user, await BillingDetailsTable.get(q, user.id));
+): Promise<TaxLocation | null> {
+  return taxLocationFor(config, user, await BillingDetailsTable.get(q, user.id));
 }
 
 function taxLabel(user: Pick<User, "country" | "stateCode">): string {
@@ -176,6 +202,18 @@ export async function issueInvoice(
   return stored;
 }
 
+/** What a receipt lists of its document: each line, the tax of each rate, the total, the mentions. */
+export function receiptBreakdown(doc: InvoiceDocument): string[] {
+  return [
+    ...doc.lines.map((line) => `${line.label}: ${formatUsd(line.amount)}`),
+    ...doc.taxes.map(
+      (t) => `${t.label} ${t.ratePercent} % on ${formatUsd(t.taxable)}: ${formatUsd(t.tax)}`,
+    ),
+    `Total: ${formatUsd(doc.total)}`,
+    ...doc.notes,
+  ];
+}
+
 /** The receipt of a charge or a refund: what was paid, for what, and where its document is. */
 export function receiptMail(
   to: Pick<User, "email" | "firstName">,
@@ -196,12 +234,7 @@ export function receiptMail(
         ? `We have refunded ${formatUsd(-doc.total)} to your ${doc.paymentMethod === "PayPal" ? "PayPal account" : "payment method"}: credit note ${doc.number} credits invoice ${doc.refersTo}.`
         : `Thank you: ${formatUsd(doc.total)} was paid on ${formatDate(doc.issuedAt)} with ${doc.paymentMethod}.`,
       "",
-      ...doc.lines.map((line) => `${line.label}: ${formatUsd(line.amount)}`),
-      ...doc.taxes.map(
-        (t) => `${t.label} ${t.ratePercent} % on ${formatUsd(t.taxable)}: ${formatUsd(t.tax)}`,
-      ),
-      `Total: ${formatUsd(doc.total)}`,
-      ...doc.notes,
+      ...receiptBreakdown(doc),
       "",
       `Order ${doc.orderId}. ${credit ? "Credit note" : "Invoice"} ${doc.number} (PDF): ${base}${documentPath(doc.number, "pdf")}`,
       `Also readable in your browser: ${base}${documentPath(doc.number, "html")}`,

@@ -29,8 +29,7 @@ import {
 } from "../payments/paypal-client.ts";
 import type { Account } from "./account.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
-import { invoiceOrder } from "./invoices.ts";
-import { locationOf } from "./location.ts";
+import { invoiceOrder, taxLocationFor } from "./invoices.ts";
 import { applyOrder, buildOrder } from "./orders.ts";
 import { type Quote, quoteFor } from "./quotes.ts";
 
@@ -57,12 +56,17 @@ export function termsOf(
   catalog: Catalog,
   account: Account,
   quote: Quote,
-  input: { plan: PlanEntry; addOns: readonly string[]; coupon: string | null },
+  input: {
+    plan: PlanEntry;
+    addOns: readonly string[];
+    coupon: string | null;
+    /** SELLER_COUNTRY: the renewals are taxed by the invoices' rule (reverse charge: no VAT). */
+    sellerCountry: string;
+  },
   now: number,
 ): PaypalTerms | null {
   const product = resultingProduct(catalog, input.plan, input.addOns);
   const user = account.user;
-  const location = locationOf(user);
   const renewal = renewalCharge(
     catalog,
     {
@@ -74,7 +78,7 @@ export function termsOf(
         atMs: now,
         coupon: input.coupon,
       }),
-      tax: { country: location.countryCode, state: location.stateCode },
+      tax: taxLocationFor({ seller: { country: input.sellerCountry } }, user, account.billing),
       basis: currentPriceBasis(catalog, product, {
         priceGroup: user.priceTestingGroupValue,
         atMs: now,
@@ -275,6 +279,7 @@ export async function confirmApproval(
       seats: approval.seats,
       addOns: approval.addOns,
       coupon: approval.coupon ?? undefined,
+      sellerCountry: deps.config.seller.country,
     });
     if (!priced.ok || priced.quote.summary.total !== approval.total) {
       return { kind: "stale" as const };

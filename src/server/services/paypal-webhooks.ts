@@ -32,8 +32,7 @@ import { type User, Users } from "../db/users.ts";
 import { claimWebhookEvent } from "../db/webhook-events.ts";
 import type { PaypalClient, PaypalTransmission } from "../payments/paypal-client.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
-import { documentPath, issueInvoice } from "./invoices.ts";
-import { locationOf } from "./location.ts";
+import { documentPath, issueInvoice, receiptBreakdown, taxLocationOf } from "./invoices.ts";
 import { pricedWith } from "./orders.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
 import { recordRefund } from "./refunds.ts";
@@ -286,7 +285,6 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       );
       return claimOnly(deps, event, "no renewal due");
     }
-    const location = locationOf(fresh);
     const priced = renewalCharge(
       catalog,
       {
@@ -294,7 +292,8 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
         seats: step.seats,
         priceGroup: fresh.priceTestingGroupValue,
         recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
-        tax: { country: location.countryCode, state: location.stateCode },
+        // The invoices' tax rule: a reverse-charge buyer's PayPal plan bills no VAT.
+        tax: await taxLocationOf(deps.db, deps.config, fresh),
         basis: sub.priceBasis,
         periodStart: step.start,
       },
@@ -375,6 +374,7 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
         renewedMail(fresh, {
           invoice: {
             number: invoice.number,
+            breakdown: receiptBreakdown(invoice.document),
             url: `${deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
           },
           planName: order.productName,

@@ -21,7 +21,7 @@ import {
   unusedCredit,
 } from "../../domain/pricing/index.ts";
 import type { Account } from "./account.ts";
-import { treatmentFor } from "./invoices.ts";
+import { taxLocationFor } from "./invoices.ts";
 
 export type QuoteInput = {
   targetProduct: string;
@@ -29,7 +29,7 @@ export type QuoteInput = {
   addOns?: readonly string[] | undefined;
   coupon?: string | undefined;
   /** The seller's country (SELLER_COUNTRY): an EU business elsewhere in the EU pays no VAT. */
-  sellerCountry?: string | undefined;
+  sellerCountry: string;
 };
 
 export type ProductKind = "plan" | "one_off";
@@ -102,12 +102,12 @@ export function quoteFor(
   const kind = productKind(catalog, input.targetProduct);
   if (kind === null) return { ok: false, error: apiError("unknown_product", input.targetProduct) };
   const coupon = input.coupon?.trim() || account.user.appliedCoupon || null;
-  const { countryCode, stateCode } = account.location;
-  // Reverse charge (domain/invoices/tax-treatment.ts): no VAT is charged, the buyer accounts for it.
-  const reverseCharge =
-    input.sellerCountry !== undefined &&
-    treatmentFor({ seller: { country: input.sellerCountry } }, account.user, account.billing)
-      .kind === "reverse_charge";
+  // The invoices' tax rule (domain/invoices/tax-treatment.ts): null under reverse charge.
+  const tax = taxLocationFor(
+    { seller: { country: input.sellerCountry } },
+    account.user,
+    account.billing,
+  );
   const current = kind === "plan" ? currentSubscription(account, catalog) : null;
   const summarise = (withCurrent: typeof current) =>
     safeOrderSummary(catalog, {
@@ -118,7 +118,7 @@ export function quoteFor(
       coupon: coupon ?? undefined,
       priceGroup: account.user.priceTestingGroupValue ?? undefined,
       current: withCurrent,
-      tax: reverseCharge ? null : { country: countryCode, state: stateCode },
+      tax,
       redeemedCoupons: account.redeemedCoupons,
     });
   let result = summarise(current);

@@ -31,8 +31,11 @@ export function renewedMail(
     periodEnd: number;
     processor: "cc" | "paypal";
     recovered: boolean;
-    /** The invoice of the renewal (issue 23): this e-mail is its receipt. */
-    invoice?: { number: string; url: string } | undefined;
+    /**
+     * The invoice of the renewal (issue 23): this e-mail is its receipt, so it lists the
+     * invoice's lines, tax and total too (services/invoices.ts receiptBreakdown).
+     */
+    invoice?: { number: string; url: string; breakdown: readonly string[] } | undefined;
   },
 ): Mail {
   const paidWith = r.processor === "paypal" ? "through PayPal" : "to your saved card";
@@ -44,9 +47,9 @@ export function renewedMail(
         ? ["Thank you: your payment went through and your subscription continues.", ""]
         : []),
       `${r.planName}: ${formatUsd(r.total)} charged ${paidWith} for ${date(r.periodStart)} to ${date(r.periodEnd)}.`,
-      r.invoice
-        ? `Invoice ${r.invoice.number} (PDF): ${r.invoice.url}`
-        : "The invoice is in your account.",
+      ...(r.invoice
+        ? ["", ...r.invoice.breakdown, "", `Invoice ${r.invoice.number} (PDF): ${r.invoice.url}`]
+        : ["The invoice is in your account."]),
     ],
   );
 }

@@ -46,8 +46,7 @@ import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
-import { documentPath, issueInvoice, treatmentOf } from "./invoices.ts";
-import { locationOf } from "./location.ts";
+import { documentPath, issueInvoice, receiptBreakdown, taxLocationOf } from "./invoices.ts";
 import { pricedWith } from "./orders.ts";
 import {
   refusalReason,
@@ -241,9 +240,8 @@ export class RenewalWorker {
     now: number,
   ): Promise<Outcome> {
     const { db, catalog, log } = this.deps;
-    const location = locationOf(user);
-    // Reverse charge (issue 23): an EU business elsewhere in the EU renews without VAT too.
-    const reverseCharge = (await treatmentOf(db, this.deps.config, user)).kind === "reverse_charge";
+    // By the invoices' tax rule (issue 23): an EU business elsewhere in the EU renews without VAT.
+    const tax = await taxLocationOf(db, this.deps.config, user);
     const priced = renewalCharge(
       catalog,
       {
@@ -251,7 +249,7 @@ export class RenewalWorker {
         seats: step.seats,
         priceGroup: user.priceTestingGroupValue,
         recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
-        tax: reverseCharge ? null : { country: location.countryCode, state: location.stateCode },
+        tax,
         basis: sub.priceBasis ?? (await this.licensedBasis(user, sub, step.productCode)),
         periodStart: step.start,
       },
@@ -483,6 +481,7 @@ export class RenewalWorker {
         renewedMail(user, {
           invoice: {
             number: invoice.number,
+            breakdown: receiptBreakdown(invoice.document),
             url: `${this.deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
           },
           planName: plan?.name ?? claim.productCode,

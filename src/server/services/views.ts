@@ -17,7 +17,8 @@ import {
 } from "../../domain/pricing/index.ts";
 import { renewalCharge } from "../../domain/renewals/charge.ts";
 import type { Account } from "./account.ts";
-import { isGdprCountry, locationOf } from "./location.ts";
+import { taxLocationFor } from "./invoices.ts";
+import { isGdprCountry } from "./location.ts";
 
 /** Trial length when a plan gives none (spec section 9: the checkout trial is 14 days). */
 export const DEFAULT_TRIAL_DAYS = 14;
@@ -176,13 +177,16 @@ function purchasable(catalog: Catalog, account: Account): string[] {
 /**
  * What the next renewal charges, as the renewal worker will price it (domain/renewals/charge.ts):
  * the running product and seats, or the downgrade scheduled for the period end; null when the
- * subscription does not renew.
+ * subscription does not renew. Taxed by the invoices' rule (taxLocationFor), as the renewal is.
  */
-function nextBillingAmount(account: Account, catalog: Catalog): number | null {
+function nextBillingAmount(
+  account: Account,
+  catalog: Catalog,
+  sellerCountry: string,
+): number | null {
   const { sub, user } = account;
   if (account.orderState !== "automatic" || sub.orderEnd === null) return null;
   const scheduled = sub.pendingProductCode !== null;
-  const location = locationOf(user);
   const priced = renewalCharge(
     catalog,
     {
@@ -190,7 +194,7 @@ function nextBillingAmount(account: Account, catalog: Catalog): number | null {
       seats: scheduled ? (sub.pendingSeats ?? sub.seats) : sub.seats,
       priceGroup: user.priceTestingGroupValue,
       recurringCampaign: scheduled ? null : sub.recurringCampaign,
-      tax: { country: location.countryCode, state: location.stateCode },
+      tax: taxLocationFor({ seller: { country: sellerCountry } }, user, account.billing),
       basis: scheduled ? null : sub.priceBasis,
       periodStart: sub.orderEnd,
     },
@@ -199,7 +203,11 @@ function nextBillingAmount(account: Account, catalog: Catalog): number | null {
   return priced.ok ? priced.charge.total : null;
 }
 
-export function productsView(account: Account, catalog: Catalog): z.input<typeof ProductsResponse> {
+export function productsView(
+  account: Account,
+  catalog: Catalog,
+  sellerCountry: string,
+): z.input<typeof ProductsResponse> {
   const { user, sub, plan, instance, entitlements } = account;
   const priceSet = priceSetOf(catalog, account);
   const prices = plan ? planPrice(plan, priceSet) : { price: 0, seatPrice: -1 };
@@ -279,7 +287,7 @@ export function productsView(account: Account, catalog: Catalog): z.input<typeof
     exportTimeMax: exportMax,
     flexExportTimeMax: used?.recurring === false ? exportMax : 0,
     nextBillingDate: account.orderState === "automatic" ? sub.orderEnd : null,
-    nextBillingAmount: nextBillingAmount(account, catalog),
+    nextBillingAmount: nextBillingAmount(account, catalog, sellerCountry),
     upcomingPurchaseOrder: sub.upcomingPurchaseOrder,
     exportCredits: entitlements.exportCredits,
     googleWalletSubscription: user.googleWalletSubscription,
