@@ -86,7 +86,7 @@ describe("catalog quote: spec section 9 display prices", () => {
       extra seat          239.88 per year (19.99/month)
 
       Business (billed annually)  443.88
-      2 extra seats × 239.88      479.76
+      2 extra seats × $239.88     479.76
       total                       923.64"
     `);
   });

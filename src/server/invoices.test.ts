@@ -185,7 +185,7 @@ describe("the done-when scenario: three buyers, three invoices", () => {
       },
       lines: [
         { kind: "plan", label: "Business (billed annually)", amount: 44388 },
-        { kind: "extraSeats", label: "2 extra seats × 239.88", amount: 47976 },
+        { kind: "extraSeats", label: "2 extra seats × $239.88", amount: 47976 },
       ],
       subTotal: 92364,
       // 7.25 % of $923.64 is $66.9639: $66.96.
@@ -200,7 +200,7 @@ describe("the done-when scenario: three buyers, three invoices", () => {
     expectRun(pdfText, [
       "Business (billed annually)",
       "$443.88",
-      "2 extra seats × 239.88",
+      "2 extra seats × $239.88",
       "$479.76",
     ]);
     expectRun(pdfText, ["Sales tax (California)", "7.25 %", "$923.64", "$66.96"]);
@@ -210,7 +210,7 @@ describe("the done-when scenario: three buyers, three invoices", () => {
     expect(receipt?.body).toContain(
       [
         "Business (billed annually): $443.88",
-        "2 extra seats × 239.88: $479.76",
+        "2 extra seats × $239.88: $479.76",
         "Sales tax (California) 7.25 % on $923.64: $66.96",
         "Total: $990.60",
       ].join("\n"),

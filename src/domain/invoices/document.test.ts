@@ -39,7 +39,7 @@ function facts(overrides: Partial<InvoiceFacts> = {}): InvoiceFacts {
     buyer,
     lines: [
       { kind: "plan", label: "Business (billed yearly)", amount: 35_988 },
-      { kind: "extraSeats", label: "2 extra seats × 119.88", amount: 23_976 },
+      { kind: "extraSeats", label: "2 extra seats × $119.88", amount: 23_976 },
       { kind: "discount", label: "Spring discount (first year)", amount: -5_996 },
       { kind: "proration", label: "Credit for your current plan", amount: -1_000 },
     ],
@@ -123,7 +123,7 @@ describe("invoice document", () => {
         "Amount",
         "Business (billed yearly)",
         "$359.88",
-        "2 extra seats × 119.88",
+        "2 extra seats × $119.88",
         "$239.76",
         "Spring discount (first year)",
         "-$59.96",

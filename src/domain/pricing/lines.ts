@@ -1,6 +1,6 @@
 // Priced lines: what a quote or an order summary charges, one figure per line, so that a page can
 // list them and a test can check that they add up to the total.
-import { formatCount, formatPrice } from "./money.ts";
+import { formatCount, formatUsd } from "./money.ts";
 import { type TermMonths, termLabel } from "./terms.ts";
 
 export type LineKind = "plan" | "essentials" | "extraSeats" | "discount" | "proration" | "addOn";
@@ -13,7 +13,7 @@ export function sumLines(lines: readonly PriceLine[]): number {
 }
 
 export function extraSeatsLabel(extraSeats: number, seatPrice: number): string {
-  return `${formatCount(extraSeats)} extra ${extraSeats === 1 ? "seat" : "seats"} × ${formatPrice(seatPrice)}`;
+  return `${formatCount(extraSeats)} extra ${extraSeats === 1 ? "seat" : "seats"} × ${formatUsd(seatPrice)}`;
 }
 
 /** "Black Friday discount (first year)" or "(every year)" for a recurring campaign. */

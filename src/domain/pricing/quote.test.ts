@@ -85,7 +85,7 @@ describe("quote: the sample catalogue's price set", () => {
     const five = ok({ plan: "business", mode: "monthly", priceGroup: "sample", seats: 5 });
     expect(five.lines).toEqual([
       { kind: "plan", label: "Business (billed monthly)", amount: 5999 },
-      { kind: "extraSeats", label: "2 extra seats × 39.99", amount: 7998 },
+      { kind: "extraSeats", label: "2 extra seats × $39.99", amount: 7998 },
     ]);
     expect(five.total).toBe(13997);
   });
