@@ -163,7 +163,9 @@ describe("a subscription created and verified on the server", () => {
       "9.99",
       "9.99",
     ]);
-    expect(fake.calls.filter((c) => c.path === "/v1/billing/plans").length).toBe(1);
+    expect(
+      fake.calls.filter((c) => c.method === "POST" && c.path === "/v1/billing/plans").length,
+    ).toBe(1);
   });
 
   it("writes the order when PayPal says ACTIVE with our order key, plan and amount", async () => {
