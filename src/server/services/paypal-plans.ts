@@ -170,7 +170,10 @@ export type PlanSyncLine = {
 };
 
 export type PlanSyncReport = {
-  /** Made at PayPal by this sync. */
+  /**
+   * Asked of PayPal by a create call of this sync (two servers at once may both report a plan:
+   * PayPal answers the twin call, same PayPal-Request-Id, with the one plan it made).
+   */
   created: PlanSyncLine[];
   /** Recorded here already, or found at PayPal by their key. */
   found: PlanSyncLine[];
@@ -205,15 +208,15 @@ export async function syncPaypalPlans(
   return report;
 }
 
-/** The report as lines for a log or a terminal. */
-export function describePlanSync(report: PlanSyncReport): string[] {
+/** The report as lines for a log or a terminal (the plans found too when `all`). */
+export function describePlanSync(report: PlanSyncReport, all = true): string[] {
   const usd = (cents: number) => paypalValue(cents);
   const line = (what: string, l: PlanSyncLine) =>
     `  ${what.padEnd(8)} ${l.planKey.padEnd(32)} ${l.paypalPlanId} (${l.termMonths} months at ${usd(l.unitCents)} USD)`;
   return [
     `paypal plans: ${report.created.length} created, ${report.found.length} found, ${report.left.length} left for their subscribers`,
     ...report.created.map((l) => line("created", l)),
-    ...report.found.map((l) => line("found", l)),
+    ...(all ? report.found.map((l) => line("found", l)) : []),
     ...report.left.map((l) => line("left", l)),
   ];
 }
