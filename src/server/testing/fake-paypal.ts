@@ -1,10 +1,12 @@
 // A local stand-in for PayPal's REST API, for tests (PAYPAL_API_URL): the calls the server makes
 // (OAuth token, catalogue products, plans create/list, subscriptions get/cancel/revise/
-// transactions, the refund of a subscription's payment, verify-webhook-signature), answered in PayPal's wire format (the types of payments/paypal-client.ts, checked
-// against ../shared/reference/paypal-*.openapi.json by fake-paypal.test.ts). What a buyer does
-// at PayPal (approving a subscription, PayPal billing a renewal, sending a webhook) are methods
-// of the fake, not HTTP calls. Webhooks are "signed" with an HMAC of their exact bytes, so a
-// verification the server makes with a re-serialised body fails as it would at PayPal.
+// transactions, the refund of a subscription's payment, verify-webhook-signature), answered in
+// PayPal's wire format (the types of payments/paypal-client.ts, checked against
+// ../shared/reference/paypal-*.openapi.json by fake-paypal.test.ts; Payments v2's refund has no
+// document there). What a buyer does at PayPal (approving a subscription, PayPal billing a
+// renewal, sending a webhook) are methods of the fake, not HTTP calls. Webhooks are "signed" with
+// an HMAC of their exact bytes, so a verification the server makes with a re-serialised body
+// fails as it would at PayPal.
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -62,6 +64,8 @@ export class FakePaypal {
   private readonly refundRequests = new Map<string, string>();
   /** Set to make every call answer 503 (PayPal unreachable). */
   down = false;
+  /** Set to make refunds alone answer 503 (PayPal's Payments API unreachable). */
+  refundsDown = false;
   private readonly secret = randomBytes(16);
   private readonly tokens = new Set<string>();
   private readonly planRequests = new Map<string, string>();
@@ -163,6 +167,8 @@ export class FakePaypal {
       };
     }
     m = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
+    if (m && method === "POST" && this.refundsDown)
+      return { status: 503, body: { name: "SERVICE_UNAVAILABLE", message: "down" } };
     if (m && method === "POST")
       return this.refund(decodeURIComponent(m[1] as string), body, requestId);
     m = /^\/v1\/billing\/plans\/([^/]+)$/.exec(path);
