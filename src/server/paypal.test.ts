@@ -470,6 +470,20 @@ describe("strays: a subscription that pays for nothing here is cancelled and ref
     expect((await paypalInvoices(client)).map((i) => i.amountPaid)).toEqual([MONTHLY_PRICE]);
   });
 
+  it("a sale PayPal takes when no renewal is due here is refunded: no order, the paid period kept", async () => {
+    const { client, userId, sub, t0 } = await subscriber();
+    expect((await client.call(api.cancelSubscription, {})).ok).toBe(true);
+    // PayPal bills at the period's end all the same (its cancel crossed the renewal).
+    const end = periodEnd(t0, 0, 1);
+    server.clock.set(end);
+    const sale = fake.sale(sub.id, MONTHLY_PRICE, new Date(end));
+    expect((await deliver(fake.event("PAYMENT.SALE.COMPLETED", sale))).status).toBe(200);
+    expect(refundsOf(sub.id)).toEqual(["9.99"]);
+    expect((await PaypalStrays.refundOf(db(), sale.id))?.amount).toBe(MONTHLY_PRICE);
+    expect((await paypalInvoices(client)).map((i) => i.amountPaid)).toEqual([MONTHLY_PRICE]);
+    expect((await subscriptionOf(userId)).orderEnd).toBe(end);
+  });
+
   it("a refund PayPal could not make is made by the sweep, and its sale event refunds nothing twice", async () => {
     const { client } = await account();
     const other = await prepare(client, "wv_unloct17_1m");
