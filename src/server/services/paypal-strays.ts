@@ -24,6 +24,10 @@ export type StraySettlement = {
   settled: boolean;
   /** Cents refunded by this call. */
   refunded: number;
+  /**
+   * Its approval became its order meanwhile (a confirm won the race): not a stray, nothing done.
+   */
+  ordered?: true;
 };
 
 /**
@@ -37,9 +41,15 @@ export async function endStray(
 ): Promise<StraySettlement> {
   const { approval } = input;
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
-    if (approval?.state === "created")
-      await PaypalApprovals.settle(tx, approval.id, "cancelled", null);
+  const opened = await deps.db.transaction(async (tx) => {
+    // A waiting approval is closed first; one a confirm has just settled is not ours to end.
+    if (
+      approval?.state === "created" &&
+      !(await PaypalApprovals.settle(tx, approval.id, "cancelled", null))
+    ) {
+      const settled = await PaypalApprovals.get(tx, approval.id);
+      if (settled?.state === "approved") return false;
+    }
     await PaypalStrays.open(tx, {
       subscriptionId: sub.id,
       approvalId: approval?.id ?? null,
@@ -49,7 +59,9 @@ export async function endStray(
       since: (approval?.createdAt ?? now - 30 * DAY_MS) - DAY_MS,
       createdAt: now,
     });
+    return true;
   });
+  if (!opened) return { settled: false, refunded: 0, ordered: true };
   return settleStray(deps, sub.id);
 }
 

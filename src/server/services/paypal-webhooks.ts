@@ -204,14 +204,13 @@ async function endedAtPaypal(deps: WebhookDeps, event: PaypalEvent): Promise<Web
     const customId = str(event.resource.custom_id);
     const approval = customId ? await PaypalApprovals.get(deps.db, customId) : null;
     if (approval?.state === "created" && approval.paypal) {
-      await endStray(
+      const ended = await endStray(
         deps,
         { id: subscriptionId },
-        {
-          approval,
-          reason: `${event.event_type} before it was confirmed`,
-        },
+        { approval, reason: `${event.event_type} before it was confirmed` },
       );
+      // Confirmed meanwhile: PayPal's next delivery finds the account, and ends it there.
+      if (ended.ordered) return { status: 503, reason: "confirmed meanwhile" };
       return claimOnly(deps, event, "unconfirmed approval closed");
     }
     return claimOnly(deps, event, "not a subscription of an order here");
