@@ -42,6 +42,7 @@ import { createStripeProvider } from "./payments/stripe.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
 import { sweepPaypalOrphans } from "./services/paypal-orphans.ts";
+import { describePlanSync, type PlanSyncReport, syncPaypalPlans } from "./services/paypal-plans.ts";
 import { RenewalWorker } from "./services/renewals.ts";
 import { StartupError } from "./startup-error.ts";
 
@@ -94,6 +95,11 @@ export type StartOptions = {
    * intervalMs overrides RENEWAL_INTERVAL_SECONDS (0: only when the clock moves or it is kicked).
    */
   renewals?: false | { intervalMs?: number; id?: string };
+  /**
+   * Find or make the PayPal plan of every catalogue price at start when PAYPAL_* are set
+   * (services/paypal-plans.ts; default true). Tests that count PayPal calls turn it off.
+   */
+  paypalPlans?: boolean;
 };
 
 export type RunningServer = {
@@ -104,6 +110,8 @@ export type RunningServer = {
   deps: AppDeps;
   /** The renewal worker (services/renewals.ts), or null when it is off. */
   renewals: RenewalWorker | null;
+  /** The start's PayPal plan sync (its report; null when off or when it failed: logged). */
+  paypalPlans: Promise<PlanSyncReport | null>;
   close(): Promise<void>;
 };
 
@@ -321,6 +329,25 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       )
     : null;
   orphanSweep?.unref();
+  // The PayPal plan of every catalogue price, in the background: a purchase before it is done
+  // (or after it failed, PayPal unreachable) finds or makes its own plan the same way.
+  const paypalPlans: Promise<PlanSyncReport | null> =
+    paypal && (options.paypalPlans ?? true)
+      ? syncPaypalPlans({ db, catalog, clock, log, paypal }).then(
+          (report) => {
+            log.info(describePlanSync(report, false).join("\n"));
+            return report;
+          },
+          (error: unknown) => {
+            log.warn(
+              `paypal plans: not synchronised at start (${String(error)}); made on first use`,
+            );
+            return null;
+          },
+        )
+      : Promise.resolve(null);
+  deps.background.add(paypalPlans);
+  void paypalPlans.then(() => deps.background.delete(paypalPlans));
 
   if (!(options.quiet ?? options.log !== undefined)) {
     const lines = [
@@ -349,6 +376,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     app,
     deps,
     renewals,
+    paypalPlans,
     close() {
       closing ??= (async () => {
         clearInterval(cleanup);

@@ -565,6 +565,7 @@ describe("PayPal's JS SDK (a client id configured)", () => {
     const [prepared, confirmed] = sent("POST", "/api/3/payment/paypalsubscription");
     expect(prepared?.body).toMatchObject({
       product: { code: PRODUCT },
+      newCart: true,
       expectedTotal: 9588,
       href: hrefFor("paypalCompleted", { product: PRODUCT }, { via: "hash" }),
     });
@@ -588,6 +589,7 @@ describe("PayPal's JS SDK (a client id configured)", () => {
     ]);
     expect(confirmed?.body).toMatchObject({
       product: { code: PRODUCT },
+      newCart: true,
       subscriptionId: "I-FAKESUB0001",
       href: "/cart?product=wv_single_12m#paypalCompleted",
     });
@@ -616,11 +618,12 @@ describe("PayPal's JS SDK (a client id configured)", () => {
     expect(window.location.hash).toBe("#checkout");
   });
 
-  it("leaves a way forward when the person closes PayPal", async () => {
-    setUp(PAYPAL_SDK, { "POST /api/3/payment/paypalsubscription": [APPROVAL] });
+  it("leaves a way forward when the person closes PayPal, on the checkout with the choice kept", async () => {
+    setUp(PAYPAL_SDK, { "POST /api/3/payment/paypalsubscription": [APPROVAL, APPROVAL] });
     await renderForm();
     fireEvent.click(await screen.findByRole("radio", { name: "PayPal" }));
-    await loadPaypalScript(fakePaypal("cancel"));
+    const paypal = fakePaypal("cancel");
+    await loadPaypalScript(paypal);
     fireEvent.click(await screen.findByRole("button", { name: "PayPal (PayPal's frame)" }));
     expect(
       await screen.findByText(
@@ -630,6 +633,19 @@ describe("PayPal's JS SDK (a client id configured)", () => {
     // Nothing was confirmed: one call only, the preparation.
     expect(sent("POST", "/api/3/payment/paypalsubscription")).toHaveLength(1);
     expect(screen.getByRole("radio", { name: "Card" })).not.toBeNull();
+    // Still the checkout of the plan chosen, and PayPal again asks for that plan at that price.
+    expect(window.location.hash).toBe("#checkout");
+    expect(new URLSearchParams(window.location.search).get("product")).toBe(PRODUCT);
+    expect(screen.getByRole("radio", { name: "PayPal" })).toHaveProperty("checked", true);
+    fireEvent.click(await screen.findByRole("button", { name: "PayPal (PayPal's frame)" }));
+    await waitFor(() => expect(sent("POST", "/api/3/payment/paypalsubscription")).toHaveLength(2));
+    const [first, again] = sent("POST", "/api/3/payment/paypalsubscription");
+    expect(again?.body).toEqual(first?.body);
+    expect(again?.body).toMatchObject({ product: { code: PRODUCT }, expectedTotal: 9588 });
+    expect(paypal.created.map((c) => (c as { plan_id: string }).plan_id)).toEqual([
+      "P-PLAN1",
+      "P-PLAN1",
+    ]);
   });
 
   it("shows our server's refusal in its words, and PayPal's window does not open", async () => {

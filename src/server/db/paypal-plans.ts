@@ -12,21 +12,31 @@ export type PaypalPlanRow = {
   createdAt: number;
 };
 
+function rowOf(r: Record<string, unknown>): PaypalPlanRow {
+  return {
+    planKey: String(r.plan_key),
+    paypalPlanId: String(r.paypal_plan_id),
+    productCode: String(r.product_code),
+    termMonths: Number(r.term_months),
+    unitCents: Number(r.unit_cents),
+    createdAt: Number(r.created_at),
+  };
+}
+
 export const PaypalPlans = {
   async get(q: Queryable, planKey: string): Promise<PaypalPlanRow | null> {
     const r = await q.get<Record<string, unknown>>(
       "SELECT * FROM paypal_plans WHERE plan_key = ?",
       [planKey],
     );
-    if (!r) return null;
-    return {
-      planKey: String(r.plan_key),
-      paypalPlanId: String(r.paypal_plan_id),
-      productCode: String(r.product_code),
-      termMonths: Number(r.term_months),
-      unitCents: Number(r.unit_cents),
-      createdAt: Number(r.created_at),
-    };
+    return r ? rowOf(r) : null;
+  },
+  /** Every plan recorded, by product and key. */
+  async all(q: Queryable): Promise<PaypalPlanRow[]> {
+    const rows = await q.all<Record<string, unknown>>(
+      "SELECT * FROM paypal_plans ORDER BY product_code, plan_key",
+    );
+    return rows.map(rowOf);
   },
   /** Records a plan; a key recorded already (another server made it first) keeps its plan. */
   async record(q: Queryable, row: PaypalPlanRow): Promise<void> {

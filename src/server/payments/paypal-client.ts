@@ -1,6 +1,7 @@
 // The server's one PayPal client: the REST calls of PayPal's Catalog Products, Subscriptions and
-// Webhooks APIs this product makes, over fetch, typed by the wire format of PayPal's OpenAPI
-// documents (../shared/reference/paypal-*.openapi.json). Why not @paypal/paypal-server-sdk:
+// Webhooks APIs this product makes (and Payments v2's refund of a subscription's payment), over
+// fetch, typed by the wire format of PayPal's OpenAPI documents
+// (../shared/reference/paypal-*.openapi.json). Why not @paypal/paypal-server-sdk:
 // docs/decisions/0040-paypal-rest-client.md. The access token (client credentials) is cached
 // until shortly before it expires. Every call that creates something sends PayPal-Request-Id, so
 // a retried call (or two servers creating the same plan) gets the one PayPal made first.
@@ -74,6 +75,46 @@ export type PaypalReviseResponse = {
   quantity?: string;
   plan_overridden?: boolean;
   links?: { href: string; rel: string; method?: string }[];
+};
+
+export type PaypalPlanCollection = {
+  plans?: PaypalPlan[];
+  total_items?: number;
+  total_pages?: number;
+};
+
+/** One payment of a subscription (its id is the sale, or capture, that a refund names). */
+export type PaypalTransaction = {
+  id: string;
+  status?: "COMPLETED" | "DECLINED" | "PARTIALLY_REFUNDED" | "PENDING" | "REFUNDED";
+  amount_with_breakdown: {
+    gross_amount: PaypalMoney;
+    fee_amount?: PaypalMoney;
+    net_amount?: PaypalMoney;
+  };
+  time: string;
+};
+
+/**
+ * Payments v2's refund of a captured payment (a subscription's payment is one): the fields of
+ * @paypal/paypal-server-sdk's RefundRequest model under their wire names (the SDK's models are
+ * camelCase, mapped by its own schema layer: decision 0040). No amount: the whole of what is left.
+ */
+export type PaypalRefundRequest = {
+  amount?: PaypalMoney;
+  custom_id?: string;
+  invoice_id?: string;
+  note_to_payer?: string;
+};
+
+/** The SDK's Refund model (the fields read here), under its wire names. */
+export type PaypalRefund = {
+  id: string;
+  status: "CANCELLED" | "FAILED" | "PENDING" | "COMPLETED";
+  amount?: PaypalMoney;
+  invoice_id?: string;
+  custom_id?: string;
+  create_time?: string;
 };
 
 /** The headers PayPal sends with a webhook, which verify-webhook-signature needs back. */
@@ -205,6 +246,17 @@ export class PaypalClient {
     return this.call("POST", "/v1/billing/plans", plan, requestId);
   }
 
+  /** One page (1-based) of the plans of a catalogue product, whole (Prefer: return=representation). */
+  listPlans(productId: string, page: number): Promise<PaypalPlanCollection> {
+    const query = new URLSearchParams({
+      product_id: productId,
+      page_size: "20",
+      page: String(page),
+      total_required: "true",
+    });
+    return this.call("GET", `/v1/billing/plans?${query}`);
+  }
+
   getSubscription(id: string): Promise<PaypalSubscription> {
     return this.call("GET", `/v1/billing/subscriptions/${encodeURIComponent(id)}`);
   }
@@ -222,6 +274,36 @@ export class PaypalClient {
       }
       throw error;
     }
+  }
+
+  /** The payments of a subscription between two times (PayPal needs both). */
+  async listTransactions(id: string, from: Date, to: Date): Promise<PaypalTransaction[]> {
+    const query = new URLSearchParams({
+      start_time: from.toISOString(),
+      end_time: to.toISOString(),
+    });
+    const answer = await this.call<{ transactions?: PaypalTransaction[] }>(
+      "GET",
+      `/v1/billing/subscriptions/${encodeURIComponent(id)}/transactions?${query}`,
+    );
+    return answer?.transactions ?? [];
+  }
+
+  /**
+   * Refunds a subscription's payment through Payments v2 (its transaction id is the capture's).
+   * The request id makes a retried refund the one PayPal made first.
+   */
+  refundCapture(
+    captureId: string,
+    request: PaypalRefundRequest,
+    requestId: string,
+  ): Promise<PaypalRefund> {
+    return this.call(
+      "POST",
+      `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`,
+      request,
+      requestId,
+    );
   }
 
   reviseSubscription(id: string, revise: PaypalReviseRequest): Promise<PaypalReviseResponse> {

@@ -4,13 +4,26 @@
 // most of them (services/paypal-webhooks.ts); this sweep asks PayPal about every approval still
 // waiting whose subscription is known (from the CREATED webhook, the browser's report right
 // after createSubscription, or a confirm call that found it pending) and confirms it the same
-// way. Runs every few minutes on each server; confirms are idempotent per order key.
+// way. A subscription that paid for nothing (services/paypal-strays.ts) and is not yet cancelled
+// and refunded is settled here too. Runs every few minutes on each server; confirms are
+// idempotent per order key, refunds per sale.
 
 import { DAY_MS } from "../clock.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
+import { settleOpenStrays } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval, type PaypalDeps } from "./paypal-subscriptions.ts";
 
-export type SweepRun = { ordered: number; refused: number; pending: number; failed: number };
+export type SweepRun = {
+  ordered: number;
+  refused: number;
+  pending: number;
+  failed: number;
+  /** Strays cancelled and refunded in full by this run; strays still open after it. */
+  straysSettled: number;
+  straysOpen: number;
+  /** Cents refunded by this run. */
+  refunded: number;
+};
 
 /** Approvals are left this long for their own confirm call before the sweep looks. */
 export const ORPHAN_AFTER_MS = 10 * 60_000;
@@ -18,7 +31,15 @@ export const ORPHAN_AFTER_MS = 10 * 60_000;
 const WINDOW_MS = 14 * DAY_MS;
 
 export async function sweepPaypalOrphans(deps: PaypalDeps): Promise<SweepRun> {
-  const run: SweepRun = { ordered: 0, refused: 0, pending: 0, failed: 0 };
+  const run: SweepRun = {
+    ordered: 0,
+    refused: 0,
+    pending: 0,
+    failed: 0,
+    straysSettled: 0,
+    straysOpen: 0,
+    refunded: 0,
+  };
   const now = deps.clock.now();
   const waiting = await PaypalApprovals.waiting(deps.db, {
     createdBefore: now - ORPHAN_AFTER_MS,
@@ -40,7 +61,14 @@ export async function sweepPaypalOrphans(deps: PaypalDeps): Promise<SweepRun> {
     else if (result.kind === "pending") run.pending += 1;
     else run.failed += 1;
   }
-  if (run.ordered + run.refused > 0)
-    deps.log.info(`paypal sweep: ${run.ordered} orphan(s) ordered, ${run.refused} refused`);
+  // After the confirms: a refused one has just opened its stray, settled or left open there.
+  const strays = await settleOpenStrays(deps);
+  run.straysSettled = strays.settled;
+  run.straysOpen = strays.open;
+  run.refunded = strays.refunded;
+  if (run.ordered + run.refused + strays.settled + strays.open > 0)
+    deps.log.info(
+      `paypal sweep: ${run.ordered} orphan(s) ordered, ${run.refused} refused; ${strays.settled} stray(s) settled (${strays.refunded} cents refunded), ${strays.open} still open`,
+    );
   return run;
 }

@@ -9,7 +9,6 @@ import {
   checkSubscription,
   type PaypalTerms,
   paypalTerms,
-  paypalValue,
   type SubscriptionCheck,
 } from "../../domain/paypal/terms.ts";
 import { resultingProduct } from "../../domain/pricing/index.ts";
@@ -20,7 +19,6 @@ import {
 } from "../../domain/renewals/index.ts";
 import type { AppDeps } from "../context.ts";
 import { type PaypalApproval, PaypalApprovals } from "../db/ledger.ts";
-import { PaypalPlans } from "../db/paypal-plans.ts";
 import { Users } from "../db/users.ts";
 import {
   PaypalApiError,
@@ -31,20 +29,13 @@ import type { Account } from "./account.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
 import { invoiceOrder, taxLocationFor } from "./invoices.ts";
 import { applyOrder, buildOrder } from "./orders.ts";
+import { ensurePaypalPlan } from "./paypal-plans.ts";
+import { endStray } from "./paypal-strays.ts";
 import { type Quote, quoteFor } from "./quotes.ts";
 
 export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer" | "config"> & {
   paypal: PaypalClient;
 };
-
-/** The PayPal catalogue product of a plan: one per catalogue product code. */
-export function paypalProductId(productCode: string): string {
-  // PayPal's product ids are 6 to 50 characters.
-  return `VE-${productCode}`
-    .replace(/[^A-Za-z0-9_-]/g, "-")
-    .slice(0, 50)
-    .padEnd(6, "-");
-}
 
 /**
  * The PayPal terms of a purchase: its first payment is the quote's total; what it renews at is
@@ -99,60 +90,18 @@ export function termsOf(
 }
 
 /**
- * The PayPal plan for these terms: the one recorded, else made at PayPal now (its product too).
- * PayPal-Request-Id is the plan key, so two servers making the same plan at once get one plan.
+ * The PayPal plan for these terms: the one recorded, else found or made at PayPal now
+ * (services/paypal-plans.ts).
  */
 export async function planIdFor(deps: PaypalDeps, terms: PaypalTerms): Promise<string> {
-  const known = await PaypalPlans.get(deps.db, terms.planKey);
-  if (known) return known.paypalPlanId;
-  const { paypal, catalog } = deps;
-  const plan = catalog.plans.find((p) => p.code === terms.productCode);
-  const name = plan?.name ?? terms.productCode;
-  const productId = paypalProductId(terms.productCode);
-  if (!(await paypal.getProduct(productId))) {
-    await paypal.createProduct({ id: productId, name: name.slice(0, 127) });
-  }
-  const price = { fixed_price: { currency_code: "USD", value: paypalValue(terms.unitCents) } };
-  // PayPal counts at most 12 months: whole years are years.
-  const frequency =
-    terms.termMonths % 12 === 0
-      ? { interval_unit: "YEAR" as const, interval_count: terms.termMonths / 12 }
-      : { interval_unit: "MONTH" as const, interval_count: terms.termMonths };
-  const made = await paypal.createPlan(
-    {
-      product_id: productId,
-      name: `${name} (${terms.termMonths} months at ${paypalValue(terms.unitCents)} USD)`.slice(
-        0,
-        127,
-      ),
-      description: terms.planKey,
-      status: "ACTIVE",
-      // The first cycle is the first payment (its price overridden per subscription when a
-      // first-term discount or a pro-rata credit makes it differ); the second renews for ever.
-      billing_cycles: [
-        { frequency, tenure_type: "TRIAL", sequence: 1, total_cycles: 1, pricing_scheme: price },
-        { frequency, tenure_type: "REGULAR", sequence: 2, total_cycles: 0, pricing_scheme: price },
-      ],
-      payment_preferences: {
-        auto_bill_outstanding: true,
-        payment_failure_threshold: 3,
-        setup_fee_failure_action: "CANCEL",
-      },
-      quantity_supported: true,
-    },
-    `plan-${terms.planKey}`,
+  return (await ensurePaypalPlan(deps, terms)).row.paypalPlanId;
+}
+
+/** A subscription that has taken, or may take, a payment (what a stray must have undone). */
+function paidOrRunning(sub: PaypalSubscription): boolean {
+  return (
+    sub.status === "ACTIVE" || sub.status === "SUSPENDED" || Boolean(sub.billing_info?.last_payment)
   );
-  await deps.db.transaction((tx) =>
-    PaypalPlans.record(tx, {
-      planKey: terms.planKey,
-      paypalPlanId: made.id,
-      productCode: terms.productCode,
-      termMonths: terms.termMonths,
-      unitCents: terms.unitCents,
-      createdAt: deps.clock.now(),
-    }),
-  );
-  return (await PaypalPlans.get(deps.db, terms.planKey))?.paypalPlanId ?? made.id;
 }
 
 export type ConfirmResult =
@@ -199,25 +148,6 @@ function termsOfApproval(approval: PaypalApproval): PaypalTerms | null {
 }
 
 /**
- * Cancels at PayPal a subscription that paid for nothing here (the wrong plan or amount, an
- * approval the person cancelled, an account that changed meanwhile). Its first payment is
- * PayPal's to refund: logged for the operator (decision 0041).
- */
-async function cancelStray(deps: PaypalDeps, sub: PaypalSubscription, why: string): Promise<void> {
-  try {
-    await deps.paypal.cancelSubscription(sub.id, why);
-  } catch (error) {
-    deps.log.error(`paypal: could not cancel stray subscription ${sub.id}`, error);
-    return;
-  }
-  if (sub.billing_info?.last_payment) {
-    deps.log.warn(
-      `paypal: cancelled subscription ${sub.id} (${why}); its payment of ${sub.billing_info.last_payment.amount.value} is to be refunded at PayPal`,
-    );
-  }
-}
-
-/**
  * Confirms an approval with PayPal's subscription: the order is written only when PayPal says
  * the subscription is ACTIVE with this approval's key, plan, quantity and first payment.
  */
@@ -231,11 +161,12 @@ export async function confirmApproval(
   const approval = await PaypalApprovals.get(db, approvalId);
   if (!approval?.paypal || (expectedUserId !== null && approval.userId !== expectedUserId))
     return { kind: "not_found" };
-  if (approval.state === "approved") {
-    return approval.subscriptionId === subscriptionId && approval.orderId
-      ? { kind: "ordered", orderId: approval.orderId }
-      : { kind: "refused", reason: "not_ours" };
-  }
+  if (
+    approval.state === "approved" &&
+    approval.subscriptionId === subscriptionId &&
+    approval.orderId
+  )
+    return { kind: "ordered", orderId: approval.orderId };
   let sub: PaypalSubscription;
   try {
     sub = await paypal.getSubscription(subscriptionId);
@@ -251,8 +182,16 @@ export async function confirmApproval(
     await db.transaction((tx) => PaypalApprovals.linkSubscription(tx, approval.id, sub.id));
     return { kind: "pending" };
   }
+  if (approval.state === "approved") {
+    // A second subscription for an order already written (two approvals of one checkout): it
+    // pays for nothing.
+    if (paidOrRunning(sub))
+      await endStray(deps, sub, { approval, reason: `a second subscription for ${approval.id}` });
+    return { kind: "refused", reason: "not_ours" };
+  }
   if (approval.state !== "created") {
-    if (sub.status === "ACTIVE") await cancelStray(deps, sub, "approval cancelled in the checkout");
+    if (paidOrRunning(sub))
+      await endStray(deps, sub, { approval, reason: `approval ${approval.state} in the checkout` });
     return { kind: "refused", reason: "ended" };
   }
   const terms = termsOfApproval(approval) as PaypalTerms;
@@ -263,12 +202,15 @@ export async function confirmApproval(
   });
   if (!check.ok) {
     if (check.reason === "not_active") {
-      // SUSPENDED, CANCELLED or EXPIRED before it was ever confirmed: nothing to sell.
-      await db.transaction((tx) => PaypalApprovals.settle(tx, approval.id, "cancelled", null));
+      // SUSPENDED, CANCELLED or EXPIRED before it was ever confirmed: nothing to sell, and
+      // whatever it took is given back.
+      await endStray(deps, sub, { approval, reason: `${sub.status} before it was confirmed` });
       return { kind: "refused", reason: "ended" };
     }
-    await cancelStray(deps, sub, `does not match order ${approval.id}: ${check.reason}`);
-    await db.transaction((tx) => PaypalApprovals.settle(tx, approval.id, "cancelled", null));
+    await endStray(deps, sub, {
+      approval,
+      reason: `does not match order ${approval.id}: ${check.reason}`,
+    });
     return { kind: "refused", reason: check.reason };
   }
   // The account is priced again under its lock: between the preparation and now it may have
@@ -315,8 +257,10 @@ export async function confirmApproval(
   });
   if (!outcome.locked) return { kind: "busy" };
   if (outcome.value.kind === "stale") {
-    await cancelStray(deps, sub, "the account changed before the payment was confirmed");
-    await db.transaction((tx) => PaypalApprovals.settle(tx, approval.id, "cancelled", null));
+    await endStray(deps, sub, {
+      approval,
+      reason: "the account changed before the payment was confirmed",
+    });
     return { kind: "refused", reason: "wrong_amount" };
   }
   if (outcome.value.kind === "raced") {

@@ -10,10 +10,12 @@
 //   browser's confirm call would (an approval whose confirm call never arrived becomes its order).
 // - BILLING.SUBSCRIPTION.CANCELLED / SUSPENDED / EXPIRED: the subscription no longer renews; the
 //   account keeps what it paid for until the period end (the entitlement rules read the cancelled
-//   state and its end date), then the renewal worker ends it.
+//   state and its end date), then the renewal worker ends it. One never confirmed closes its
+//   approval and is a stray: what it took is refunded (services/paypal-strays.ts).
 // - BILLING.SUBSCRIPTION.PAYMENT.FAILED: recorded; PayPal retries and suspends by itself.
 // - PAYMENT.SALE.COMPLETED: the first payment's sale id joins its order; any later sale is one
-//   renewal order for the next period, priced by the renewal rules.
+//   renewal order for the next period, priced by the renewal rules. A sale of a stray (a
+//   subscription that paid for nothing here) is refunded.
 // - PAYMENT.SALE.REFUNDED / REVERSED: recorded as refunds; a full refund or reversal of the period
 //   now paid ends it now and cancels the subscription at PayPal.
 // - CUSTOMER.DISPUTE.CREATED: recorded for the operator; access follows the outcome (a reversal).
@@ -26,6 +28,7 @@ import type { Queryable } from "../db/db.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
+import { PaypalStrays } from "../db/paypal-strays.ts";
 import { Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
@@ -34,6 +37,7 @@ import type { PaypalClient, PaypalTransmission } from "../payments/paypal-client
 import { tryWithAccountLock } from "./account-lock.ts";
 import { documentPath, issueInvoice, receiptBreakdown, taxLocationOf } from "./invoices.ts";
 import { pricedWith } from "./orders.ts";
+import { endStray, refundStraySale } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
 import { recordRefund } from "./refunds.ts";
 import { renewedMail } from "./renewal-emails.ts";
@@ -194,13 +198,21 @@ async function endedAtPaypal(deps: WebhookDeps, event: PaypalEvent): Promise<Web
   if (!subscriptionId) return claimOnly(deps, event, "ignored");
   const user = await Users.byPaypalSubscription(deps.db, subscriptionId);
   if (!user) {
-    // Never confirmed: its approval is closed, so no later confirm writes an order for it.
+    // Never confirmed: its approval is closed, so no later confirm writes an order for it, and
+    // a payment it took is refunded (a stray: services/paypal-strays.ts).
     const customId = str(event.resource.custom_id);
     const approval = customId ? await PaypalApprovals.get(deps.db, customId) : null;
-    if (approval?.state === "created") {
-      await deps.db.transaction((tx) => PaypalApprovals.settle(tx, approval.id, "cancelled", null));
+    if (approval?.state === "created" && approval.paypal) {
+      const ended = await endStray(
+        deps,
+        { id: subscriptionId },
+        { approval, reason: `${event.event_type} before it was confirmed` },
+      );
+      // Confirmed meanwhile: PayPal's next delivery finds the account, and ends it there.
+      if (ended.ordered) return { status: 503, reason: "confirmed meanwhile" };
+      return claimOnly(deps, event, "unconfirmed approval closed");
     }
-    return claimOnly(deps, event, "unconfirmed approval closed");
+    return claimOnly(deps, event, "not a subscription of an order here");
   }
   return underLock(deps, user, async (fresh) => {
     const now = deps.clock.now();
@@ -238,6 +250,13 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
   if (!saleId || !subscriptionId || cents === null) return claimOnly(deps, event, "ignored");
   const user = await Users.byPaypalSubscription(deps.db, subscriptionId);
   if (!user) {
+    // A payment of a subscription that pays for nothing here: refunded (once per sale).
+    const stray = await PaypalStrays.get(deps.db, subscriptionId);
+    if (stray) {
+      const refunded = await refundStraySale(deps, stray, { saleId, cents });
+      if (!refunded.ok) return { status: 503, reason: "stray payment not refunded yet" };
+      return claimOnly(deps, event, "stray payment refunded");
+    }
     // Its subscription is not confirmed yet (the ACTIVATED event or the confirm call comes next):
     // not claimed, so PayPal's next delivery finds the order to join.
     return { status: 503, reason: "subscription not confirmed yet" };
@@ -280,10 +299,20 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       Math.max(at, sub.orderEnd),
     );
     if (step.kind !== "renew" || fresh.paypalSubscriptionId !== subscriptionId) {
-      deps.log.warn(
-        `paypal: sale ${saleId} of ${subscriptionId} pays for no renewal here (${step.kind}); to be refunded at PayPal`,
+      // PayPal billed a subscription that has ended here: the sale is given back, and the
+      // subscription must not bill again.
+      const refunded = await refundStraySale(
+        deps,
+        { subscriptionId, approvalId: null, reason: `billed with no renewal due (${step.kind})` },
+        { saleId, cents },
       );
-      return claimOnly(deps, event, "no renewal due");
+      if (!refunded.ok) return { status: 503, reason: "payment for nothing not refunded yet" };
+      try {
+        await deps.paypal.cancelSubscription(subscriptionId, "ended in the product");
+      } catch (error) {
+        deps.log.warn(`paypal: ${subscriptionId} billed after it ended, not cancelled: ${error}`);
+      }
+      return claimOnly(deps, event, "no renewal due: refunded");
     }
     const priced = renewalCharge(
       catalog,

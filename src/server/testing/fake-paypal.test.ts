@@ -134,6 +134,20 @@ describe.skipIf(!present)("the PayPal fake against PayPal's OpenAPI documents", 
         check(billing as Doc, schema(billing, "subscription"), fetched, "subscription"),
       ).toEqual([]);
     }
+    const listed = await client.listPlans("VE-wv_single_1m", 1);
+    expect(listed.plans?.map((p) => p.description)).toEqual(["wv_single_1m:1m:999"]);
+    expect(
+      check(billing as Doc, schema(billing, "plan_collection"), listed, "plan collection"),
+    ).toEqual([]);
+    const paid = [...fake.subscriptions.values()].find((s) => s.status === "ACTIVE");
+    const payments = await client.listTransactions(
+      paid?.id ?? "",
+      new Date(Date.now() - 86_400_000),
+      new Date(Date.now() + 86_400_000),
+    );
+    expect(payments.map((t) => t.amount_with_breakdown.gross_amount.value)).toEqual(["9.00"]);
+    for (const payment of payments)
+      expect(check(billing as Doc, schema(billing, "transaction"), payment, "payment")).toEqual([]);
     const revise = await client.reviseSubscription([...fake.subscriptions.keys()][0] ?? "", {
       plan_id: plan.id,
       quantity: "3",

@@ -1,10 +1,12 @@
 // A local stand-in for PayPal's REST API, for tests (PAYPAL_API_URL): the calls the server makes
-// (OAuth token, catalogue products, plans, subscriptions get/cancel/revise, verify-webhook-
-// signature), answered in PayPal's wire format (the types of payments/paypal-client.ts, checked
-// against ../shared/reference/paypal-*.openapi.json by fake-paypal.test.ts). What a buyer does
-// at PayPal (approving a subscription, PayPal billing a renewal, sending a webhook) are methods
-// of the fake, not HTTP calls. Webhooks are "signed" with an HMAC of their exact bytes, so a
-// verification the server makes with a re-serialised body fails as it would at PayPal.
+// (OAuth token, catalogue products, plans create/list, subscriptions get/cancel/revise/
+// transactions, the refund of a subscription's payment, verify-webhook-signature), answered in
+// PayPal's wire format (the types of payments/paypal-client.ts, checked against
+// ../shared/reference/paypal-*.openapi.json by fake-paypal.test.ts; Payments v2's refund has no
+// document there). What a buyer does at PayPal (approving a subscription, PayPal billing a
+// renewal, sending a webhook) are methods of the fake, not HTTP calls. Webhooks are "signed" with
+// an HMAC of their exact bytes, so a verification the server makes with a re-serialised body
+// fails as it would at PayPal.
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,8 +14,11 @@ import type {
   PaypalMoney,
   PaypalPlan,
   PaypalPlanRequest,
+  PaypalRefund,
+  PaypalRefundRequest,
   PaypalSubscription,
   PaypalSubscriptionStatus,
+  PaypalTransaction,
 } from "../payments/paypal-client.ts";
 
 export const FAKE_PAYPAL_CLIENT = { id: "fake-client-id", secret: "fake-client-secret" };
@@ -52,8 +57,15 @@ export class FakePaypal {
   readonly products = new Map<string, { id: string; name: string }>();
   readonly plans = new Map<string, PaypalPlan>();
   readonly subscriptions = new Map<string, PaypalSubscription>();
+  /** The payments of each subscription (its first payment, each renewal), by subscription id. */
+  readonly transactions = new Map<string, PaypalTransaction[]>();
+  /** Refunds made through Payments v2, by refund id. */
+  readonly refunds = new Map<string, PaypalRefund & { captureId: string }>();
+  private readonly refundRequests = new Map<string, string>();
   /** Set to make every call answer 503 (PayPal unreachable). */
   down = false;
+  /** Set to make refunds alone answer 503 (PayPal's Payments API unreachable). */
+  refundsDown = false;
   private readonly secret = randomBytes(16);
   private readonly tokens = new Set<string>();
   private readonly planRequests = new Map<string, string>();
@@ -139,16 +151,55 @@ export class FakePaypal {
       if (requestId) this.planRequests.set(requestId, plan.id);
       return { status: 201, body: plan };
     }
+    if (path === "/v1/billing/plans" && method === "GET") {
+      const productId = url.searchParams.get("product_id");
+      const size = Math.min(20, Math.max(1, Number(url.searchParams.get("page_size") ?? "10")));
+      const page = Math.max(1, Number(url.searchParams.get("page") ?? "1"));
+      const all = [...this.plans.values()].filter((p) => !productId || p.product_id === productId);
+      return {
+        status: 200,
+        body: {
+          plans: all.slice((page - 1) * size, page * size),
+          total_items: all.length,
+          total_pages: Math.ceil(all.length / size),
+          links: [{ href: `${this.url}${path}${url.search}`, rel: "self", method: "GET" }],
+        },
+      };
+    }
+    m = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
+    if (m && method === "POST" && this.refundsDown)
+      return { status: 503, body: { name: "SERVICE_UNAVAILABLE", message: "down" } };
+    if (m && method === "POST")
+      return this.refund(decodeURIComponent(m[1] as string), body, requestId);
     m = /^\/v1\/billing\/plans\/([^/]+)$/.exec(path);
     if (m && method === "GET") {
       const plan = this.plans.get(decodeURIComponent(m[1] as string));
       return plan ? { status: 200, body: plan } : notFound;
     }
-    m = /^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel|\/revise)?$/.exec(path);
+    m = /^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel|\/revise|\/transactions)?$/.exec(path);
     if (m) {
       const sub = this.subscriptions.get(decodeURIComponent(m[1] as string));
       if (!sub) return notFound;
       if (method === "GET" && !m[2]) return { status: 200, body: sub };
+      if (method === "GET" && m[2] === "/transactions") {
+        const from = Date.parse(url.searchParams.get("start_time") ?? "");
+        const to = Date.parse(url.searchParams.get("end_time") ?? "");
+        if (!Number.isFinite(from) || !Number.isFinite(to))
+          return { status: 400, body: { name: "INVALID_REQUEST", message: "start and end" } };
+        const within = (this.transactions.get(sub.id) ?? []).filter((t) => {
+          const at = Date.parse(t.time);
+          return at >= from && at <= to;
+        });
+        return {
+          status: 200,
+          body: {
+            transactions: within,
+            total_items: within.length,
+            total_pages: 1,
+            links: [{ href: `${this.url}${path}${url.search}`, rel: "self", method: "GET" }],
+          },
+        };
+      }
       if (method === "POST" && m[2] === "/cancel") {
         if (sub.status !== "ACTIVE" && sub.status !== "SUSPENDED")
           return {
@@ -190,6 +241,71 @@ export class FakePaypal {
       return { status: 200, body: { verification_status: ok ? "SUCCESS" : "FAILURE" } };
     }
     return notFound;
+  }
+
+  /** Payments v2's refund of a captured payment: all that is left of it (or the amount asked). */
+  private refund(
+    captureId: string,
+    body: string,
+    requestId: string | null,
+  ): { status: number; body?: unknown } {
+    const earlier = requestId ? this.refundRequests.get(requestId) : undefined;
+    if (earlier) return { status: 200, body: this.publicRefund(earlier) };
+    const payment = [...this.transactions.values()].flat().find((t) => t.id === captureId);
+    if (!payment)
+      return { status: 404, body: { name: "RESOURCE_NOT_FOUND", message: "no such capture" } };
+    if (payment.status === "REFUNDED")
+      return {
+        status: 422,
+        body: {
+          name: "UNPROCESSABLE_ENTITY",
+          message: "CAPTURE_FULLY_REFUNDED",
+          details: [{ issue: "CAPTURE_FULLY_REFUNDED" }],
+        },
+      };
+    const input = (body === "" ? {} : JSON.parse(body)) as PaypalRefundRequest;
+    const refunded = [...this.refunds.values()]
+      .filter((r) => r.captureId === captureId)
+      .reduce((sum, r) => sum + centsOf(r.amount), 0);
+    const left = centsOf(payment.amount_with_breakdown.gross_amount) - refunded;
+    const cents = input.amount ? centsOf(input.amount) : left;
+    if (cents <= 0 || cents > left)
+      return {
+        status: 422,
+        body: { name: "UNPROCESSABLE_ENTITY", message: "REFUND_AMOUNT_EXCEEDED" },
+      };
+    const id = this.id("RF");
+    this.refunds.set(id, {
+      id,
+      status: "COMPLETED",
+      amount: money(cents),
+      create_time: new Date().toISOString(),
+      ...(input.invoice_id ? { invoice_id: input.invoice_id } : {}),
+      ...(input.custom_id ? { custom_id: input.custom_id } : {}),
+      captureId,
+    });
+    payment.status = cents === left ? "REFUNDED" : "PARTIALLY_REFUNDED";
+    if (requestId) this.refundRequests.set(requestId, id);
+    return { status: 201, body: this.publicRefund(id) };
+  }
+
+  private publicRefund(id: string): PaypalRefund | undefined {
+    const found = this.refunds.get(id);
+    if (!found) return undefined;
+    const { captureId: _, ...refund } = found;
+    return refund;
+  }
+
+  /** Records a payment of a subscription (what its transactions list answers). */
+  private paid(subscriptionId: string, id: string, cents: number, at: string): void {
+    const list = this.transactions.get(subscriptionId) ?? [];
+    list.push({
+      id,
+      status: "COMPLETED",
+      amount_with_breakdown: { gross_amount: money(cents), net_amount: money(cents) },
+      time: at,
+    });
+    this.transactions.set(subscriptionId, list);
   }
 
   private signatureOf(transmissionId: string, raw: string): string {
@@ -245,6 +361,7 @@ export class FakePaypal {
         : {}),
     };
     this.subscriptions.set(sub.id, sub);
+    if (status === "ACTIVE") this.paid(sub.id, this.id("SALE"), unit * input.quantity, at);
     return sub;
   }
 
@@ -285,8 +402,13 @@ export class FakePaypal {
     };
   }
 
-  /** A sale PayPal made for a subscription (its first payment or a renewal). */
+  /**
+   * A sale PayPal made for a subscription (a renewal; or its first payment, when `id` is the
+   * transaction approve() recorded): the event's resource, and the payment in its transactions.
+   */
   sale(subscriptionId: string, cents: number, at: Date, id = this.id("SALE")) {
+    const known = (this.transactions.get(subscriptionId) ?? []).some((t) => t.id === id);
+    if (!known) this.paid(subscriptionId, id, cents, at.toISOString());
     return {
       id,
       state: "completed",

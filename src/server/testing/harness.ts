@@ -209,6 +209,8 @@ export async function startTestServer(
     validateResponses: true,
     // Tests that move the clock get renewals only when they ask for them ({ renewals: {} }).
     renewals: false,
+    // Tests count PayPal's calls: the start's plan sync only when they ask ({ paypalPlans: true }).
+    paypalPlans: false,
     ...options,
     ...(database ? { database } : {}),
     port: 0,
