@@ -256,7 +256,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     renewalOptions === false || (renewalOptions === undefined && config.renewalIntervalMs === 0)
       ? null
       : new RenewalWorker(
-          { db, clock, log, catalog, payments, mailer, config },
+          { db, clock, log, catalog, payments, mailer, config, secret },
           {
             intervalMs: renewalOptions?.intervalMs ?? config.renewalIntervalMs,
             ...(renewalOptions?.id ? { id: renewalOptions.id } : {}),

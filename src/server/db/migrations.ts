@@ -520,6 +520,17 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 20: a renewal the customer's bank wants confirmed (3-D Secure) keeps the payment
+    // that waits for the customer and its provider key, so that the dunning e-mail's page
+    // authenticates that same payment and records it once (services/renewal-authentication.ts).
+    version: 22,
+    name: "renewals: the payment waiting for the customer's authentication",
+    sql: `
+      ALTER TABLE renewals ADD COLUMN payment_id TEXT;
+      ALTER TABLE renewals ADD COLUMN payment_key TEXT;
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -15,9 +15,21 @@ import {
   SandboxCharges,
   SandboxCustomers,
 } from "../db/ledger.ts";
-import { escapeHtml, fail, html } from "../http/reply.ts";
+import { safeRedirectPath } from "../../domain/account/redirects.ts";
+import { escapeHtml, fail, html, redirect } from "../http/reply.ts";
 import { SANDBOX_AUTHENTICATION_PATH } from "../payments/sandbox.ts";
 import { authenticationOf } from "../payments/test-cards.ts";
+import { RENEWAL_PAYMENT_PATH } from "../services/renewals.ts";
+
+/**
+ * Where the page returns after the step when it was opened in the same window: only a renewal's
+ * payment page (handlers/renewal-payment.ts), which reads the outcome from the server. Opened by
+ * the checkout in a window of its own, it tells the checkout and closes instead.
+ */
+function returnPath(value: unknown): string | null {
+  if (typeof value !== "string" || !value.startsWith(`${RENEWAL_PAYMENT_PATH}?`)) return null;
+  return safeRedirectPath(value);
+}
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
@@ -48,7 +60,11 @@ const notFound = () =>
 
 /** The page's form: which payment, and the button pressed ("complete"; anything else fails). */
 const AuthenticationForm = z
-  .object({ payment: z.string().max(64).optional(), action: z.unknown().optional() })
+  .object({
+    payment: z.string().max(64).optional(),
+    action: z.unknown().optional(),
+    return: z.string().max(500).optional(),
+  })
   .optional();
 
 export function sandboxAuthenticationRoutes(routes: Routes): void {
@@ -57,13 +73,15 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
     const charge = await SandboxCharges.byId(ctx.app.db, ctx.url.searchParams.get("payment") ?? "");
     if (charge?.errorCode !== AWAITING_AUTHENTICATION) return notFound();
     const id = escapeHtml(charge.id);
+    const back = returnPath(ctx.url.searchParams.get("return"));
+    const returnField = back ? `<input type="hidden" name="return" value="${escapeHtml(back)}">` : "";
     return html(
       page(
         "Authenticate payment — sandbox",
         `<h1>Payment authentication</h1>
 <p class="note">This page stands in for your bank's 3-D Secure page while the server runs in sandbox mode. No money moves.</p>
 <div class="box"><p>Amount: <strong>${escapeHtml(formatUsd(charge.amount))}</strong></p></div>
-<form method="post" action="${SANDBOX_AUTHENTICATION_PATH}"><input type="hidden" name="payment" value="${id}">
+<form method="post" action="${SANDBOX_AUTHENTICATION_PATH}"><input type="hidden" name="payment" value="${id}">${returnField}
 <p><button class="primary" type="submit" name="action" value="complete">Complete</button>
 <button type="submit" name="action" value="fail">Fail</button></p></form>`,
       ),
@@ -89,6 +107,8 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
         : "payment_intent_authentication_failure";
       // Settled once: a second answer (another tab, a replayed form) changes nothing.
       await db.transaction((tx) => SandboxCharges.settleAuthentication(tx, id, outcome));
+      const back = returnPath(form?.return);
+      if (back) return redirect(back, 303);
       return html(
         page(
           "Authentication finished — sandbox",

@@ -82,11 +82,13 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
       if (chargeError === undefined)
         return { ok: false, kind: "invalid", message: "no card is saved for this customer" };
       // An authentication card: a purchase waits for the customer's step (its page answers
-      // it), a payment without the customer answers as Stripe's card does off-session.
+      // it). Without the customer it answers as Stripe's card does off-session: paid (the
+      // mandate covers it), or authentication_required, the payment then waiting for the
+      // customer to come back and authenticate it (a renewal's dunning e-mail links to it).
       const authentication = authenticationOf(chargeError);
       const errorCode = !authentication
         ? chargeError
-        : offSession
+        : offSession && authentication.offSession !== "authentication_required"
           ? authentication.offSession
           : AWAITING_AUTHENTICATION;
       const charge = {
