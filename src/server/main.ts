@@ -38,11 +38,12 @@ import { createSmtpTransport } from "./mail/smtp-transport.ts";
 import { PaypalClient } from "./payments/paypal-client.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
-import { createStripeProvider } from "./payments/stripe.ts";
+import { createStripeProvider, stripeClient } from "./payments/stripe.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
 import { sweepPaypalOrphans } from "./services/paypal-orphans.ts";
 import { RenewalWorker } from "./services/renewals.ts";
+import { ReconcileSchedule } from "./payments/reconcile-schedule.ts";
 import { StartupError } from "./startup-error.ts";
 
 export { StartupError };
@@ -94,6 +95,11 @@ export type StartOptions = {
    * intervalMs overrides RENEWAL_INTERVAL_SECONDS (0: only when the clock moves or it is kicked).
    */
   renewals?: false | { intervalMs?: number; id?: string };
+  /**
+   * The scheduled reconciliation of Stripe's payments (PAYMENTS=stripe only): false turns it
+   * off; intervalMs overrides RECONCILE_INTERVAL_SECONDS (0: only when the clock moves).
+   */
+  reconcile?: false | { intervalMs?: number };
 };
 
 export type RunningServer = {
@@ -104,6 +110,8 @@ export type RunningServer = {
   deps: AppDeps;
   /** The renewal worker (services/renewals.ts), or null when it is off. */
   renewals: RenewalWorker | null;
+  /** The scheduled reconciliation (payments/reconcile-schedule.ts), or null when it is off. */
+  reconcile: ReconcileSchedule | null;
   close(): Promise<void>;
 };
 
@@ -263,6 +271,28 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           },
         );
 
+  const reconcileOptions = options.reconcile;
+  const reconcileIntervalMs = reconcileOptions
+    ? (reconcileOptions.intervalMs ?? config.reconcileIntervalMs)
+    : config.reconcileIntervalMs;
+  const reconcile =
+    config.payments !== "stripe" ||
+    config.stripe === null ||
+    reconcileOptions === false ||
+    (reconcileOptions === undefined && reconcileIntervalMs === 0)
+      ? null
+      : new ReconcileSchedule(
+          {
+            db,
+            clock,
+            log,
+            mailer,
+            config,
+            stripe: stripeClient(config.stripe.secretKey, config.stripe.apiUrl),
+          },
+          { intervalMs: reconcileIntervalMs },
+        );
+
   // One hash before anything listens: the dummy hash of unknown addresses is ready, and the
   // bound on password work knows how long a hash takes here before the first flood.
   // (A hasher passed in by a test is left alone: tests count its work.)
@@ -295,6 +325,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   mailer.start();
   mailer.kick();
   renewals?.start();
+  reconcile?.start();
   const cleanup = setInterval(
     () => {
       const now = clock.now();
@@ -349,6 +380,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     app,
     deps,
     renewals,
+    reconcile,
     close() {
       closing ??= (async () => {
         clearInterval(cleanup);
@@ -359,6 +391,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         });
         await Promise.allSettled([...deps.background]);
         await renewals?.stop();
+        await reconcile?.stop();
         await mailer.stop();
         await db.close();
       })();

@@ -74,7 +74,7 @@ function linked(ctx: Ctx): string | null {
 }
 
 function accountLink(): string {
-  return `<p><a href="/cart">Go to your account</a></p>`;
+  return `<p><a href="/cart/home">Go to your account</a></p>`;
 }
 
 function render(ctx: Ctx, result: CustomerPayment): { body: string; status: number } {
