@@ -209,6 +209,8 @@ export async function startTestServer(
     validateResponses: true,
     // Tests that move the clock get renewals only when they ask for them ({ renewals: {} }).
     renewals: false,
+    // Likewise the scheduled reconciliation of Stripe's payments ({ reconcile: {} }).
+    reconcile: false,
     ...options,
     ...(database ? { database } : {}),
     port: 0,
