@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { periodEnd } from "../../src/domain/calendar/index.ts";
 import { api as contract } from "../../src/contract/index.ts";
+import { periodEnd } from "../../src/domain/calendar/index.ts";
 import { type RunningServer, startServer } from "../../src/server/main.ts";
 import { createStaticHandler } from "../../src/server/static-files.ts";
 import { browserApi, expect, test } from "./api-helpers.ts";
@@ -76,9 +76,9 @@ test("a renewal that needs the customer: from the dunning e-mail to a paid perio
   await expect(page.getByTestId("account-plan")).toHaveText("Power, billed monthly");
 
   await page.goto(`${origin}/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const mail = page
-    .getByRole("article")
-    .filter({ has: page.getByRole("heading", { name: "Confirm your payment to keep your subscription" }) });
+  const mail = page.getByRole("article").filter({
+    has: page.getByRole("heading", { name: "Confirm your payment to keep your subscription" }),
+  });
   await expect(mail).toHaveCount(1);
   await mail.getByRole("link", { name: /\/orders\/renewal\?/ }).click();
 

@@ -37,13 +37,13 @@ import { Mailer, type MailTransport } from "./mail/mailer.ts";
 import { createSmtpTransport } from "./mail/smtp-transport.ts";
 import { PaypalClient } from "./payments/paypal-client.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
+import { ReconcileSchedule } from "./payments/reconcile-schedule.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
 import { createStripeProvider, stripeClient } from "./payments/stripe.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
 import { sweepPaypalOrphans } from "./services/paypal-orphans.ts";
 import { RenewalWorker } from "./services/renewals.ts";
-import { ReconcileSchedule } from "./payments/reconcile-schedule.ts";
 import { StartupError } from "./startup-error.ts";
 
 export { StartupError };

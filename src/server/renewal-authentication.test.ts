@@ -273,9 +273,7 @@ describe("Stripe: a renewal that needs the customer, through the fake", () => {
     expect(text).toContain(`data-secret="${intent?.client_secret}"`);
     expect(text).toContain('data-method="pm_card_authenticationRequired"');
     expect(text).toContain('data-key="pk_test_fake"');
-    expect(shown.headers.get("content-security-policy")).toContain(
-      "script-src 'sha256-",
-    );
+    expect(shown.headers.get("content-security-policy")).toContain("script-src 'sha256-");
     expect(shown.headers.get("content-security-policy")).toContain("https://js.stripe.com");
     // Stripe.js is loaded by the page's own script when the button is pressed, not up front.
     expect(text).not.toContain("<script src=");

@@ -86,8 +86,7 @@ function render(ctx: Ctx, result: CustomerPayment): { body: string; status: numb
     };
   }
   const plan =
-    ctx.app.catalog.plans.find((p) => p.code === renewal.productCode)?.name ??
-    renewal.productCode;
+    ctx.app.catalog.plans.find((p) => p.code === renewal.productCode)?.name ?? renewal.productCode;
   const summary = `<div class="box"><p>${escapeHtml(plan)}: <strong>${escapeHtml(formatUsd(renewal.amount))}</strong> for ${escapeHtml(date(renewal.periodStart))} to ${escapeHtml(date(renewal.periodEnd))}</p></div>`;
   const nextTry = `If it is not confirmed, we will try your card again on ${escapeHtml(date(renewal.nextAttemptAt))}; until then your subscription keeps working.`;
   switch (result.kind) {

@@ -7,6 +7,7 @@
 
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
 import {
@@ -15,7 +16,6 @@ import {
   SandboxCharges,
   SandboxCustomers,
 } from "../db/ledger.ts";
-import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import { escapeHtml, fail, html, redirect } from "../http/reply.ts";
 import { SANDBOX_AUTHENTICATION_PATH } from "../payments/sandbox.ts";
 import { authenticationOf } from "../payments/test-cards.ts";
@@ -74,7 +74,9 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
     if (charge?.errorCode !== AWAITING_AUTHENTICATION) return notFound();
     const id = escapeHtml(charge.id);
     const back = returnPath(ctx.url.searchParams.get("return"));
-    const returnField = back ? `<input type="hidden" name="return" value="${escapeHtml(back)}">` : "";
+    const returnField = back
+      ? `<input type="hidden" name="return" value="${escapeHtml(back)}">`
+      : "";
     return html(
       page(
         "Authenticate payment — sandbox",

@@ -176,7 +176,12 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         // An off-session payment the bank wants authenticated waits for the customer, who
         // confirms it on-session with its client secret (a renewal's dunning page).
         if (error?.code === "authentication_required" && intent.client_secret) {
-          return { ok: false, kind: "action", intentId: intent.id, clientSecret: intent.client_secret };
+          return {
+            ok: false,
+            kind: "action",
+            intentId: intent.id,
+            clientSecret: intent.client_secret,
+          };
         }
         if (error) return { ok: false, kind: "card", code: declineCodeOf(error) };
         return { ok: false, kind: "unknown", message: "the payment has not been attempted" };

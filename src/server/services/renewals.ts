@@ -438,7 +438,9 @@ export class RenewalWorker {
     // the renewal's (what the provider charged), as renewalLines says.
     const priced = await this.price(user, sub, step, now);
     if (!priced.ok) {
-      log.warn(`renewals: ${renewal.id} paid by the customer, cannot be priced: ${priced.error.message}`);
+      log.warn(
+        `renewals: ${renewal.id} paid by the customer, cannot be priced: ${priced.error.message}`,
+      );
       return { kind: "unknown", renewal };
     }
     const paid = await this.recordPaid(
@@ -457,7 +459,9 @@ export class RenewalWorker {
     );
     if (paid) log.info(`renewals: ${renewal.id} paid by the customer (${found.chargeId})`);
     const after = (await Renewals.byId(db, renewal.id)) ?? renewal;
-    return after.state === "charged" ? { kind: "paid", renewal: after } : { kind: "closed", renewal: after };
+    return after.state === "charged"
+      ? { kind: "paid", renewal: after }
+      : { kind: "closed", renewal: after };
   }
 
   /** What the period of `step` costs this customer now (the order summary's recurring figures). */
@@ -863,4 +867,3 @@ function renewalLines(
     },
   ];
 }
-
