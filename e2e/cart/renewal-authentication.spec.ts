@@ -3,7 +3,8 @@
 // authentication_required). From the dunning e-mail in /dev/mailbox to a paid period: the link
 // opens the renewal's payment page, the sandbox's authentication page completes that same
 // payment, and the account renews on the next period's date. This spec runs a server of its own
-// with a settable clock (the shared test server's clock is the system's).
+// with a settable clock (the shared test server's clock is the system's). And the card that is
+// authenticated once, when saved (4000 0025 0000 3155): its renewal needs nobody.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { periodEnd } from "../../src/domain/calendar/index.ts";
 import { type RunningServer, startServer } from "../../src/server/main.ts";
 import { createStaticHandler } from "../../src/server/static-files.ts";
 import { browserApi, expect, test } from "./api-helpers.ts";
+import { fillCard } from "./purchase-helpers.ts";
 
 const PASSWORD = "secret-password";
 const day = (ms: number) =>
@@ -108,4 +110,43 @@ test("a renewal that needs the customer: from the dunning e-mail to a paid perio
   expect(((await mails.json()) as { subject: string }[])[0]?.subject).toBe(
     "Payment received: your subscription continues",
   );
+});
+
+test("a card authenticated once when saved (3155): its renewal needs no customer", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000 * Number(process.env.E2E_TIMEOUT_SCALE ?? 1));
+  const origin = `http://127.0.0.1:${server.port}`;
+  const api = browserApi(context, origin);
+  const email = await api.signUp({ password: PASSWORD });
+  await page.goto(`${origin}/cart?p=buy&product=wv_single_1m#checkout`);
+  await expect(page.getByTestId("total")).toBeVisible({ timeout: 30_000 });
+  await fillCard(page, "4000 0025 0000 3155");
+  const t0 = server.deps.clock.now();
+  await page.getByRole("button", { name: /^Pay \$/ }).click();
+  // The bank's step comes when the card is saved, and charges nothing itself.
+  const step = page.getByRole("group", { name: "Payment authentication" });
+  const opened = page.waitForEvent("popup");
+  await step.getByRole("button", { name: "Open your bank's page" }).click();
+  const bank = await opened;
+  await expect(
+    bank.getByText("Your card is being saved for later payments. Nothing is charged now."),
+  ).toBeVisible();
+  await bank.getByRole("button", { name: "Complete" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
+
+  const due = periodEnd(t0, 0, 1);
+  const moved = await context.request.post(`${origin}/dev/clock`, {
+    data: { set: due + 60 * 60_000 },
+  });
+  expect((await moved.json()).renewals).toMatchObject({ charged: 1, failed: 0 });
+  await api.signIn(email, PASSWORD);
+  expect(await api.call(contract.invoices, { params: { page: 1 } })).toHaveLength(2);
+  const mails = await context.request.get(
+    `${origin}/dev/mailbox?format=json&to=${encodeURIComponent(email)}`,
+  );
+  const subjects = ((await mails.json()) as { subject: string }[]).map((m) => m.subject);
+  expect(subjects[0]).toBe("Your subscription renewed");
+  expect(subjects).not.toContain("Confirm your payment to keep your subscription");
 });

@@ -15,6 +15,7 @@ import {
   CardTokens,
   SandboxCharges,
   SandboxCustomers,
+  SandboxSetups,
 } from "../db/ledger.ts";
 import { escapeHtml, fail, html, redirect } from "../http/reply.ts";
 import { SANDBOX_AUTHENTICATION_PATH } from "../payments/sandbox.ts";
@@ -70,9 +71,17 @@ const AuthenticationForm = z
 export function sandboxAuthenticationRoutes(routes: Routes): void {
   routes.raw({ method: "GET", path: SANDBOX_AUTHENTICATION_PATH }, async (ctx) => {
     if (ctx.app.config.payments !== "sandbox") return fail("not_found");
-    const charge = await SandboxCharges.byId(ctx.app.db, ctx.url.searchParams.get("payment") ?? "");
-    if (charge?.errorCode !== AWAITING_AUTHENTICATION) return notFound();
-    const id = escapeHtml(charge.id);
+    const asked = ctx.url.searchParams.get("payment") ?? "";
+    const charge = await SandboxCharges.byId(ctx.app.db, asked);
+    // A card being saved (3155): its bank's step before it is saved, no amount.
+    const setup = charge ? null : await SandboxSetups.byId(ctx.app.db, asked);
+    const waiting =
+      charge?.errorCode === AWAITING_AUTHENTICATION || setup?.state === "requires_action";
+    if (!waiting) return notFound();
+    const id = escapeHtml(charge?.id ?? setup?.id ?? "");
+    const what = charge
+      ? `Amount: <strong>${escapeHtml(formatUsd(charge.amount))}</strong>`
+      : "Your card is being saved for later payments. Nothing is charged now.";
     const back = returnPath(ctx.url.searchParams.get("return"));
     const returnField = back
       ? `<input type="hidden" name="return" value="${escapeHtml(back)}">`
@@ -82,7 +91,7 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
         "Authenticate payment — sandbox",
         `<h1>Payment authentication</h1>
 <p class="note">This page stands in for your bank's 3-D Secure page while the server runs in sandbox mode. No money moves.</p>
-<div class="box"><p>Amount: <strong>${escapeHtml(formatUsd(charge.amount))}</strong></p></div>
+<div class="box"><p>${what}</p></div>
 <form method="post" action="${SANDBOX_AUTHENTICATION_PATH}"><input type="hidden" name="payment" value="${id}">${returnField}
 <p><button class="primary" type="submit" name="action" value="complete">Complete</button>
 <button type="submit" name="action" value="fail">Fail</button></p></form>`,
@@ -99,6 +108,14 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
       const complete = form?.action === "complete";
       const { db } = ctx.app;
       const charge = await SandboxCharges.byId(db, id);
+      const setup = charge ? null : await SandboxSetups.byId(db, id);
+      if (setup) {
+        // Settled once, as a payment's step is.
+        await db.transaction((tx) =>
+          SandboxSetups.settle(tx, setup.id, complete ? "succeeded" : "failed"),
+        );
+        return done(complete, returnPath(form?.return));
+      }
       if (!charge) return notFound();
       // What the card does once authenticated (3178: declined for insufficient funds); a failed
       // step is Stripe's payment_intent_authentication_failure: nothing is charged.
@@ -109,17 +126,21 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
         : "payment_intent_authentication_failure";
       // Settled once: a second answer (another tab, a replayed form) changes nothing.
       await db.transaction((tx) => SandboxCharges.settleAuthentication(tx, id, outcome));
-      const back = returnPath(form?.return);
-      if (back) return redirect(back, 303);
-      return html(
-        page(
-          "Authentication finished — sandbox",
-          `<h1>Payment authentication</h1><p>${complete ? "Authentication completed." : "Authentication failed."} Return to the checkout.</p>
-<script>${DONE_SCRIPT}</script>`,
-        ),
-        200,
-        { "Content-Security-Policy": doneCsp() },
-      );
+      return done(complete, returnPath(form?.return));
     },
+  );
+}
+
+/** The step is over: back to the page that sent the customer here, or tell the checkout's window. */
+function done(complete: boolean, back: string | null) {
+  if (back) return redirect(back, 303);
+  return html(
+    page(
+      "Authentication finished — sandbox",
+      `<h1>Payment authentication</h1><p>${complete ? "Authentication completed." : "Authentication failed."} Return to the checkout.</p>
+<script>${DONE_SCRIPT}</script>`,
+    ),
+    200,
+    { "Content-Security-Policy": doneCsp() },
   );
 }
