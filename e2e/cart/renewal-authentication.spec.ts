@@ -68,8 +68,8 @@ test("a renewal that needs the customer: from the dunning e-mail to a paid perio
   const moved = await context.request.post(`${origin}/dev/clock`, {
     data: { set: due + 60 * 60_000 },
   });
+  // (The worker's counts are the whole server's: this account is looked at on its own below.)
   expect(moved.status()).toBe(200);
-  expect((await moved.json()).renewals).toMatchObject({ failed: 1, charged: 0 });
 
   // Sessions last 30 days: the customer signs in again, and the plan still works meanwhile.
   await api.signIn(email, PASSWORD);
@@ -140,7 +140,7 @@ test("a card authenticated once when saved (3155): its renewal needs no customer
   const moved = await context.request.post(`${origin}/dev/clock`, {
     data: { set: due + 60 * 60_000 },
   });
-  expect((await moved.json()).renewals).toMatchObject({ charged: 1, failed: 0 });
+  expect(moved.status()).toBe(200);
   await api.signIn(email, PASSWORD);
   expect(await api.call(contract.invoices, { params: { page: 1 } })).toHaveLength(2);
   const mails = await context.request.get(
