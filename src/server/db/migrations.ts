@@ -526,7 +526,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // authenticates that same payment and records it once (handlers/renewal-payment.ts). And
     // the sandbox's SetupIntent: a card whose bank asks when it is saved (4000 0025 0000 3155)
     // waits for its step before it is saved.
-    version: 22,
+    // (23: main's 22 is issue 21's paypal_strays.)
+    version: 23,
     name: "renewals: the payment waiting for the customer; the sandbox's card setups",
     sql: `
       ALTER TABLE renewals ADD COLUMN payment_id TEXT;
