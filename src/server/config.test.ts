@@ -26,6 +26,7 @@ describe("getConfig", () => {
         local: true,
         clock: { settable: false, startMs: null },
         renewalIntervalMs: 60_000,
+        reconcileIntervalMs: 900_000,
         seller: LOCAL_SELLER,
       },
     });

@@ -165,6 +165,16 @@ const EnvSchema = z
       .min(0, { message: "must be between 0 and 86400" })
       .max(86_400, { message: "must be between 0 and 86400" })
       .default(60),
+    /**
+     * How often (PAYMENTS=stripe) this server reconciles Stripe's payments with the orders
+     * (payments/stripe-reconcile.ts); 0 turns it off on this server.
+     */
+    RECONCILE_INTERVAL_SECONDS: z.coerce
+      .number({ message: "must be a number of seconds" })
+      .int({ message: "must be a whole number of seconds" })
+      .min(0, { message: "must be between 0 and 86400" })
+      .max(86_400, { message: "must be between 0 and 86400" })
+      .default(900),
   })
   .superRefine((env, ctx) => {
     // Development conveniences exist only in a local run (local-run.ts); asking for them
@@ -319,6 +329,8 @@ export type Config = {
   clock: { settable: boolean; startMs: number | null };
   /** How often the renewal worker runs (RENEWAL_INTERVAL_SECONDS); 0: not on this server. */
   renewalIntervalMs: number;
+  /** How often Stripe's payments are reconciled (RECONCILE_INTERVAL_SECONDS); 0: not on this server. */
+  reconcileIntervalMs: number;
   /** The seller every invoice names (SELLER_*; a placeholder company in a local run). */
   seller: Seller;
 };
@@ -405,6 +417,7 @@ export function getConfig(env: Record<string, string | undefined>): ConfigResult
         startMs: e.CLOCK_START ?? null,
       },
       renewalIntervalMs: e.RENEWAL_INTERVAL_SECONDS * 1000,
+      reconcileIntervalMs: e.RECONCILE_INTERVAL_SECONDS * 1000,
       seller: {
         name: e.SELLER_NAME ?? LOCAL_SELLER.name,
         address: e.SELLER_ADDRESS

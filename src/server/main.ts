@@ -37,8 +37,9 @@ import { Mailer, type MailTransport } from "./mail/mailer.ts";
 import { createSmtpTransport } from "./mail/smtp-transport.ts";
 import { PaypalClient } from "./payments/paypal-client.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
+import { ReconcileSchedule } from "./payments/reconcile-schedule.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
-import { createStripeProvider } from "./payments/stripe.ts";
+import { createStripeProvider, stripeClient } from "./payments/stripe.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
 import { sweepPaypalOrphans } from "./services/paypal-orphans.ts";
@@ -100,6 +101,11 @@ export type StartOptions = {
    * (services/paypal-plans.ts; default true). Tests that count PayPal calls turn it off.
    */
   paypalPlans?: boolean;
+  /**
+   * The scheduled reconciliation of Stripe's payments (PAYMENTS=stripe only): false turns it
+   * off; intervalMs overrides RECONCILE_INTERVAL_SECONDS (0: only when the clock moves).
+   */
+  reconcile?: false | { intervalMs?: number };
 };
 
 export type RunningServer = {
@@ -112,6 +118,8 @@ export type RunningServer = {
   renewals: RenewalWorker | null;
   /** The start's PayPal plan sync (its report; null when off or when it failed: logged). */
   paypalPlans: Promise<PlanSyncReport | null>;
+  /** The scheduled reconciliation (payments/reconcile-schedule.ts), or null when it is off. */
+  reconcile: ReconcileSchedule | null;
   close(): Promise<void>;
 };
 
@@ -264,11 +272,33 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     renewalOptions === false || (renewalOptions === undefined && config.renewalIntervalMs === 0)
       ? null
       : new RenewalWorker(
-          { db, clock, log, catalog, payments, mailer, config },
+          { db, clock, log, catalog, payments, mailer, config, secret },
           {
             intervalMs: renewalOptions?.intervalMs ?? config.renewalIntervalMs,
             ...(renewalOptions?.id ? { id: renewalOptions.id } : {}),
           },
+        );
+
+  const reconcileOptions = options.reconcile;
+  const reconcileIntervalMs = reconcileOptions
+    ? (reconcileOptions.intervalMs ?? config.reconcileIntervalMs)
+    : config.reconcileIntervalMs;
+  const reconcile =
+    config.payments !== "stripe" ||
+    config.stripe === null ||
+    reconcileOptions === false ||
+    (reconcileOptions === undefined && reconcileIntervalMs === 0)
+      ? null
+      : new ReconcileSchedule(
+          {
+            db,
+            clock,
+            log,
+            mailer,
+            config,
+            stripe: stripeClient(config.stripe.secretKey, config.stripe.apiUrl),
+          },
+          { intervalMs: reconcileIntervalMs },
         );
 
   // One hash before anything listens: the dummy hash of unknown addresses is ready, and the
@@ -303,6 +333,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   mailer.start();
   mailer.kick();
   renewals?.start();
+  reconcile?.start();
   const cleanup = setInterval(
     () => {
       const now = clock.now();
@@ -377,6 +408,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     deps,
     renewals,
     paypalPlans,
+    reconcile,
     close() {
       closing ??= (async () => {
         clearInterval(cleanup);
@@ -387,6 +419,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         });
         await Promise.allSettled([...deps.background]);
         await renewals?.stop();
+        await reconcile?.stop();
         await mailer.stop();
         await db.close();
       })();

@@ -158,6 +158,62 @@ function sandboxChargeOf(r: Record<string, unknown> | undefined | null): Sandbox
 /** A sandbox charge waiting for the customer's authentication (its error_code while it waits). */
 export const AWAITING_AUTHENTICATION = "requires_action";
 
+/**
+ * A card being saved whose bank asks to confirm it (the sandbox's SetupIntent): saved on the
+ * customer only once the step succeeded, when the same save is asked again with its key.
+ */
+export type SandboxSetup = {
+  idempotencyKey: string;
+  id: string;
+  customerId: string;
+  tokenId: string;
+  state: "requires_action" | "succeeded" | "failed";
+  createdAt: number;
+};
+
+function sandboxSetupOf(r: Record<string, unknown> | undefined | null): SandboxSetup | null {
+  if (!r) return null;
+  return {
+    idempotencyKey: String(r.idempotency_key),
+    id: String(r.id),
+    customerId: String(r.customer_id),
+    tokenId: String(r.token_id),
+    state: String(r.state) as SandboxSetup["state"],
+    createdAt: Number(r.created_at),
+  };
+}
+
+export const SandboxSetups = {
+  async byKey(q: Queryable, idempotencyKey: string): Promise<SandboxSetup | null> {
+    return sandboxSetupOf(
+      await q.get<Record<string, unknown>>(
+        "SELECT * FROM sandbox_setups WHERE idempotency_key = ?",
+        [idempotencyKey],
+      ),
+    );
+  },
+  async byId(q: Queryable, id: string): Promise<SandboxSetup | null> {
+    return sandboxSetupOf(
+      await q.get<Record<string, unknown>>("SELECT * FROM sandbox_setups WHERE id = ?", [id]),
+    );
+  },
+  async insert(q: Queryable, s: SandboxSetup): Promise<void> {
+    await q.run(
+      `INSERT INTO sandbox_setups (idempotency_key, id, customer_id, token_id, state, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [s.idempotencyKey, s.id, s.customerId, s.tokenId, s.state, s.createdAt],
+    );
+  },
+  /** Ends the step once: false when it was settled already. */
+  async settle(q: Queryable, id: string, state: "succeeded" | "failed"): Promise<boolean> {
+    const r = await q.run(
+      "UPDATE sandbox_setups SET state = ? WHERE id = ? AND state = 'requires_action'",
+      [state, id],
+    );
+    return r.changes === 1;
+  },
+};
+
 export const SandboxCharges = {
   async byKey(q: Queryable, idempotencyKey: string): Promise<SandboxCharge | null> {
     return sandboxChargeOf(

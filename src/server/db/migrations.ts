@@ -548,6 +548,28 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at INTEGER NOT NULL
       );
       CREATE INDEX paypal_stray_refunds_subscription ON paypal_stray_refunds(subscription_id);
+      `,
+  },
+  {
+    // Issue 20: a renewal the customer's bank wants confirmed (3-D Secure) keeps the payment
+    // that waits for the customer and its provider key, so that the dunning e-mail's page
+    // authenticates that same payment and records it once (handlers/renewal-payment.ts). And
+    // the sandbox's SetupIntent: a card whose bank asks when it is saved (4000 0025 0000 3155)
+    // waits for its step before it is saved.
+    // (23: main's 22 is issue 21's paypal_strays.)
+    version: 23,
+    name: "renewals: the payment waiting for the customer; the sandbox's card setups",
+    sql: `
+      ALTER TABLE renewals ADD COLUMN payment_id TEXT;
+      ALTER TABLE renewals ADD COLUMN payment_key TEXT;
+      CREATE TABLE sandbox_setups (
+        idempotency_key TEXT PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        customer_id TEXT NOT NULL,
+        token_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
     `,
   },
 ];

@@ -6,7 +6,8 @@
 //   claimed  a worker is charging it (until next_attempt_at: then a lease that has run out, and
 //            another worker takes the same attempt over, with the same provider idempotency key)
 //   charged  paid; order_id is the renewal's order
-//   failed   the charge was refused; the next attempt is due at next_attempt_at
+//   failed   the charge was refused; the next attempt is due at next_attempt_at (and, when the
+//            bank wanted the customer, payment_id is the payment they may still authenticate)
 //   lapsed   the last attempt failed: the subscription has ended
 //   closed   the subscription ended or changed before a failed renewal was paid
 //
@@ -38,6 +39,12 @@ export type Renewal = {
   worker: string | null;
   orderId: string | null;
   lastError: string | null;
+  /**
+   * The payment of the last attempt that waits for the customer's authentication (3-D Secure),
+   * and its provider key; null otherwise. The dunning e-mail's page authenticates this payment.
+   */
+  paymentId: string | null;
+  paymentKey: string | null;
   createdAt: number;
   updatedAt: number;
 };
@@ -86,6 +93,8 @@ function fromRow(r: Record<string, unknown>): Renewal {
     worker: text(r.worker),
     orderId: text(r.order_id),
     lastError: text(r.last_error),
+    paymentId: text(r.payment_id),
+    paymentKey: text(r.payment_key),
     createdAt: int(r.created_at),
     updatedAt: int(r.updated_at),
   };
@@ -215,16 +224,21 @@ export const Renewals = {
       error: string;
       nextAttemptAt: number | null;
       now: number;
+      /** The payment that waits for the customer (authentication_required), if any. */
+      payment?: { id: string; key: string } | null;
     },
   ): Promise<boolean> {
     const result = await q.run(
-      `UPDATE renewals SET state = ?, last_error = ?, next_attempt_at = ?, updated_at = ?
+      `UPDATE renewals SET state = ?, last_error = ?, next_attempt_at = ?, updated_at = ?,
+         payment_id = ?, payment_key = ?
        WHERE id = ? AND state = 'claimed' AND worker = ?`,
       [
         r.nextAttemptAt === null ? "lapsed" : "failed",
         r.error,
         r.nextAttemptAt ?? r.now,
         r.now,
+        r.payment?.id ?? null,
+        r.payment?.key ?? null,
         r.id,
         r.worker,
       ],
@@ -246,6 +260,41 @@ export const Renewals = {
       [r.error, r.retryAt, r.now, r.id, r.worker],
     );
     return result.changes === 1;
+  },
+
+  /**
+   * Paid by the customer: the payment of a refused attempt that the customer authenticated
+   * afterwards (the dunning e-mail's page). Only while the renewal still waits for a retry and
+   * only for the payment it names, so a replayed confirmation, or a payment superseded by a
+   * later attempt, records nothing.
+   */
+  async markPaidByCustomer(
+    q: Queryable,
+    r: { id: string; paymentKey: string; orderId: string; now: number },
+  ): Promise<boolean> {
+    const result = await q.run(
+      `UPDATE renewals SET state = 'charged', order_id = ?, last_error = NULL, updated_at = ?
+       WHERE id = ? AND state = 'failed' AND payment_key = ?`,
+      [r.orderId, r.now, r.id, r.paymentKey],
+    );
+    return result.changes === 1;
+  },
+
+  async byId(q: Queryable, id: string): Promise<Renewal | null> {
+    const row = await q.get<Record<string, unknown>>("SELECT * FROM renewals WHERE id = ?", [id]);
+    return row ? fromRow(row) : null;
+  },
+
+  /** The renewal of one period of an account, whatever its state. */
+  async forPeriod(
+    q: Queryable,
+    r: { userId: number; periodAnchor: number; periodIndex: number },
+  ): Promise<Renewal | null> {
+    const row = await q.get<Record<string, unknown>>(
+      "SELECT * FROM renewals WHERE user_id = ? AND period_anchor = ? AND period_index = ?",
+      [r.userId, r.periodAnchor, r.periodIndex],
+    );
+    return row ? fromRow(row) : null;
   },
 
   /** Closes the failed renewals of an account whose subscription ended or changed. */

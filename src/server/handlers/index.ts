@@ -11,6 +11,7 @@ import { paypalRoutes } from "./paypal.ts";
 import { paypalWebhookRoutes } from "./paypal-webhooks.ts";
 import { productRoutes } from "./products.ts";
 import { quotePageRoutes } from "./quotes-page.ts";
+import { renewalPaymentRoutes } from "./renewal-payment.ts";
 import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
@@ -23,6 +24,7 @@ export function registerRoutes(routes: Routes): void {
   paymentProviderRoutes(routes);
   paypalRoutes(routes);
   sandboxAuthenticationRoutes(routes);
+  renewalPaymentRoutes(routes);
   webhookRoutes(routes);
   paypalWebhookRoutes(routes);
   invoiceRoutes(routes);

@@ -37,12 +37,38 @@ async function buyerWithCard(number: string): Promise<TestClient> {
     },
   });
   if (!token.ok) throw new Error(token.body.message);
-  const saved = await client.call(api.paymentToken, {
+  const key = newKey();
+  let saved = await client.call(api.paymentToken, {
     body: { token: token.body.id },
-    idempotencyKey: newKey(),
+    idempotencyKey: key,
   });
+  // 3155: its bank asks when the card is saved; the step, then the same save again.
+  if (!saved.ok && saved.body.action) {
+    await answerStep(client, saved.body.action.paymentId, "complete");
+    saved = await client.call(api.paymentToken, {
+      body: { token: token.body.id },
+      idempotencyKey: key,
+    });
+  }
   if (!saved.ok) throw new Error(saved.body.message);
   return client;
+}
+
+/** The last four digits of the newest account's saved card. */
+async function savedLast4(): Promise<string | undefined> {
+  const row = await server.running.deps.db.get<{ last4: string }>(
+    "SELECT card_last4 AS last4 FROM users WHERE email = ?",
+    [`auth-${accounts}@example.com`],
+  );
+  return row?.last4;
+}
+
+async function sandboxToken(client: TestClient, number: string): Promise<string> {
+  const token = await client.call(api.sandboxToken, {
+    body: { number, expMonth: 12, expYear: 2030, cvc: "123", postalCode: "94107" },
+  });
+  if (!token.ok) throw new Error(token.body.message);
+  return token.body.id;
 }
 
 const purchase = {
@@ -72,7 +98,7 @@ async function invoices(client: TestClient): Promise<unknown[]> {
 
 describe("sandbox authentication cards", () => {
   it("writes the order only once the step is completed", async () => {
-    const client = await buyerWithCard("4000002500003155");
+    const client = await buyerWithCard("4000002760003184");
     const key = newKey();
     const first = await client.call(api.upgrade, {
       body: purchase,
@@ -156,6 +182,42 @@ describe("sandbox authentication cards", () => {
     expect(await invoices(client)).toHaveLength(0);
   });
 
+  it("3155 asks when the card is saved, as Stripe's SetupIntent does; its payments then need no step", async () => {
+    const client = await buyerWithCard("4242424242424242");
+    const token = await sandboxToken(client, "4000002500003155");
+    const key = newKey();
+    const asked = await client.call(api.paymentToken, { body: { token }, idempotencyKey: key });
+    expect(asked).toMatchObject({ status: 402, body: { error_code: "authentication_required" } });
+    const action = asked.ok ? undefined : asked.body.action;
+    expect(action?.url).toMatch(/^\/dev\/sandbox\/authenticate\?payment=seti_sandbox_/);
+    const shown = await (await client.fetch(action?.url ?? "")).text();
+    expect(shown).toContain("Your card is being saved for later payments. Nothing is charged now.");
+    // Not saved before the step: the account still has its 4242.
+    expect(await savedLast4()).toBe("4242");
+    await answerStep(client, action?.paymentId ?? "", "complete");
+    const saved = await client.call(api.paymentToken, { body: { token }, idempotencyKey: key });
+    expect(saved).toMatchObject({
+      status: 200,
+      body: { success: true, paymentMethod: { last4: "3155" } },
+    });
+    // A purchase with it needs no further step.
+    const bought = await client.call(api.upgrade, { body: purchase, idempotencyKey: newKey() });
+    expect(bought).toMatchObject({ status: 200, body: { success: true, total: 999 } });
+    expect(await invoices(client)).toHaveLength(1);
+  });
+
+  it("3155's failed step when saved: authentication_failed, and the card is not saved", async () => {
+    const client = await buyerWithCard("4242424242424242");
+    const token = await sandboxToken(client, "4000002500003155");
+    const key = newKey();
+    const asked = await client.call(api.paymentToken, { body: { token }, idempotencyKey: key });
+    await answerStep(client, asked.ok ? "" : (asked.body.action?.paymentId ?? ""), "fail");
+    expect(
+      await client.call(api.paymentToken, { body: { token }, idempotencyKey: key }),
+    ).toMatchObject({ status: 402, body: { error_code: "authentication_failed" } });
+    expect(await savedLast4()).toBe("4242");
+  });
+
   it("off-session payments: 3155 succeeds, 3184 and 3178 need the customer", async () => {
     const { createSandboxProvider } = await import("../payments/sandbox.ts");
     const { db, clock } = server.running.deps;
@@ -184,9 +246,14 @@ describe("sandbox authentication cards", () => {
         offSession: true,
         metadata: {},
       });
+      // As Stripe's provider answers an off-session authentication_required: the payment waits
+      // for the customer (a renewal's dunning e-mail links to its authentication page).
       expect(charged.ok ? "ok" : charged.kind === "card" ? charged.code : charged.kind).toBe(
-        ok ? "ok" : "authentication_required",
+        ok ? "ok" : "action",
       );
+      if (!charged.ok && charged.kind === "action") {
+        expect(charged.url).toMatch(/^\/dev\/sandbox\/authenticate\?payment=ch_sandbox_/);
+      }
     }
   });
 });

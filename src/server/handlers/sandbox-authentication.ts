@@ -7,6 +7,7 @@
 
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
 import type { Routes } from "../app.ts";
 import {
@@ -14,10 +15,22 @@ import {
   CardTokens,
   SandboxCharges,
   SandboxCustomers,
+  SandboxSetups,
 } from "../db/ledger.ts";
-import { escapeHtml, fail, html } from "../http/reply.ts";
+import { escapeHtml, fail, html, redirect } from "../http/reply.ts";
 import { SANDBOX_AUTHENTICATION_PATH } from "../payments/sandbox.ts";
 import { authenticationOf } from "../payments/test-cards.ts";
+import { RENEWAL_PAYMENT_PATH } from "../services/renewals.ts";
+
+/**
+ * Where the page returns after the step when it was opened in the same window: only a renewal's
+ * payment page (handlers/renewal-payment.ts), which reads the outcome from the server. Opened by
+ * the checkout in a window of its own, it tells the checkout and closes instead.
+ */
+function returnPath(value: unknown): string | null {
+  if (typeof value !== "string" || !value.startsWith(`${RENEWAL_PAYMENT_PATH}?`)) return null;
+  return safeRedirectPath(value);
+}
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
@@ -48,22 +61,38 @@ const notFound = () =>
 
 /** The page's form: which payment, and the button pressed ("complete"; anything else fails). */
 const AuthenticationForm = z
-  .object({ payment: z.string().max(64).optional(), action: z.unknown().optional() })
+  .object({
+    payment: z.string().max(64).optional(),
+    action: z.unknown().optional(),
+    return: z.string().max(500).optional(),
+  })
   .optional();
 
 export function sandboxAuthenticationRoutes(routes: Routes): void {
   routes.raw({ method: "GET", path: SANDBOX_AUTHENTICATION_PATH }, async (ctx) => {
     if (ctx.app.config.payments !== "sandbox") return fail("not_found");
-    const charge = await SandboxCharges.byId(ctx.app.db, ctx.url.searchParams.get("payment") ?? "");
-    if (charge?.errorCode !== AWAITING_AUTHENTICATION) return notFound();
-    const id = escapeHtml(charge.id);
+    const asked = ctx.url.searchParams.get("payment") ?? "";
+    const charge = await SandboxCharges.byId(ctx.app.db, asked);
+    // A card being saved (3155): its bank's step before it is saved, no amount.
+    const setup = charge ? null : await SandboxSetups.byId(ctx.app.db, asked);
+    const waiting =
+      charge?.errorCode === AWAITING_AUTHENTICATION || setup?.state === "requires_action";
+    if (!waiting) return notFound();
+    const id = escapeHtml(charge?.id ?? setup?.id ?? "");
+    const what = charge
+      ? `Amount: <strong>${escapeHtml(formatUsd(charge.amount))}</strong>`
+      : "Your card is being saved for later payments. Nothing is charged now.";
+    const back = returnPath(ctx.url.searchParams.get("return"));
+    const returnField = back
+      ? `<input type="hidden" name="return" value="${escapeHtml(back)}">`
+      : "";
     return html(
       page(
         "Authenticate payment — sandbox",
         `<h1>Payment authentication</h1>
 <p class="note">This page stands in for your bank's 3-D Secure page while the server runs in sandbox mode. No money moves.</p>
-<div class="box"><p>Amount: <strong>${escapeHtml(formatUsd(charge.amount))}</strong></p></div>
-<form method="post" action="${SANDBOX_AUTHENTICATION_PATH}"><input type="hidden" name="payment" value="${id}">
+<div class="box"><p>${what}</p></div>
+<form method="post" action="${SANDBOX_AUTHENTICATION_PATH}"><input type="hidden" name="payment" value="${id}">${returnField}
 <p><button class="primary" type="submit" name="action" value="complete">Complete</button>
 <button type="submit" name="action" value="fail">Fail</button></p></form>`,
       ),
@@ -79,6 +108,14 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
       const complete = form?.action === "complete";
       const { db } = ctx.app;
       const charge = await SandboxCharges.byId(db, id);
+      const setup = charge ? null : await SandboxSetups.byId(db, id);
+      if (setup) {
+        // Settled once, as a payment's step is.
+        await db.transaction((tx) =>
+          SandboxSetups.settle(tx, setup.id, complete ? "succeeded" : "failed"),
+        );
+        return done(complete, returnPath(form?.return));
+      }
       if (!charge) return notFound();
       // What the card does once authenticated (3178: declined for insufficient funds); a failed
       // step is Stripe's payment_intent_authentication_failure: nothing is charged.
@@ -89,15 +126,21 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
         : "payment_intent_authentication_failure";
       // Settled once: a second answer (another tab, a replayed form) changes nothing.
       await db.transaction((tx) => SandboxCharges.settleAuthentication(tx, id, outcome));
-      return html(
-        page(
-          "Authentication finished — sandbox",
-          `<h1>Payment authentication</h1><p>${complete ? "Authentication completed." : "Authentication failed."} Return to the checkout.</p>
-<script>${DONE_SCRIPT}</script>`,
-        ),
-        200,
-        { "Content-Security-Policy": doneCsp() },
-      );
+      return done(complete, returnPath(form?.return));
     },
+  );
+}
+
+/** The step is over: back to the page that sent the customer here, or tell the checkout's window. */
+function done(complete: boolean, back: string | null) {
+  if (back) return redirect(back, 303);
+  return html(
+    page(
+      "Authentication finished — sandbox",
+      `<h1>Payment authentication</h1><p>${complete ? "Authentication completed." : "Authentication failed."} Return to the checkout.</p>
+<script>${DONE_SCRIPT}</script>`,
+    ),
+    200,
+    { "Content-Security-Policy": doneCsp() },
   );
 }

@@ -11,6 +11,8 @@ import {
   CardTokens,
   SandboxCharges,
   SandboxCustomers,
+  type SandboxSetup,
+  SandboxSetups,
 } from "../db/ledger.ts";
 import type { AttachResult, ChargeResult, PaymentProvider } from "./provider.ts";
 import { authenticationOf } from "./test-cards.ts";
@@ -35,13 +37,44 @@ function answerOf(charge: { id: string; errorCode: string | null }): ChargeResul
     : { ok: true, chargeId: charge.id };
 }
 
+/** A card being saved whose bank asks to confirm it: its step's page, as Stripe's SetupIntent. */
+function setupAction(setup: SandboxSetup): AttachResult {
+  return {
+    ok: false,
+    kind: "action",
+    intentId: setup.id,
+    clientSecret: `${setup.id}_secret`,
+    url: `${SANDBOX_AUTHENTICATION_PATH}?${new URLSearchParams({ payment: setup.id })}`,
+  };
+}
+
 export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
   return {
     name: "sandbox",
 
-    async attachCard({ customerId, userId, email, token }) {
+    async attachCard({ customerId, userId, email, token, idempotencyKey }) {
       const now = clock.now();
       return db.transaction(async (tx): Promise<AttachResult> => {
+        // The same save asked again after its bank's step (same key, same card): its outcome.
+        const setup = await SandboxSetups.byKey(tx, idempotencyKey);
+        if (setup && setup.tokenId === token) {
+          if (setup.state === "requires_action") return setupAction(setup);
+          // Stripe's code for a failed step (the fake's and the payment's alike).
+          if (setup.state === "failed") {
+            return { ok: false, kind: "card", code: "payment_intent_authentication_failure" };
+          }
+          const card = await CardTokens.get(tx, token);
+          if (!card)
+            return { ok: false, kind: "invalid", message: "this card token does not exist" };
+          await SandboxCustomers.upsert(tx, { id: setup.customerId, tokenId: token, email, now });
+          return {
+            ok: true,
+            customerId: setup.customerId,
+            paymentMethodId: null,
+            brand: card.brand,
+            last4: card.last4,
+          };
+        }
         const card = await CardTokens.get(tx, token);
         if (!card)
           return {
@@ -60,6 +93,19 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
         const expiry = Date.UTC(card.expYear, card.expMonth); // first instant after the expiry month
         if (expiry <= now) return { ok: false, kind: "card", code: "expired_card" };
         const id = customerId ?? `cus_sandbox_${userId}`;
+        if (authenticationOf(card.chargeError)?.onSetup) {
+          // Saved for later payments only once the customer has done the bank's step.
+          const waiting: SandboxSetup = {
+            idempotencyKey,
+            id: randomId("seti_sandbox"),
+            customerId: id,
+            tokenId: token,
+            state: "requires_action",
+            createdAt: now,
+          };
+          await SandboxSetups.insert(tx, waiting);
+          return setupAction(waiting);
+        }
         await SandboxCustomers.upsert(tx, { id, tokenId: token, email, now });
         return {
           ok: true,
@@ -71,7 +117,7 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
       });
     },
 
-    async charge({ customerId, amount, description, idempotencyKey, offSession }) {
+    async charge({ customerId, amount, description, idempotencyKey }) {
       const now = clock.now();
       // As a provider keeps its books: the first charge recorded under a key answers every call
       // with it. Reads, then one insert that commits alone and keeps the first charge of a key
@@ -81,14 +127,16 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
       const chargeError = await SandboxCustomers.chargeErrorOf(db, customerId);
       if (chargeError === undefined)
         return { ok: false, kind: "invalid", message: "no card is saved for this customer" };
-      // An authentication card: a purchase waits for the customer's step (its page answers
-      // it), a payment without the customer answers as Stripe's card does off-session.
+      // An authentication card whose payments ask (3184, 3178): the payment waits for the
+      // customer's step (its page answers it), a purchase's at once, an off-session one (a
+      // renewal: Stripe's authentication_required) until the customer comes back from the
+      // dunning e-mail. 3155 was authenticated when saved: its payments need no step.
       const authentication = authenticationOf(chargeError);
       const errorCode = !authentication
         ? chargeError
-        : offSession
-          ? authentication.offSession
-          : AWAITING_AUTHENTICATION;
+        : authentication.onPayment
+          ? AWAITING_AUTHENTICATION
+          : null;
       const charge = {
         idempotencyKey,
         id: randomId("ch_sandbox"),

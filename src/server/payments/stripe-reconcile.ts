@@ -7,8 +7,10 @@
 //     finds the payment and records the period; they are reported, not refunded.
 //   - An order whose payment is not a succeeded payment of its amount: reported for support
 //     (refunding or ending it is a person's decision), never changed silently.
-// `npm run reconcile-payments` runs it (scripts/reconcile-payments.ts); it is safe to run again
-// and on several servers (refunds carry an idempotency key per payment).
+// Every server with PAYMENTS=stripe runs it every RECONCILE_INTERVAL_SECONDS (reconcile-schedule.ts),
+// and `npm run reconcile-payments` runs it by hand (scripts/stripe-support.ts); it is safe to run
+// again and on several servers (refunds carry an idempotency key per payment, and a payment
+// refunded already is left alone).
 import type Stripe from "stripe";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
@@ -62,10 +64,26 @@ export async function reconcileStripe(
       log.info(`reconcile: payment ${intent.id} (${orderKey}) has no order yet; left to its retry`);
       continue;
     }
-    const refund = await stripe.refunds.create(
-      { payment_intent: intent.id, metadata: { reason: "no_order", order_key: orderKey } },
-      { idempotencyKey: `reconcile:refund:${intent.id}` },
-    );
+    let refund: Stripe.Refund;
+    try {
+      refund = await stripe.refunds.create(
+        { payment_intent: intent.id, metadata: { reason: "no_order", order_key: orderKey } },
+        { idempotencyKey: `reconcile:refund:${intent.id}` },
+      );
+    } catch (error) {
+      // Refunded already (by an earlier pass whose idempotency key Stripe has since forgotten,
+      // another server, or the dashboard): nothing left to do. Any other failure is logged and
+      // the next pass tries again; the rest of this pass goes on.
+      const code = (error as { code?: string }).code;
+      if (code === "charge_already_refunded") {
+        log.info(`reconcile: payment ${intent.id} (${orderKey}) had no order and is refunded`);
+      } else {
+        log.error(
+          `reconcile: payment ${intent.id} (${orderKey}) has no order and could not be refunded: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      continue;
+    }
     report.refunded.push(intent.id);
     log.warn(
       `reconcile: payment ${intent.id} (${orderKey}, ${intent.amount} cents) had no order: refunded (${refund.id})`,
@@ -84,8 +102,9 @@ export async function reconcileStripe(
     }
     if (intent?.status === "succeeded" && intent.amount === order.total) continue;
     report.ordersWithoutCharge.push(order.id);
+    // Refunding or ending it is a person's decision: one line per order, every pass, until then.
     log.error(
-      `reconcile: order ${order.id} (${order.total} cents) has no succeeded payment of its amount (${ref}: ${intent ? `${intent.status}, ${intent.amount}` : "not found"}): for support`,
+      `reconcile: SUPPORT order ${order.id} of account ${order.userId} (${order.total} cents) has no succeeded payment of its amount (${ref}: ${intent ? `${intent.status}, ${intent.amount} cents` : "not found at Stripe"}): check it in Stripe's dashboard, then refund it (npm run refund-order) or leave it`,
     );
   }
   log.info(

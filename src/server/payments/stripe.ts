@@ -173,6 +173,16 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           : { ok: false, kind: "unknown", message: "requires_action without a client secret" };
       case "requires_payment_method": {
         const error = intent.last_payment_error;
+        // An off-session payment the bank wants authenticated waits for the customer, who
+        // confirms it on-session with its client secret (a renewal's dunning page).
+        if (error?.code === "authentication_required" && intent.client_secret) {
+          return {
+            ok: false,
+            kind: "action",
+            intentId: intent.id,
+            clientSecret: intent.client_secret,
+          };
+        }
         if (error) return { ok: false, kind: "card", code: declineCodeOf(error) };
         return { ok: false, kind: "unknown", message: "the payment has not been attempted" };
       }

@@ -24,7 +24,8 @@ export const TEST_CARDS: Record<string, TestCard> = {
   // Stripe's authentication (3-D Secure) cards. The behaviour is kept in the token's chargeError
   // column (the sandbox's own books, see AUTHENTICATION below): a purchase answers "the bank asks
   // to confirm" and the sandbox's authentication page (/dev/sandbox/authenticate) plays the bank.
-  // 4000 0025 0000 3155: authenticated once on a purchase; off-session payments then succeed.
+  // 4000 0025 0000 3155: authenticated once, when the card is saved; its payments, off-session
+  // ones included, then succeed.
   "4000002500003155": {
     brand: "visa",
     attachError: null,
@@ -45,24 +46,25 @@ export const TEST_CARDS: Record<string, TestCard> = {
 };
 
 /**
- * What an authentication card does: `onSession` whether a purchase asks the customer, `offSession`
- * the answer of a payment without the customer (null: it succeeds; a section-8 code otherwise,
- * `authentication_required` when the bank wants the customer), `afterAuthentication` the
- * payment's outcome once the customer completed the step (null: succeeded).
+ * What an authentication card does, as Stripe's test card does: `onSetup` whether saving it asks
+ * the customer (a SetupIntent's step), `onPayment` whether each payment asks, on-session or not
+ * (off-session, Stripe's answer is authentication_required and the payment waits for the
+ * customer), `afterAuthentication` a payment's outcome once the customer completed the step
+ * (null: succeeded).
  */
 export type Authentication = {
-  offSession: string | null;
+  onSetup: boolean;
+  onPayment: boolean;
   afterAuthentication: string | null;
 };
 
 export const AUTHENTICATION: Record<string, Authentication> = {
-  authenticate_once: { offSession: null, afterAuthentication: null },
-  authenticate_every: {
-    offSession: "authentication_required",
-    afterAuthentication: null,
-  },
+  // 3155: authenticated once, when saved for later use; its payments then need no step.
+  authenticate_once: { onSetup: true, onPayment: false, afterAuthentication: null },
+  authenticate_every: { onSetup: false, onPayment: true, afterAuthentication: null },
   authenticate_then_insufficient_funds: {
-    offSession: "authentication_required",
+    onSetup: false,
+    onPayment: true,
     afterAuthentication: "insufficient_funds",
   },
 };

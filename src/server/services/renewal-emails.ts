@@ -66,6 +66,25 @@ export function renewalFailedMail(
   ]);
 }
 
+/**
+ * An off-session renewal whose bank wants the customer (3-D Secure, issue 20): a link to the page
+ * where they confirm that very payment (handlers/renewal-payment.ts).
+ */
+export function renewalAuthenticationMail(
+  to: Who,
+  r: { planName: string; total: number; nextAttemptAt: number; payUrl: string; accountUrl: string },
+): Mail {
+  return mail(to, "Confirm your payment to keep your subscription", [
+    `We could not charge ${formatUsd(r.total)} for your ${r.planName} subscription: your bank asks you to confirm this payment yourself.`,
+    "",
+    "Confirm it here (it takes a minute, with your bank's usual check):",
+    r.payUrl,
+    "",
+    `Until then your subscription keeps working. If the payment is not confirmed, we will try again on ${date(r.nextAttemptAt)}. You can also add another card from your account:`,
+    r.accountUrl,
+  ]);
+}
+
 export function subscriptionEndedMail(
   to: Who,
   r: {

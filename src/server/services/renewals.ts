@@ -33,7 +33,7 @@ import {
   type RenewalStep,
   renewalCharge,
 } from "../../domain/renewals/index.ts";
-import { randomId } from "../auth/tokens.ts";
+import { keyedHash, randomId } from "../auth/tokens.ts";
 import { type Clock, isSettableClock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db, Queryable } from "../db/db.ts";
@@ -44,12 +44,13 @@ import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import type { PaymentProvider } from "../payments/provider.ts";
+import type { ActionRequired, ChargeResult, PaymentProvider } from "../payments/provider.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
 import { documentPath, issueInvoice, receiptBreakdown, taxLocationOf } from "./invoices.ts";
 import { pricedWith } from "./orders.ts";
 import {
   refusalReason,
+  renewalAuthenticationMail,
   renewalFailedMail,
   renewedMail,
   subscriptionEndedMail,
@@ -63,7 +64,46 @@ export type RenewalDeps = {
   payments: PaymentProvider;
   mailer: Mailer;
   config: Pick<Config, "payments" | "publicBaseUrl" | "paypal" | "seller">;
+  /** Signs the link of the dunning e-mail that asks the customer to authenticate a payment. */
+  secret: Buffer;
 };
+
+/** The page where a customer authenticates a renewal's payment (handlers/renewal-payment.ts). */
+export const RENEWAL_PAYMENT_PATH = "/orders/renewal";
+
+/** The token of a renewal's payment link: only the e-mail's reader can open that page. */
+export const renewalPaymentToken = (secret: Buffer, renewalId: string) =>
+  keyedHash(secret, `renewal-payment:${renewalId}`);
+
+/** The path of a renewal's payment page, with its token. */
+export function renewalPaymentPath(secret: Buffer, renewalId: string): string {
+  const query = new URLSearchParams({
+    id: renewalId,
+    token: renewalPaymentToken(secret, renewalId),
+  });
+  return `${RENEWAL_PAYMENT_PATH}?${query}`;
+}
+
+/**
+ * What became of a renewal payment the customer was asked to authenticate (3-D Secure):
+ * `paid` (recorded now, or before), still `waiting` for the customer, `refused` (the step
+ * failed, or the card declined after it), `unknown` (the provider could not say), `busy` (the
+ * account is being changed: ask again), or `closed` (no longer payable: the period was paid
+ * otherwise, the subscription lapsed or changed).
+ */
+export type CustomerPayment =
+  | { kind: "paid"; renewal: Renewal }
+  | {
+      kind: "waiting";
+      renewal: Renewal;
+      action: ActionRequired;
+      /** The saved card the payment was made with (Stripe's pm_…; the sandbox has none). */
+      paymentMethodId: string | null;
+    }
+  | { kind: "refused"; renewal: Renewal; code: string }
+  | { kind: "unknown"; renewal: Renewal }
+  | { kind: "busy"; renewal: Renewal }
+  | { kind: "closed"; renewal: Renewal | null };
 
 /** What one pass did. */
 export type RenewalRun = {
@@ -87,7 +127,13 @@ type Outcome = "charged" | "failed" | "lapsed" | "waiting";
 
 type Collected =
   | { ok: true; chargeRef: string | null }
-  | { ok: false; kind: "refused"; code: string }
+  | {
+      ok: false;
+      kind: "refused";
+      code: string;
+      /** The payment that waits for the customer's authentication, for the dunning e-mail. */
+      payment?: { id: string; key: string };
+    }
   | { ok: false; kind: "unavailable"; message: string };
 
 const emptyRun = (): RenewalRun => ({ charged: 0, failed: 0, lapsed: 0, ended: 0, busy: 0 });
@@ -239,22 +285,8 @@ export class RenewalWorker {
     step: Extract<RenewalStep, { kind: "renew" }>,
     now: number,
   ): Promise<Outcome> {
-    const { db, catalog, log } = this.deps;
-    // By the invoices' tax rule (issue 23): an EU business elsewhere in the EU renews without VAT.
-    const tax = await taxLocationOf(db, this.deps.config, user);
-    const priced = renewalCharge(
-      catalog,
-      {
-        productCode: step.productCode,
-        seats: step.seats,
-        priceGroup: user.priceTestingGroupValue,
-        recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
-        tax,
-        basis: sub.priceBasis ?? (await this.licensedBasis(user, sub, step.productCode)),
-        periodStart: step.start,
-      },
-      now,
-    );
+    const { db, log } = this.deps;
+    const priced = await this.price(user, sub, step, now);
     if (!priced.ok) {
       // A catalogue that cannot price the product is the operator's to fix, not the customer's
       // to pay for with a lapse: nothing is claimed, and the next pass tries again.
@@ -264,6 +296,17 @@ export class RenewalWorker {
       return "waiting";
     }
     const { charge } = priced;
+    // A refused attempt whose payment the customer may have authenticated since (the page's
+    // confirmation lost, or never asked): recorded now rather than charged again.
+    const open = await Renewals.forPeriod(db, {
+      userId: user.id,
+      periodAnchor: step.slot.anchor,
+      periodIndex: step.slot.index,
+    });
+    if (open?.state === "failed" && open.paymentKey !== null && open.nextAttemptAt <= now) {
+      const settled = await this.settleLocked(user, sub, open, now);
+      if (settled.kind === "paid") return "charged";
+    }
     const claim = await db.transaction((tx) =>
       Renewals.claim(tx, {
         id: randomId("ren"),
@@ -289,9 +332,12 @@ export class RenewalWorker {
     const key = `renewal:${claim.id}:${claim.attempts}`;
     const collected = await this.collect(user, claim, key);
     if (collected.ok) {
-      return (await this.recordPaid(user, step, claim, collected.chargeRef, key, now, charge))
-        ? "charged"
-        : "waiting";
+      const paid = await this.recordPaid(user, step, claim, collected.chargeRef, key, now, charge, {
+        recovered: claim.attempts > 1,
+        mark: (tx, orderId) =>
+          Renewals.markCharged(tx, { id: claim.id, worker: this.id, orderId, now }),
+      });
+      return paid ? "charged" : "waiting";
     }
     if (collected.kind === "unavailable") {
       log.warn(`renewals: ${claim.id} not charged, provider unavailable: ${collected.message}`);
@@ -306,7 +352,140 @@ export class RenewalWorker {
       );
       return "waiting";
     }
-    return this.recordRefused(user, sub, claim, collected.code, now);
+    return this.recordRefused(user, sub, claim, collected.code, now, collected.payment ?? null);
+  }
+
+  /**
+   * The payment of a refused renewal that the customer was asked to authenticate, as the provider
+   * has it now; recorded (order, invoice, period, receipt) when it succeeded. Called by the
+   * dunning e-mail's page after the customer's step, under the account's lock; a second call
+   * finds the renewal paid and records nothing.
+   */
+  async settleByCustomer(renewalId: string): Promise<CustomerPayment> {
+    const { db, clock } = this.deps;
+    const renewal = await Renewals.byId(db, renewalId);
+    if (renewal === null) return { kind: "closed", renewal: null };
+    if (renewal.state === "charged") return { kind: "paid", renewal };
+    if (renewal.state !== "failed" || renewal.paymentKey === null) {
+      return { kind: "closed", renewal };
+    }
+    const outcome = await tryWithAccountLock(
+      this.deps,
+      renewal.userId,
+      async ({ user }) => {
+        const sub = await Subscriptions.get(db, user.id);
+        const fresh = await Renewals.byId(db, renewalId);
+        if (!sub || !fresh) return { kind: "closed", renewal: fresh } as const;
+        if (fresh.state === "charged") return { kind: "paid", renewal: fresh } as const;
+        return this.settleLocked(user, sub, fresh, clock.now());
+      },
+      `renewal:${this.id}`,
+    );
+    if (outcome.locked) return outcome.value;
+    return outcome.reason === "busy" ? { kind: "busy", renewal } : { kind: "closed", renewal };
+  }
+
+  /** settleByCustomer's work, the account's lock held (by the page or by the worker). */
+  private async settleLocked(
+    user: User,
+    sub: Subscription,
+    renewal: Renewal,
+    now: number,
+  ): Promise<CustomerPayment> {
+    const { db, catalog, payments, log } = this.deps;
+    const { paymentId, paymentKey } = renewal;
+    if (renewal.state !== "failed" || paymentId === null || paymentKey === null) {
+      return { kind: "closed", renewal };
+    }
+    // The period it pays for must still be the one due: not lapsed, not replaced by a purchase.
+    const step = nextRenewalStep(
+      catalog,
+      { ...billingState(sub), seatsInUse: await seatsHeld(db, user) },
+      now,
+    );
+    if (
+      step.kind !== "renew" ||
+      step.slot.anchor !== renewal.periodAnchor ||
+      step.slot.index !== renewal.periodIndex ||
+      !user.paymentCustomer
+    ) {
+      return { kind: "closed", renewal };
+    }
+    let found: ChargeResult | null;
+    try {
+      // Read back from the provider (Stripe: the PaymentIntent retrieved by its id, its amount,
+      // currency, customer and order key checked), never taken from the browser.
+      found = await payments.findPayment({
+        customerId: user.paymentCustomer,
+        orderKey: paymentKey,
+        amount: renewal.amount,
+        paymentId,
+      });
+    } catch (error) {
+      log.warn(`renewals: ${renewal.id} payment ${paymentId} could not be read: ${String(error)}`);
+      return { kind: "unknown", renewal };
+    }
+    if (found === null) return { kind: "unknown", renewal };
+    if (!found.ok) {
+      if (found.kind === "action") {
+        return { kind: "waiting", renewal, action: found, paymentMethodId: user.paymentMethod };
+      }
+      if (found.kind === "card") return { kind: "refused", renewal, code: found.code };
+      return { kind: "unknown", renewal };
+    }
+    // The invoice's tax rate and lines come from the period's price; the amounts recorded are
+    // the renewal's (what the provider charged), as renewalLines says.
+    const priced = await this.price(user, sub, step, now);
+    if (!priced.ok) {
+      log.warn(
+        `renewals: ${renewal.id} paid by the customer, cannot be priced: ${priced.error.message}`,
+      );
+      return { kind: "unknown", renewal };
+    }
+    const paid = await this.recordPaid(
+      user,
+      step,
+      renewal,
+      found.chargeId,
+      paymentKey,
+      now,
+      priced.charge,
+      {
+        recovered: true,
+        mark: (tx, orderId) =>
+          Renewals.markPaidByCustomer(tx, { id: renewal.id, paymentKey, orderId, now }),
+      },
+    );
+    if (paid) log.info(`renewals: ${renewal.id} paid by the customer (${found.chargeId})`);
+    const after = (await Renewals.byId(db, renewal.id)) ?? renewal;
+    return after.state === "charged"
+      ? { kind: "paid", renewal: after }
+      : { kind: "closed", renewal: after };
+  }
+
+  /** What the period of `step` costs this customer now (the order summary's recurring figures). */
+  private async price(
+    user: User,
+    sub: Subscription,
+    step: Extract<RenewalStep, { kind: "renew" }>,
+    now: number,
+  ) {
+    const { db, catalog } = this.deps;
+    // By the invoices' tax rule (issue 23): an EU business elsewhere in the EU renews without VAT.
+    const tax = await taxLocationOf(db, this.deps.config, user);
+    return renewalCharge(
+      catalog,
+      {
+        productCode: step.productCode,
+        seats: step.seats,
+        priceGroup: user.priceTestingGroupValue,
+        recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
+        tax,
+        basis: sub.priceBasis ?? (await this.licensedBasis(user, sub, step.productCode)),
+        periodStart: step.start,
+      },
+      now,
+    );
   }
 
   /**
@@ -360,9 +539,15 @@ export class RenewalWorker {
       if (charged.kind === "unavailable" || charged.kind === "unknown") {
         return { ok: false, kind: "unavailable", message: charged.message };
       }
-      // The bank wants the customer (3-D Secure): dunning, whose e-mail asks them to confirm.
+      // The bank wants the customer (3-D Secure): dunning, whose e-mail links to a page where
+      // the customer authenticates this very payment (renewal-payment.ts).
       if (charged.kind === "action") {
-        return { ok: false, kind: "refused", code: "authentication_required" };
+        return {
+          ok: false,
+          kind: "refused",
+          code: "authentication_required",
+          payment: { id: charged.intentId, key },
+        };
       }
       return {
         ok: false,
@@ -387,6 +572,12 @@ export class RenewalWorker {
     key: string,
     now: number,
     charge: RenewalCharge,
+    how: {
+      /** A payment after a refusal: the receipt says the subscription continues. */
+      recovered: boolean;
+      /** Marks the renewal paid; false when it is no longer ours to record (nothing written). */
+      mark: (tx: Queryable, orderId: string) => Promise<boolean>;
+    },
   ): Promise<boolean> {
     const { db, catalog, mailer } = this.deps;
     const basis: PriceBasis | null = charge.basis;
@@ -419,10 +610,7 @@ export class RenewalWorker {
     const committed = await db.transaction(async (tx) => {
       // Only the holder of the claim records it: a worker whose claim was taken over (it was
       // thought dead) writes nothing, and the one that took over writes the one order.
-      if (
-        !(await Renewals.markCharged(tx, { id: claim.id, worker: this.id, orderId: order.id, now }))
-      )
-        return false;
+      if (!(await how.mark(tx, order.id))) return false;
       await Orders.insert(tx, order);
       await Subscriptions.update(tx, user.id, {
         productCode: claim.productCode,
@@ -489,7 +677,7 @@ export class RenewalWorker {
           periodStart: claim.periodStart,
           periodEnd: claim.periodEnd,
           processor: claim.processor,
-          recovered: claim.attempts > 1,
+          recovered: how.recovered,
         }),
       );
       return true;
@@ -505,6 +693,7 @@ export class RenewalWorker {
     claim: Renewal,
     code: string,
     now: number,
+    payment: { id: string; key: string } | null,
   ): Promise<Outcome> {
     const { db, catalog, mailer, config } = this.deps;
     const next = nextAttemptAt(claim.periodStart, claim.attempts);
@@ -519,6 +708,7 @@ export class RenewalWorker {
           error: code,
           nextAttemptAt: next,
           now,
+          payment: next === null ? null : payment,
         }))
       )
         return false;
@@ -530,6 +720,18 @@ export class RenewalWorker {
             planName,
             endedAt: claim.periodStart,
             reason: "lapsed",
+            accountUrl,
+          }),
+        );
+      } else if (payment !== null) {
+        // The bank wants the customer: a link to the page that authenticates this payment.
+        await mailer.queue(
+          tx,
+          renewalAuthenticationMail(user, {
+            planName,
+            total: claim.amount,
+            nextAttemptAt: next,
+            payUrl: `${config.publicBaseUrl}${renewalPaymentPath(this.deps.secret, claim.id)}`,
             accountUrl,
           }),
         );

@@ -211,6 +211,8 @@ export async function startTestServer(
     renewals: false,
     // Tests count PayPal's calls: the start's plan sync only when they ask ({ paypalPlans: true }).
     paypalPlans: false,
+    // Likewise the scheduled reconciliation of Stripe's payments ({ reconcile: {} }).
+    reconcile: false,
     ...options,
     ...(database ? { database } : {}),
     port: 0,

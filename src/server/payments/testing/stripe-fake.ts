@@ -231,7 +231,11 @@ export class StripeFake {
     this.deletedCustomers.add(customerId);
   }
 
-  /** The customer completes (or fails) the bank's step of a PaymentIntent or SetupIntent. */
+  /**
+   * The customer completes (or fails) the bank's step of a PaymentIntent or SetupIntent. An
+   * off-session payment declined with authentication_required is confirmed again on-session
+   * first (Stripe.js's confirmCardPayment with its client secret and card), then authenticated.
+   */
   authenticate(intentId: string, outcome: "complete" | "fail"): void {
     const setup = this.setupIntents.get(intentId);
     if (setup) {
@@ -244,6 +248,13 @@ export class StripeFake {
       return;
     }
     const intent = this.paymentIntents.get(intentId);
+    if (
+      intent?.status === "requires_payment_method" &&
+      intent.last_payment_error?.code === "authentication_required"
+    ) {
+      intent.status = "requires_action";
+      intent.last_payment_error = null;
+    }
     if (intent?.status !== "requires_action") throw new Error("nothing to authenticate");
     intent.next_action = null;
     if (outcome === "fail") {

@@ -1,0 +1,317 @@
+// Issue 20 item 3: an off-session renewal whose bank wants the customer (3-D Secure). The renewal
+// goes to dunning with its own e-mail, whose link opens a page where the customer authenticates
+// that same payment; once it has succeeded (read back from the provider) the period is paid:
+// one order and one invoice, the subscription continues. Sandbox (card 4000 0027 6000 3184 and
+// its authentication page) and Stripe (through the fake, driven by the real SDK).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../contract/index.ts";
+import { periodEnd } from "../domain/calendar/index.ts";
+import { DAY_MS } from "./clock.ts";
+import { Renewals } from "./db/renewals.ts";
+import { Subscriptions } from "./db/subscriptions.ts";
+import { createStripeProvider } from "./payments/stripe.ts";
+import { StripeFake } from "./payments/testing/stripe-fake.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+
+const AUTHENTICATE_EVERY_PAYMENT = "4000002760003184";
+const PASSWORD = "secret-1";
+
+async function moveClock(server: TestServer, set: number): Promise<void> {
+  const response = await fetch(`${server.running.url}/dev/clock`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ set }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** The outbox's mail to `email`, oldest first (the outbox is what /dev/mailbox shows). */
+async function mailsTo(server: TestServer, email: string) {
+  return server.running.deps.db.all<{ subject: string; body: string }>(
+    "SELECT subject, body FROM outbox WHERE recipient = ? ORDER BY id",
+    [email],
+  );
+}
+
+/** The link of the newest "confirm your payment" e-mail, as a path of the server. */
+async function paymentLink(server: TestServer, email: string): Promise<string> {
+  const mail = (await mailsTo(server, email))
+    .filter((m) => m.subject === "Confirm your payment to keep your subscription")
+    .at(-1);
+  const url = mail?.body.match(/http:\/\/\S+\/orders\/renewal\?\S+/)?.[0];
+  if (!url) throw new Error(`no payment link mailed to ${email}`);
+  return new URL(url).pathname + new URL(url).search;
+}
+
+async function invoiceCount(server: TestServer, email: string): Promise<number> {
+  const client = await server.signedIn(email, PASSWORD);
+  const answer = await client.call(api.invoices, { params: { page: 1 } });
+  if (!answer.ok) throw new Error(answer.body.message);
+  return answer.body.length;
+}
+
+async function renewalOrders(server: TestServer, userId: number) {
+  return server.running.deps.db.all<{ id: string; charge_ref: string; total: number }>(
+    "SELECT id, charge_ref, total FROM orders WHERE user_id = ? AND idempotency_key LIKE 'renewal:%'",
+    [userId],
+  );
+}
+
+describe("sandbox: a renewal that needs the customer", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { CLOCK: "settable" }, renewals: { intervalMs: 0 } });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  async function saveCard(client: TestClient, number: string): Promise<void> {
+    const token = await client.call(api.sandboxToken, {
+      body: { number, expMonth: 12, expYear: 2040, cvc: "123", postalCode: "12345" },
+    });
+    if (!token.ok) throw new Error(token.body.message);
+    const saved = await client.call(api.paymentToken, {
+      body: { token: token.body.id },
+      idempotencyKey: newKey(),
+    });
+    if (!saved.ok) throw new Error(saved.body.message);
+  }
+
+  /** Bought with 4242, then card 3184 saved: its renewals need the customer. */
+  async function subscriber(email: string) {
+    const { client, userId } = await server.verifiedAccount(email, PASSWORD);
+    await client.call(api.address, { body: { country: "US", state: "OR" } });
+    await saveCard(client, "4242424242424242");
+    const t0 = server.clock.now();
+    const bought = await client.call(api.upgrade, {
+      body: { product: { code: "wv_single_1m" }, newCart: true },
+      idempotencyKey: newKey(),
+    });
+    if (!bought.ok) throw new Error(bought.body.message);
+    await saveCard(client, AUTHENTICATE_EVERY_PAYMENT);
+    return { client, userId, due: periodEnd(t0, 0, 1), t0 };
+  }
+
+  const step = (client: TestClient, payment: string, action: string, back: string) =>
+    client.fetch("/dev/sandbox/authenticate", {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ payment, action, return: back }).toString(),
+    });
+
+  it("mails a link to the payment; authenticating it pays the period once", async () => {
+    const email = "renew-3ds@example.com";
+    const { client, userId, due, t0 } = await subscriber(email);
+    await moveClock(server, due);
+
+    const [renewal] = await Renewals.forUser(server.running.deps.db, userId);
+    expect(renewal).toMatchObject({
+      state: "failed",
+      attempts: 1,
+      lastError: "authentication_required",
+      paymentKey: `renewal:${renewal?.id}:1`,
+    });
+    expect(renewal?.paymentId).toMatch(/^ch_sandbox_/);
+    // The grace days: the plan keeps working.
+    const context = await (await server.signedIn(email, PASSWORD)).call(api.userContext);
+    expect(context.ok && context.body).toMatchObject({
+      productCode: "wv_single_1m",
+      orderState: "automatic",
+      isExpiredAccount: false,
+    });
+    const mail = (await mailsTo(server, email)).at(-1);
+    expect(mail?.subject).toBe("Confirm your payment to keep your subscription");
+    expect(mail?.body).toContain(
+      "We could not charge $9.99 for your Power subscription: your bank asks you to confirm this payment yourself.",
+    );
+
+    const link = await paymentLink(server, email);
+    // A stranger's guess at the token opens nothing.
+    const forged = link.replace(/token=[^&]+/, "token=AAAA");
+    expect((await fetch(`${server.running.url}${forged}`)).status).toBe(404);
+
+    const shown = await fetch(`${server.running.url}${link}`);
+    expect(shown.status).toBe(200);
+    const text = await shown.text();
+    expect(text).toContain("Confirm your payment");
+    expect(text).toContain("$9.99");
+    const sandboxPage = text.match(/href="(\/dev\/sandbox\/authenticate\?[^"]+)"/)?.[1];
+    expect(sandboxPage).toBeDefined();
+    const sandboxUrl = new URL(`http://x${(sandboxPage ?? "").replace(/&amp;/g, "&")}`);
+    expect(sandboxUrl.searchParams.get("payment")).toBe(renewal?.paymentId);
+    const authPage = await client.fetch(sandboxUrl.pathname + sandboxUrl.search);
+    expect(await authPage.text()).toContain(">Complete</button>");
+
+    const completed = await step(client, renewal?.paymentId ?? "", "complete", link);
+    expect(completed.status).toBe(303);
+    expect(completed.headers.get("location")).toBe(link);
+    const paid = await fetch(`${server.running.url}${link}`);
+    expect(await paid.text()).toContain("Payment received");
+
+    expect(await renewalOrders(server, userId)).toEqual([
+      expect.objectContaining({ charge_ref: renewal?.paymentId, total: 999 }),
+    ]);
+    expect(await invoiceCount(server, email)).toBe(2);
+    const sub = await Subscriptions.get(server.running.deps.db, userId);
+    expect(sub).toMatchObject({ orderState: "automatic", orderEnd: periodEnd(t0, 1, 1) });
+    expect((await mailsTo(server, email)).at(-1)?.subject).toBe(
+      "Payment received: your subscription continues",
+    );
+
+    // Replays: the page again, the step answered again, the retry day: nothing more.
+    expect(await (await fetch(`${server.running.url}${link}`)).text()).toContain(
+      "Payment received",
+    );
+    await step(client, renewal?.paymentId ?? "", "fail", link);
+    await moveClock(server, due + 3 * DAY_MS);
+    expect(await renewalOrders(server, userId)).toHaveLength(1);
+    expect(await invoiceCount(server, email)).toBe(2);
+    expect(await Renewals.forUser(server.running.deps.db, userId)).toMatchObject([
+      { state: "charged", attempts: 1 },
+    ]);
+  });
+
+  it("a failed step leaves dunning as it was: the next try on day 3, with a new link", async () => {
+    const email = "renew-3ds-fail@example.com";
+    const { client, userId, due } = await subscriber(email);
+    await moveClock(server, due);
+    const [renewal] = await Renewals.forUser(server.running.deps.db, userId);
+    const link = await paymentLink(server, email);
+    await step(client, renewal?.paymentId ?? "", "fail", link);
+    const page = await fetch(`${server.running.url}${link}`);
+    expect(await page.text()).toContain("The payment was not confirmed, and nothing was charged.");
+    expect(await Renewals.forUser(server.running.deps.db, userId)).toMatchObject([
+      { state: "failed", attempts: 1, nextAttemptAt: due + 3 * DAY_MS },
+    ]);
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
+    expect(await Subscriptions.get(server.running.deps.db, userId)).toMatchObject({
+      productCode: "wv_single_1m",
+      orderState: "automatic",
+    });
+
+    await moveClock(server, due + 3 * DAY_MS);
+    const [retried] = await Renewals.forUser(server.running.deps.db, userId);
+    expect(retried).toMatchObject({ state: "failed", attempts: 2 });
+    expect(retried?.paymentId).not.toBe(renewal?.paymentId);
+    const confirmMails = (await mailsTo(server, email)).filter(
+      (m) => m.subject === "Confirm your payment to keep your subscription",
+    );
+    expect(confirmMails).toHaveLength(2);
+  });
+});
+
+describe("Stripe: a renewal that needs the customer, through the fake", () => {
+  const fake = new StripeFake();
+  let server: TestServer;
+  beforeAll(async () => {
+    await fake.start();
+    server = await startTestServer({
+      seed: false,
+      renewals: { intervalMs: 0 },
+      env: {
+        CLOCK: "settable",
+        PAYMENTS: "stripe",
+        STRIPE_SECRET_KEY: "sk_test_fake",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+        STRIPE_API_URL: fake.url,
+      },
+      payments: () =>
+        createStripeProvider({
+          secretKey: "sk_test_fake",
+          apiUrl: fake.url,
+          log: (line) => server.log.warn(line),
+          deadlineMs: 2_000,
+          requestTimeoutMs: 600,
+        }),
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await fake.stop();
+  });
+
+  async function subscriber(email: string) {
+    const { client, userId } = await server.verifiedAccount(email, PASSWORD);
+    const save = (pm: string, key = newKey()) =>
+      client.call(api.paymentToken, { body: { token: pm }, idempotencyKey: key });
+    expect((await save("pm_card_visa")).ok).toBe(true);
+    const t0 = server.clock.now();
+    const bought = await client.call(api.upgrade, {
+      body: { product: { code: "wv_single_1m" } },
+      idempotencyKey: newKey(),
+    });
+    if (!bought.ok) throw new Error(bought.body.message);
+    // 4000 0027 6000 3184 (saved with its bank's step done): every payment asks again.
+    const key = newKey();
+    const saved = await save("pm_card_authenticationRequired", key);
+    if (!saved.ok) {
+      // The bank's step when the card is saved, then the same request again (same key).
+      fake.authenticate(saved.body.action?.paymentId ?? "", "complete");
+      expect((await save("pm_card_authenticationRequired", key)).ok).toBe(true);
+    }
+    return { userId, due: periodEnd(t0, 0, 1), t0 };
+  }
+
+  it("the page confirms the PaymentIntent with Stripe.js; the server records it once it succeeded", async () => {
+    const email = "stripe-renew-3ds@example.com";
+    const { userId, due, t0 } = await subscriber(email);
+    await moveClock(server, due);
+    const [renewal] = await Renewals.forUser(server.running.deps.db, userId);
+    expect(renewal).toMatchObject({ state: "failed", lastError: "authentication_required" });
+    const intent = fake.paymentIntents.get(renewal?.paymentId ?? "");
+    expect(intent).toMatchObject({
+      status: "requires_payment_method",
+      metadata: { order_key: renewal?.paymentKey },
+    });
+
+    const link = await paymentLink(server, email);
+    const shown = await fetch(`${server.running.url}${link}`);
+    const text = await shown.text();
+    expect(shown.status).toBe(200);
+    expect(text).toContain(`data-secret="${intent?.client_secret}"`);
+    expect(text).toContain('data-method="pm_card_authenticationRequired"');
+    expect(text).toContain('data-key="pk_test_fake"');
+    expect(shown.headers.get("content-security-policy")).toContain("script-src 'sha256-");
+    expect(shown.headers.get("content-security-policy")).toContain("https://js.stripe.com");
+    // Stripe.js is loaded by the page's own script when the button is pressed, not up front.
+    expect(text).not.toContain("<script src=");
+
+    // Not yet authenticated: nothing recorded.
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
+    fake.authenticate(renewal?.paymentId ?? "", "complete");
+    for (let i = 0; i < 2; i++) {
+      expect(await (await fetch(`${server.running.url}${link}`)).text()).toContain(
+        "Payment received",
+      );
+    }
+    expect(await renewalOrders(server, userId)).toEqual([
+      expect.objectContaining({ charge_ref: renewal?.paymentId, total: 999 }),
+    ]);
+    expect(
+      fake.succeededPayments().filter((p) => p.metadata.order_key?.startsWith("renewal:")),
+    ).toHaveLength(1);
+    expect(await Subscriptions.get(server.running.deps.db, userId)).toMatchObject({
+      orderEnd: periodEnd(t0, 1, 1),
+    });
+    expect(await invoiceCount(server, email)).toBe(2);
+  });
+
+  it("records nothing when the intent Stripe returns is not the renewal's (amount changed)", async () => {
+    const email = "stripe-renew-mismatch@example.com";
+    const { userId, due } = await subscriber(email);
+    await moveClock(server, due);
+    const [renewal] = await Renewals.forUser(server.running.deps.db, userId);
+    const link = await paymentLink(server, email);
+    fake.authenticate(renewal?.paymentId ?? "", "complete");
+    const intent = fake.paymentIntents.get(renewal?.paymentId ?? "");
+    if (intent) intent.amount = 1;
+    const page = await fetch(`${server.running.url}${link}`);
+    expect(page.status).toBe(503);
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
+    expect(await Renewals.forUser(server.running.deps.db, userId)).toMatchObject([
+      { state: "failed" },
+    ]);
+  });
+});
