@@ -6,13 +6,7 @@ import type { ApiFailure } from "../client/client.ts";
 import { hrefFor } from "../domain/checkout/screens.ts";
 import { newIdempotencyKey } from "./api.ts";
 import type { Tokenizer } from "./card-token.ts";
-import {
-  ATTEMPT_KEY,
-  patch,
-  refreshSummary,
-  storage,
-  summaryInput,
-} from "./checkout.ts";
+import { ATTEMPT_KEY, patch, refreshSummary, storage, summaryInput } from "./checkout.ts";
 import { inHubFrame, postToHub } from "./hub.ts";
 import { operation } from "./operation.ts";
 import { $payment, pay, payWithPaypal, savePaymentToken } from "./payment.ts";
