@@ -66,16 +66,28 @@ export default defineConfig({
   vite: {
     plugins: [sdkFacades],
     build: {
-      rollupOptions: {
+      rolldownOptions: {
         output: {
-          // The checkout's first load (the app's shell) is one chunk of our code: gzip packs one
-          // file better than the several a default split makes. React stays in Astro's own
-          // chunks; screens and steps loaded with import() keep theirs. Budget:
-          // scripts/cart-bundle.ts and e2e/cart/budgets.spec.ts.
-          manualChunks(id, { getModuleInfo }) {
-            if (/\/node_modules\/(react|react-dom|scheduler)\//.test(id)) return undefined;
-            if (!id.includes("/src/") && !id.includes("/node_modules/")) return undefined;
-            return inFirstLoad(id, getModuleInfo, firstLoad) ? "checkout-app" : undefined;
+          codeSplitting: {
+            groups: [
+              // React itself (react, react/jsx-runtime) goes with no island: the floor page of
+              // the bench (src/pages/bench/floor.astro) then loads React and Astro's renderer
+              // only, not the checkout's shell, and is a true floor (decision 0061).
+              { name: "react-core", test: /\/node_modules\/react\//, priority: 2 },
+              // The checkout's first load (the app's shell) is one chunk of our code: gzip packs
+              // one file better than the several a default split makes. React DOM stays in
+              // Astro's renderer chunk; screens and steps loaded with import() keep theirs.
+              // Budget: scripts/cart-bundle.ts and e2e/cart/budgets.spec.ts.
+              {
+                name(id, context) {
+                  if (/\/node_modules\/(react|react-dom|scheduler)\//.test(id)) return null;
+                  if (!id.includes("/src/") && !id.includes("/node_modules/")) return null;
+                  const info = (/** @type {string} */ module) => context.getModuleInfo(module);
+                  return inFirstLoad(id, info, firstLoad) ? "checkout-app" : null;
+                },
+                priority: 1,
+              },
+            ],
           },
         },
       },

@@ -6,18 +6,22 @@
 // other benches; `node scripts/bench-cart.ts` alone (after `npm run build`).
 // Goals: performance ≥ 95 (median of 5), total blocking time within 100 ms of the floor page's
 // (an empty React island in the same build, measured in the same run), layout shift ≤ 0.01.
+// Lighthouse's blocking time is wall time, which on a shared machine grows with its load; the
+// same loads are also counted in CPU time (scripts/cart-cpu.ts), five of each page taken in turn,
+// and the goal of 100 ms above the floor is checked on those figures (decision 0061).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { chromium as playwright } from "@playwright/test";
+import { type Page, chromium as playwright } from "@playwright/test";
 import lighthouse from "lighthouse";
 import { hrefFor } from "../src/domain/checkout/screens.ts";
 import { startServer } from "../src/server/main.ts";
 import { createStaticHandler } from "../src/server/static-files.ts";
 import { startChromium } from "./bench-pages.ts";
 import { cartPageScripts, dynamicImports, staticImports } from "./cart-bundle.ts";
+import { type LoadCpu, measureLoad } from "./cart-cpu.ts";
 
 const distDir = fileURLToPath(new URL("../dist/", import.meta.url));
 
@@ -31,6 +35,13 @@ const SCREENS = {
   "floor (empty island)": "/bench/floor/",
   "/cart#plans": hrefFor("plans", undefined, { via: "hash" }),
   "checkout (Power annual)": hrefFor("checkout", { product: "wv_single_12m" }, { via: "hash" }),
+};
+
+/** What shows each screen has loaded, for the CPU runs (Lighthouse waits for quiet instead). */
+const READY: Record<keyof typeof SCREENS, (page: Page) => Promise<unknown>> = {
+  "floor (empty island)": (page) => page.getByText("Nothing here").waitFor(),
+  "/cart#plans": (page) => page.getByRole("heading", { level: 1, name: "Plans" }).waitFor(),
+  "checkout (Power annual)": (page) => page.getByLabel("Card number").waitFor(),
 };
 
 type Figures = Record<string, number | string>;
@@ -82,6 +93,44 @@ function runUrl(origin: string, path: string, run: number): string {
 }
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/**
+ * The screens' loads in CPU time, the floor first: RUNS rounds, each loading every screen once,
+ * so a change in the machine's load touches every screen alike; medians, and each screen against
+ * the floor of the same run. Returns the figures and the goals missed.
+ */
+async function cpuFigures(
+  page: Page,
+  origin: string,
+): Promise<{ figures: Figures; missed: string[] }> {
+  const runs = new Map<string, LoadCpu[]>();
+  for (let i = 0; i < RUNS; i++) {
+    for (const [name, path] of Object.entries(SCREENS) as [keyof typeof SCREENS, string][]) {
+      const load = await measureLoad(page, runUrl(origin, path, 100 + i), READY[name]);
+      runs.set(name, [...(runs.get(name) ?? []), load]);
+    }
+  }
+  const figures: Figures = {};
+  const missed: string[] = [];
+  const at = (name: string, key: keyof LoadCpu) =>
+    median((runs.get(name) ?? []).map((r) => r[key]));
+  const [floor] = Object.keys(SCREENS);
+  for (const name of Object.keys(SCREENS)) {
+    figures[`${name} main-thread CPU (ms)`] = Math.round(at(name, "taskCpuMs"));
+    figures[`${name} script CPU (ms)`] = Math.round(at(name, "scriptCpuMs"));
+    figures[`${name} blocking at 4x CPU (ms)`] = Math.round(at(name, "blockingAt4xMs"));
+    figures[`${name} longest task at 4x CPU (ms)`] = Math.round(at(name, "longestTaskAt4xMs"));
+    if (!floor || name === floor) continue;
+    const above = at(name, "blockingAt4xMs") - at(floor, "blockingAt4xMs");
+    figures[`${name} CPU / floor CPU`] = (at(name, "taskCpuMs") / at(floor, "taskCpuMs")).toFixed(
+      2,
+    );
+    figures[`${name} blocking at 4x above the floor (ms)`] = Math.round(above);
+    if (above > GOALS.totalBlockingTimeMs)
+      missed.push(`${name} blocking at 4x CPU ${Math.round(above)} ms above the floor`);
+  }
+  return { figures, missed };
+}
 
 /** Gzip -9 bytes of a chunk and what it imports statically beyond `known` files. */
 function chunkBytes(url: string, known: Set<string>): { files: string[]; bytes: number } {
@@ -200,10 +249,14 @@ export async function benchCart(): Promise<Figures> {
       figures[`${name} TBT / floor TBT`] = floor > 0 ? (run.tbt / floor).toFixed(2) : "floor 0 ms";
       if (run.performance < GOALS.performance)
         missed.push(`${name} performance ${run.performance}`);
-      if (run.tbt - floor > GOALS.totalBlockingTimeMs)
-        missed.push(`${name} TBT ${Math.round(run.tbt - floor)} ms above the floor`);
+      // Lighthouse's blocking time above the floor is reported, not checked: its wall time moves
+      // with the machine's load. The goal is checked on the same loads in CPU time (below).
       if (run.cls > GOALS.layoutShift) missed.push(`${name} CLS ${run.cls.toFixed(3)}`);
     }
+
+    const cpu = await cpuFigures(page, origin);
+    Object.assign(figures, cpu.figures);
+    missed.push(...cpu.missed);
 
     // The checkout's figures count the card fields' mount only if they mounted in that load.
     await page.goto(runUrl(origin, SCREENS["checkout (Power annual)"], RUNS));
