@@ -96,11 +96,7 @@ afterAll(async () => {
 });
 
 /** What an answer tells: its status, error code and message (or the card saved, or the order). */
-function told(answer: {
-  ok: boolean;
-  status: number;
-  body: unknown;
-}): string {
+function told(answer: { ok: boolean; status: number; body: unknown }): string {
   if (!answer.ok) {
     const body = answer.body as { error_code?: string; message?: string };
     return `${answer.status} ${body.error_code} ${body.message}`;
