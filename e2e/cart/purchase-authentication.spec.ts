@@ -2,7 +2,8 @@
 // purchase answers "your bank asks you to confirm this payment", the payment step opens the
 // sandbox's authentication page in a window of its own, and the order is written only when that
 // step completed and the payment succeeded (checked on the server). A failed or abandoned step
-// leaves no order, says so, and keeps what the person typed.
+// leaves no order, says so, and keeps what the person typed. As with Stripe's SetupIntent, these
+// cards (3184, 3178) ask once more when they are saved, before the payment's own step.
 import type { Page } from "@playwright/test";
 import { api as contract } from "../../src/contract/index.ts";
 import { type BrowserApi, expect, test } from "./api-helpers.ts";
@@ -14,6 +15,26 @@ test.describe.configure({ timeout: 90_000 });
 const FAILED =
   "Your bank could not confirm this payment, so nothing was charged. Try again, or use another card.";
 
+/**
+ * The bank's step when the typed card is saved (no amount, nothing charged), completed; resolves
+ * once the payment that follows has answered with its own step.
+ */
+async function confirmCardSaved(page: Page): Promise<void> {
+  const step = page.getByRole("group", { name: "Payment authentication" });
+  await expect(step).toContainText("Your bank asks you to confirm this payment.");
+  const opened = page.waitForEvent("popup");
+  await step.getByRole("button", { name: "Open your bank's page" }).click();
+  const bank = await opened;
+  await expect(
+    bank.getByText("Your card is being saved for later payments. Nothing is charged now."),
+  ).toBeVisible();
+  const payment = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === contract.upgrade.path && r.status() === 402,
+  );
+  await bank.getByRole("button", { name: "Complete" }).click();
+  await payment;
+}
+
 async function payAndOpenBank(page: Page, card: string): Promise<Page> {
   await page.goto("/cart?p=buy&product=wv_single_1m#checkout");
   // The plan's price loads from the server: slow on a loaded machine (8 helpers on 2 cores).
@@ -21,6 +42,7 @@ async function payAndOpenBank(page: Page, card: string): Promise<Page> {
   expect(await shownTotal(page)).toBe("$9.99");
   await fillCard(page, card);
   await page.getByRole("button", { name: "Pay $9.99" }).click();
+  await confirmCardSaved(page);
   const step = page.getByRole("group", { name: "Payment authentication" });
   await expect(step).toContainText("Your bank asks you to confirm this payment.");
   const opened = page.waitForEvent("popup");
@@ -37,7 +59,7 @@ async function invoiceCount(api: BrowserApi): Promise<number> {
 
 test("a card that asks for authentication pays once it is completed", async ({ page, api }) => {
   await api.signUp();
-  // 3184 asks on every payment (3155 asks when the card is saved: renewal-authentication.spec.ts).
+  // 3184 asks when saved and on every payment (3155 only when saved: renewal-authentication.spec.ts).
   const bank = await payAndOpenBank(page, "4000 0027 6000 3184");
   await bank.getByRole("button", { name: "Complete" }).click();
   // The bank's window closes itself and the checkout finishes the same payment.
@@ -60,8 +82,9 @@ test("a failed authentication leaves no order and keeps the card typed", async (
   await expect(page.getByRole("group", { name: "Payment authentication" })).toHaveCount(0);
   expect(await invoiceCount(api)).toBe(0);
 
-  // Another try is a new payment: completed this time, it buys the plan once.
+  // Another try is a new payment (the typed card saved again): completed, it buys the plan once.
   await page.getByRole("button", { name: "Pay $9.99" }).click();
+  await confirmCardSaved(page);
   const opened = page.waitForEvent("popup");
   await page.getByRole("button", { name: "Open your bank's page" }).click();
   const again = await opened;
@@ -82,8 +105,9 @@ test("an abandoned authentication leaves no order", async ({ page, api }) => {
   const late = await page.request.get(new URL(bank.url()).pathname + new URL(bank.url()).search);
   expect(late.status()).toBe(404);
 
-  // Cancelled in the checkout, before the bank's page was even opened.
+  // Cancelled in the checkout, before the payment's bank page was even opened.
   await page.getByRole("button", { name: "Pay $9.99" }).click();
+  await confirmCardSaved(page);
   const step = page.getByRole("group", { name: "Payment authentication" });
   await step.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByRole("alert").filter({ hasText: FAILED })).toBeVisible();

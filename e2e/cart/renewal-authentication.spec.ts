@@ -58,10 +58,19 @@ test("a renewal that needs the customer: from the dunning e-mail to a paid perio
       postalCode: "94103",
     },
   });
-  await api.call(contract.paymentToken, {
+  // Its bank asks when it is saved too (as Stripe's SetupIntent): the step, then the same save.
+  const saveKey = crypto.randomUUID();
+  const asked = await api.attempt(contract.paymentToken, {
     body: { token: token.id },
-    idempotencyKey: crypto.randomUUID(),
+    idempotencyKey: saveKey,
   });
+  expect(asked.ok ? null : asked.error.code).toBe("authentication_required");
+  const setupStep = await context.request.post(`${origin}/dev/sandbox/authenticate`, {
+    headers: { origin },
+    form: { payment: asked.ok ? "" : (asked.error.action?.paymentId ?? ""), action: "complete" },
+  });
+  expect(setupStep.status()).toBe(200);
+  await api.call(contract.paymentToken, { body: { token: token.id }, idempotencyKey: saveKey });
 
   // The renewal date: the off-session charge is refused, and dunning mails the customer.
   const due = periodEnd(t0, 0, 1);

@@ -5,6 +5,7 @@
 // (sales tax) and a private person in France (French VAT), all buying from an Irish seller.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
+import { formatDate } from "../domain/invoices/printable.ts";
 import { REVERSE_CHARGE_MENTION } from "../domain/invoices/tax-treatment.ts";
 import { Invoices } from "./db/invoices.ts";
 import { Outbox } from "./db/outbox.ts";
@@ -603,6 +604,44 @@ describe("credit notes", () => {
       `Refund receipt: $${((summary.total - 1200) / 100).toFixed(2)} (credit note ${rest?.number})`,
       `Refund receipt: $12.00 (credit note ${note?.number})`,
     ]);
+  });
+});
+
+describe("refund receipts", () => {
+  it("a refund of an order without an invoice (from before invoices) has no credit note, but its receipt", async () => {
+    const email = "refund-legacy@example.com";
+    const client = await buyer({ email, address: { name: "L", country: "US", state: "OR" } });
+    const { order } = await buy(client, "wv_single_1m");
+    const db = server.running.deps.db;
+    // As an order bought before invoices were issued: no document of its own.
+    await db.run("DELETE FROM invoices WHERE order_id = ?", [order.orderId]);
+    const refund = (id: string) =>
+      db.transaction((tx) =>
+        recordRefund(
+          tx,
+          {
+            orderId: order.orderId,
+            amount: 500,
+            currency: "usd",
+            providerRefundId: id,
+            kind: "refund",
+            provider: "stripe",
+            now: server.clock.now(),
+          },
+          server.running.deps,
+        ),
+      );
+    expect((await refund("re_legacy_1")).recorded).toBe(true);
+    // The same refund learnt twice (a webhook and the reconciliation): one receipt.
+    expect(await refund("re_legacy_1")).toEqual({ recorded: false, reason: "already_recorded" });
+    expect(await documentsOf(client)).toEqual([]);
+    const refunds = (await receiptsTo(email)).filter((m) => m.subject.startsWith("Refund"));
+    expect(refunds.map((m) => m.subject)).toEqual([
+      `Refund receipt: $5.00 (order ${order.orderId})`,
+    ]);
+    expect(refunds[0]?.body).toContain(
+      `We have refunded $5.00 to your payment method on ${formatDate(server.clock.now())}, for order ${order.orderId}.`,
+    );
   });
 });
 

@@ -73,7 +73,7 @@ export function sandboxAuthenticationRoutes(routes: Routes): void {
     if (ctx.app.config.payments !== "sandbox") return fail("not_found");
     const asked = ctx.url.searchParams.get("payment") ?? "";
     const charge = await SandboxCharges.byId(ctx.app.db, asked);
-    // A card being saved (3155): its bank's step before it is saved, no amount.
+    // A card being saved (3155, 3184, 3178): its bank's step before it is saved, no amount.
     const setup = charge ? null : await SandboxSetups.byId(ctx.app.db, asked);
     const waiting =
       charge?.errorCode === AWAITING_AUTHENTICATION || setup?.state === "requires_action";

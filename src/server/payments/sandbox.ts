@@ -127,10 +127,11 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
       const chargeError = await SandboxCustomers.chargeErrorOf(db, customerId);
       if (chargeError === undefined)
         return { ok: false, kind: "invalid", message: "no card is saved for this customer" };
-      // An authentication card whose payments ask (3184, 3178): the payment waits for the
-      // customer's step (its page answers it), a purchase's at once, an off-session one (a
-      // renewal: Stripe's authentication_required) until the customer comes back from the
-      // dunning e-mail. 3155 was authenticated when saved: its payments need no step.
+      // An authentication card whose payments ask (3184, 3178, though authenticated when saved
+      // too): the payment waits for the customer's step (its page answers it), a purchase's at
+      // once, an off-session one (a renewal: Stripe's authentication_required) until the
+      // customer comes back from the dunning e-mail. 3155 was authenticated when saved: its
+      // payments need no step.
       const authentication = authenticationOf(chargeError);
       const errorCode = !authentication
         ? chargeError

@@ -31,13 +31,15 @@ export const TEST_CARDS: Record<string, TestCard> = {
     attachError: null,
     chargeError: "authenticate_once",
   },
-  // 4000 0027 6000 3184: authentication on every payment, off-session ones included.
+  // 4000 0027 6000 3184: authentication when saved and on every payment, off-session ones
+  // included ("regardless of how the card is set up").
   "4000002760003184": {
     brand: "visa",
     attachError: null,
     chargeError: "authenticate_every",
   },
-  // 4000 0082 6000 3178: authentication succeeds, then the payment is declined (insufficient_funds).
+  // 4000 0082 6000 3178: authentication when saved and on every payment; once authenticated the
+  // payment is declined (insufficient_funds).
   "4000008260003178": {
     brand: "visa",
     attachError: null,
@@ -61,9 +63,10 @@ export type Authentication = {
 export const AUTHENTICATION: Record<string, Authentication> = {
   // 3155: authenticated once, when saved for later use; its payments then need no step.
   authenticate_once: { onSetup: true, onPayment: false, afterAuthentication: null },
-  authenticate_every: { onSetup: false, onPayment: true, afterAuthentication: null },
+  // 3184 and 3178: Stripe's SetupIntent asks too, and every payment asks again.
+  authenticate_every: { onSetup: true, onPayment: true, afterAuthentication: null },
   authenticate_then_insufficient_funds: {
-    onSetup: false,
+    onSetup: true,
     onPayment: true,
     afterAuthentication: "insufficient_funds",
   },

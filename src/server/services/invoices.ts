@@ -245,6 +245,30 @@ export function receiptMail(
 }
 
 /**
+ * The receipt of a refund that no credit note documents: its order has no invoice (a trial, or an
+ * order from before invoices were issued), or its invoice is credited in full already. Every
+ * refund has its receipt (issue 23 item 4); this one names the order instead of a document.
+ */
+export function refundReceiptMail(
+  to: Pick<User, "email" | "firstName">,
+  refund: { orderId: string; amountCents: number; at: number; processor: Order["processor"] },
+  config: Pick<Config, "seller">,
+): Mail {
+  const amount = formatUsd(refund.amountCents);
+  return {
+    to: to.email,
+    subject: `Refund receipt: ${amount} (order ${refund.orderId})`,
+    text: [
+      `Hello ${to.firstName},`,
+      "",
+      `We have refunded ${amount} to your ${refund.processor === "paypal" ? "PayPal account" : "payment method"} on ${formatDate(refund.at)}, for order ${refund.orderId}.`,
+      "",
+      `${config.seller.name}`,
+    ].join("\n"),
+  };
+}
+
+/**
  * The credit note of a refund (the seam of COMMON.md: the refunds service calls it in the
  * transaction that records the refund). `amountCents` is what was refunded, tax included; a
  * refund recorded twice (the same provider refund id) makes one credit note. Returns null when

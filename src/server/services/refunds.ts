@@ -12,7 +12,7 @@ import { Events } from "../db/outbox.ts";
 import { type RefundKind, Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
-import { type InvoiceDeps, issueCreditNote } from "./invoices.ts";
+import { type InvoiceDeps, issueCreditNote, refundReceiptMail } from "./invoices.ts";
 import { endSubscription } from "./renewals.ts";
 
 export type RecordedRefund =
@@ -22,7 +22,8 @@ export type RecordedRefund =
 /**
  * Records a refund (or a lost dispute) of an order in the caller's transaction, with the credit
  * note of its invoice and the refund's receipt (issue 23), so no refund is ever recorded without
- * its document.
+ * its document. An order without an invoice (a trial, an order from before invoices) has no
+ * credit note, but its refund still has its receipt.
  */
 export async function recordRefund(
   tx: Queryable,
@@ -58,7 +59,7 @@ export async function recordRefund(
     createdAt: refund.now,
   });
   if (!inserted) return { recorded: false, reason: "already_recorded" };
-  await issueCreditNote(
+  const note = await issueCreditNote(
     tx,
     {
       orderId: order.id,
@@ -68,6 +69,25 @@ export async function recordRefund(
     },
     invoices,
   );
+  // No credit note (no invoice to credit, or nothing of it left): the receipt goes all the same.
+  if (!note) {
+    const user = await Users.byId(tx, order.userId);
+    if (user) {
+      await invoices.mailer.queue(
+        tx,
+        refundReceiptMail(
+          user,
+          {
+            orderId: order.id,
+            amountCents: refund.amount,
+            at: refund.now,
+            processor: order.processor,
+          },
+          invoices.config,
+        ),
+      );
+    }
+  }
   const refundedTotal = await Refunds.totalFor(tx, order.id);
   const whole = refundedTotal >= order.total;
   let ended = false;
