@@ -12,7 +12,7 @@ import { paypalValue } from "../../domain/paypal/terms.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
-import { PaypalApprovals } from "../db/ledger.ts";
+import { type PaypalApproval, PaypalApprovals } from "../db/ledger.ts";
 import type { User } from "../db/users.ts";
 import { Users } from "../db/users.ts";
 import { escapeHtml, fail, HttpError, html, json, redirect } from "../http/reply.ts";
@@ -109,6 +109,36 @@ type PaypalBody = z.output<typeof api.paypalSubscription.body>;
  * PayPal plan, the quantity, the first cycle's price). With it: fetches the subscription from
  * PayPal and writes the order only when it is what was prepared (services/paypal-subscriptions.ts).
  */
+/**
+ * The approval a subscription request stores before the customer approves it: at PayPal
+ * (`paypal`: what PayPal was asked for) or on the sandbox's stand-in page (`paypal` null).
+ */
+function createdApproval(
+  id: string,
+  user: User,
+  { code, quote }: Pick<ReturnType<typeof pricePurchase>, "code" | "quote">,
+  body: { addOns?: string[] | undefined },
+  returnUrl: string,
+  createdAt: number,
+  paypal: PaypalApproval["paypal"],
+): PaypalApproval {
+  return {
+    id,
+    userId: user.id,
+    productCode: code,
+    seats: quote.seats,
+    addOns: body.addOns ?? [],
+    coupon: quote.coupon,
+    total: quote.summary.total,
+    returnUrl,
+    state: "created",
+    orderId: null,
+    createdAt,
+    paypal,
+    subscriptionId: null,
+  };
+}
+
 async function paypalApi(
   ctx: Ctx,
   paypal: PaypalClient,
@@ -205,26 +235,15 @@ async function paypalApi(
       },
     },
     commit: (tx) =>
-      PaypalApprovals.insert(tx, {
-        id,
-        userId: user.id,
-        productCode: code,
-        seats: quote.seats,
-        addOns: body.addOns ?? [],
-        coupon: quote.coupon,
-        total: quote.summary.total,
-        returnUrl,
-        state: "created",
-        orderId: null,
-        createdAt: now,
-        paypal: {
+      PaypalApprovals.insert(
+        tx,
+        createdApproval(id, user, { code, quote }, body, returnUrl, now, {
           planId,
           quantity: terms.quantity,
           firstUnitCents: terms.firstUnitCents,
           unitCents: terms.unitCents,
-        },
-        subscriptionId: null,
-      }),
+        }),
+      ),
   };
 }
 
@@ -254,21 +273,10 @@ export function paypalRoutes(routes: Routes): void {
       status: 200,
       body: answer,
       commit: (tx) =>
-        PaypalApprovals.insert(tx, {
-          id,
-          userId: user.id,
-          productCode: code,
-          seats: quote.seats,
-          addOns: body.addOns ?? [],
-          coupon: quote.coupon,
-          total: quote.summary.total,
-          returnUrl,
-          state: "created",
-          orderId: null,
-          createdAt: ctx.now(),
-          paypal: null,
-          subscriptionId: null,
-        }),
+        PaypalApprovals.insert(
+          tx,
+          createdApproval(id, user, { code, quote }, body, returnUrl, ctx.now(), null),
+        ),
     };
   });
 
