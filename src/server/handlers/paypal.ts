@@ -23,8 +23,12 @@ import { withAccountLock } from "../services/account-lock.ts";
 import type { Outcome } from "../services/idempotency.ts";
 import { invoiceOrder } from "../services/invoices.ts";
 import { applyOrder, buildOrder } from "../services/orders.ts";
-import { confirmApproval, planIdFor, termsOf } from "../services/paypal-subscriptions.ts";
-import { quoteFor } from "../services/quotes.ts";
+import {
+  approvedQuote,
+  confirmApproval,
+  planIdFor,
+  termsOf,
+} from "../services/paypal-subscriptions.ts";
 import { pricePurchase } from "./payments.ts";
 
 export const PAYPAL_APPROVAL_PATH = "/dev/paypal/approve";
@@ -338,24 +342,18 @@ export function paypalRoutes(routes: Routes): void {
       // The account is priced again under its lock (services/account-lock.ts): between the
       // subscription call and this click the account may have bought something else.
       const outcome = await withAccountLock(ctx, approval.userId, async ({ user, account }) => {
-        const priced = quoteFor(catalog, account, {
-          targetProduct: approval.productCode,
-          seats: approval.seats,
-          addOns: approval.addOns,
-          coupon: approval.coupon ?? undefined,
-          sellerCountry: ctx.app.config.seller.country,
-        });
+        const quote = approvedQuote(catalog, account, approval, ctx.app.config.seller.country);
         // PayPal charges what the customer approved; a different price now charges nothing.
-        if (!priced.ok || priced.quote.summary.total !== approval.total) {
+        if (quote === null) {
           await db.transaction((tx) => PaypalApprovals.settle(tx, id, "price_changed", null));
           return { state: "price_changed", orderId: "" };
         }
         const now = ctx.now();
-        const { summary } = priced.quote;
+        const { summary } = quote;
         const order = buildOrder(
           catalog,
           account,
-          priced.quote,
+          quote,
           { code: approval.productCode, addOns: approval.addOns },
           { processor: "paypal", chargeRef: `PAYPAL-${approval.id}`, idempotencyKey: approval.id },
           now,
