@@ -11,6 +11,7 @@ import { Renewals } from "./db/renewals.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
 import { StripeFake } from "./payments/testing/stripe-fake.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { saveSandboxCard } from "./testing/sandbox-cards.ts";
 import { startStripeServer, stopStripeServer } from "./testing/stripe-server.ts";
 
 const AUTHENTICATE_EVERY_PAYMENT = "4000002760003184";
@@ -67,14 +68,7 @@ describe("sandbox: a renewal that needs the customer", () => {
   });
 
   async function saveCard(client: TestClient, number: string): Promise<void> {
-    const token = await client.call(api.sandboxToken, {
-      body: { number, expMonth: 12, expYear: 2040, cvc: "123", postalCode: "12345" },
-    });
-    if (!token.ok) throw new Error(token.body.message);
-    const saved = await client.call(api.paymentToken, {
-      body: { token: token.body.id },
-      idempotencyKey: newKey(),
-    });
+    const saved = await saveSandboxCard(client, { number, expYear: 2040, postalCode: "12345" });
     if (!saved.ok) throw new Error(saved.body.message);
   }
 
