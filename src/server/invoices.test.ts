@@ -11,6 +11,7 @@ import { Outbox } from "./db/outbox.ts";
 import { issueCreditNote } from "./services/invoices.ts";
 import { recordRefund } from "./services/refunds.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { answerSandboxApproval } from "./testing/paypal-sandbox.ts";
 import { extractPdfText, pdfFonts } from "./testing/pdf-text.ts";
 import { saveSandboxCard } from "./testing/sandbox-cards.ts";
 
@@ -380,11 +381,7 @@ describe("every kind of charge has its invoice and receipt", () => {
       idempotencyKey: newKey(),
     });
     if (!start.ok) throw new Error(start.body.message);
-    const approved = await client.fetch("/dev/paypal/approve", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ id: start.body.approvalId, action: "approve" }).toString(),
-    });
+    const approved = await answerSandboxApproval(client, start.body.approvalId);
     expect(approved.status).toBe(303);
     const [first] = await documentsOf(client);
     const doc = (await Invoices.byNumber(server.running.deps.db, first?.number ?? ""))?.document;

@@ -1,15 +1,12 @@
 // Saving a sandbox test card (payments/test-cards.ts) as the checkout does: the card form's
 // tokenisation, then the payment-token call with an Idempotency-Key.
+import type { z } from "zod";
 import { api } from "../../contract/index.ts";
+import type { SandboxTokenRequest } from "../../contract/payment.ts";
 import { newKey, type TestClient } from "./harness.ts";
 
-export type SandboxCard = {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
-  postalCode: string;
-};
+/** The sandbox card form's fields, as the contract takes them. */
+type SandboxCard = z.input<typeof SandboxTokenRequest>;
 
 /** Card 4242 4242 4242 4242: every payment with it succeeds. */
 export const PAYING_CARD: SandboxCard = {
