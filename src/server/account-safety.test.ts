@@ -6,6 +6,7 @@ import { api } from "../contract/index.ts";
 import { Users } from "./db/users.ts";
 import { LOCK_LEASE_MS } from "./services/account-lock.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { answerSandboxApproval } from "./testing/paypal-sandbox.ts";
 import { DEPLOYED_SELLER } from "./testing/seller.ts";
 
 let server: TestServer;
@@ -133,11 +134,7 @@ describe("item 1: one purchase at a time per account", () => {
     });
     if (!approval.ok) throw new Error(approval.body.message);
     expect((await client.call(api.upgrade, { body, idempotencyKey: newKey() })).ok).toBe(true);
-    const approved = await client.fetch("/dev/paypal/approve", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ id: approval.body.approvalId, action: "approve" }).toString(),
-    });
+    const approved = await answerSandboxApproval(client, approval.body.approvalId);
     // Back to the checkout, told why (issue 21: never a "complete" page for nothing bought).
     expect(approved.headers.get("location")).toBe("/cart?paypal=price_changed#checkout");
     const orders = await server.running.deps.db.get<{ n: number }>(

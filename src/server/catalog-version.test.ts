@@ -5,6 +5,7 @@ import { api } from "../contract/index.ts";
 import { catalogVersion } from "../domain/catalog/version.ts";
 import { loadLatestRelease } from "./catalog.ts";
 import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";
+import { saveSandboxCard } from "./testing/sandbox-cards.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -30,20 +31,7 @@ describe("catalogue version", () => {
       body: { email: "versioned@example.com", password: "secret-1", firstName: "V", lastName: "B" },
     });
     if (!signUp.ok) throw new Error(signUp.body.message);
-    const token = await client.call(api.sandboxToken, {
-      body: {
-        number: "4242424242424242",
-        expMonth: 12,
-        expYear: 2030,
-        cvc: "123",
-        postalCode: "94107",
-      },
-    });
-    if (!token.ok) throw new Error(token.body.message);
-    await client.call(api.paymentToken, {
-      body: { token: token.body.id },
-      idempotencyKey: newKey(),
-    });
+    await saveSandboxCard(client, { postalCode: "94107" });
     const bought = await client.call(api.upgrade, {
       body: { product: { code: "wv_unloct17_12m", name: "Unlimited" }, newCart: true },
       idempotencyKey: newKey(),

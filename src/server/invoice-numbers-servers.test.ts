@@ -3,26 +3,15 @@
 // side by side, and plans of other accounts): every order has one invoice, and the numbers of the
 // year's series are 1..n, none twice, none skipped. Needs DATABASE_URL (PGlite lives inside one
 // process; src/server/db/invoice-numbers.test.ts runs the same race on SQLite and PGlite).
-import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
 import { seriesGaps } from "../domain/invoices/numbering.ts";
 import type { Db } from "./db/db.ts";
-import { openPostgres } from "./db/postgres.ts";
-import {
-  type ChildServer,
-  killAll,
-  startChildServer,
-  stopChildServer,
-} from "./testing/children.ts";
+import type { ChildServer } from "./testing/children.ts";
 import { newKey, TestClient } from "./testing/harness.ts";
-import {
-  createTestSchema,
-  postgresUrl,
-  type TestSchema,
-  tellPostgresSkipped,
-} from "./testing/postgres.ts";
+import { postgresUrl, tellPostgresSkipped } from "./testing/postgres.ts";
+import { signUpWithCard } from "./testing/sandbox-cards.ts";
+import { sameBrowser, startTwoServers, type TwoServers } from "./testing/two-servers.ts";
 
 const url = postgresUrl();
 if (!url) tellPostgresSkipped("invoice numbers from two servers on one PostgreSQL database");
@@ -31,65 +20,31 @@ describe.skipIf(!url)(
   "invoice numbers from two servers on one PostgreSQL database",
   { timeout: 120_000 },
   () => {
-    const children: ChildProcess[] = [];
-    let schema: TestSchema;
+    let servers: TwoServers | undefined;
     let a: ChildServer;
     let b: ChildServer;
     let db: Db;
 
     beforeAll(async () => {
-      schema = await createTestSchema(url ?? "");
-      const env = {
-        DATABASE_URL: schema.url,
-        DATABASE_POOL_SIZE: "5",
-        SERVER_SECRET: randomBytes(32).toString("base64url"),
+      servers = await startTwoServers(url ?? "", {
         PAYMENTS: "sandbox",
         SEED: "false",
         RENEWAL_INTERVAL_SECONDS: "0",
-      };
-      [a, b] = await Promise.all([
-        startChildServer(env, children),
-        startChildServer(env, children),
-      ]);
-      db = openPostgres({ url: schema.url, poolSize: 2 });
+      });
+      ({ a, b, db } = servers);
     }, 90_000);
 
-    afterAll(async () => {
-      await Promise.all([a, b].filter(Boolean).map(stopChildServer));
-      killAll(children);
-      await db?.close();
-      await schema?.drop();
-    });
+    afterAll(() => servers?.stop());
 
     /** A new account with a saved test card, and a client of it on each server. */
     async function buyer(email: string): Promise<[TestClient, TestClient]> {
-      const onA = new TestClient(a.url);
-      const signUp = await onA.call(api.signUp, {
-        body: { email, password: "secret-password-1", firstName: "Pat", lastName: "B" },
+      const onA = await signUpWithCard(new TestClient(a.url), {
+        email,
+        password: "secret-password-1",
+        firstName: "Pat",
+        lastName: "B",
       });
-      if (!signUp.ok) throw new Error(signUp.body.message);
-      const token = await onA.call(api.sandboxToken, {
-        body: {
-          number: "4242424242424242",
-          expMonth: 12,
-          expYear: 2030,
-          cvc: "123",
-          postalCode: "1",
-        },
-      });
-      if (!token.ok) throw new Error(token.body.message);
-      const saved = await onA.call(api.paymentToken, {
-        body: { token: token.body.id },
-        idempotencyKey: newKey(),
-      });
-      if (!saved.ok) throw new Error(saved.body.message);
-      const onB = new TestClient(b.url);
-      const headers = new Headers();
-      for (const pair of onA.cookieHeader.split("; ").filter(Boolean)) {
-        headers.append("set-cookie", `${pair}; Path=/`);
-      }
-      onB.remember(headers);
-      return [onA, onB];
+      return [onA, sameBrowser(onA, b)];
     }
 
     it("purchases at both servers at once: one invoice each, numbered 1..n", async () => {

@@ -12,7 +12,9 @@ import { Outbox } from "./db/outbox.ts";
 import { issueCreditNote } from "./services/invoices.ts";
 import { recordRefund } from "./services/refunds.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { answerSandboxApproval } from "./testing/paypal-sandbox.ts";
 import { extractPdfText, pdfFonts } from "./testing/pdf-text.ts";
+import { saveSandboxCard } from "./testing/sandbox-cards.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -36,16 +38,34 @@ async function buyer(who: Buyer): Promise<TestClient> {
     const saved = await client.call(api.saveBillingDetails, { body: who.details });
     if (!saved.ok) throw new Error(saved.body.message);
   }
-  const token = await client.call(api.sandboxToken, {
-    body: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123", postalCode: "1" },
-  });
-  if (!token.ok) throw new Error(token.body.message);
-  const card = await client.call(api.paymentToken, {
-    body: { token: token.body.id },
-    idempotencyKey: newKey(),
-  });
+  const card = await saveSandboxCard(client);
   if (!card.ok) throw new Error(card.body.message);
   return client;
+}
+
+/** A server of its own whose renewals run when its clock moves: its invoice numbers start at 1. */
+async function withRenewingServer(test: (renewing: TestServer) => Promise<void>): Promise<void> {
+  const renewing = await startTestServer({
+    seed: false,
+    env: { CLOCK: "settable" },
+    renewals: { intervalMs: 0 },
+  });
+  try {
+    await test(renewing);
+  } finally {
+    await renewing.close();
+  }
+}
+
+/** The paying card saved, then Power monthly bought (renewed a month later). */
+async function subscribeMonthly(client: TestClient) {
+  await saveSandboxCard(client);
+  const bought = await client.call(api.upgrade, {
+    body: { product: { code: "wv_single_1m" } },
+    idempotencyKey: newKey(),
+  });
+  if (!bought.ok) throw new Error(bought.body.message);
+  return bought.body;
 }
 
 async function buy(client: TestClient, targetProduct: string, seats?: number) {
@@ -362,11 +382,7 @@ describe("every kind of charge has its invoice and receipt", () => {
       idempotencyKey: newKey(),
     });
     if (!start.ok) throw new Error(start.body.message);
-    const approved = await client.fetch("/dev/paypal/approve", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ id: start.body.approvalId, action: "approve" }).toString(),
-    });
+    const approved = await answerSandboxApproval(client, start.body.approvalId);
     expect(approved.status).toBe(303);
     const [first] = await documentsOf(client);
     const doc = (await Invoices.byNumber(server.running.deps.db, first?.number ?? ""))?.document;
@@ -378,129 +394,85 @@ describe("every kind of charge has its invoice and receipt", () => {
 });
 
 describe("renewals", () => {
-  it("a renewal is a new invoice of the series, for the new period, named in the renewal's mail", async () => {
-    const renewing = await startTestServer({
-      seed: false,
-      env: { CLOCK: "settable" },
-      renewals: { intervalMs: 0 },
-    });
-    try {
-      const { client } = await renewing.verifiedAccount(
-        "renew-inv@example.com",
-        "secret-password-1",
-      );
-      await client.call(api.address, { body: { country: "FR" } });
-      const token = await client.call(api.sandboxToken, {
-        body: {
-          number: "4242424242424242",
-          expMonth: 12,
-          expYear: 2030,
-          cvc: "123",
-          postalCode: "1",
-        },
-      });
-      if (!token.ok) throw new Error(token.body.message);
-      await client.call(api.paymentToken, {
-        body: { token: token.body.id },
-        idempotencyKey: newKey(),
-      });
-      const bought = await client.call(api.upgrade, {
-        body: { product: { code: "wv_single_1m" } },
-        idempotencyKey: newKey(),
-      });
-      if (!bought.ok) throw new Error(bought.body.message);
-      const run = await renewing.moveClock(32 * 86_400_000);
-      expect(run.charged).toBe(1);
-      // A month later the first session has run out: sign in again.
-      const later = await renewing.signedIn("renew-inv@example.com", "secret-password-1");
-      const list = await later.call(api.invoiceDocuments, {});
-      const docs = list.ok ? list.body.documents : [];
-      expect(docs.map((d) => d.number).sort()).toEqual(["INV-2026-000001", "INV-2026-000002"]);
-      const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
-      expect(renewal?.document).toMatchObject({
-        taxes: [{ label: "VAT (France)", ratePercent: 20, taxable: 999, tax: 200 }],
-        lines: [{ kind: "renewal", label: "Power, renewal (1 seat)", amount: 999 }],
-        total: 1199,
-      });
-      expect(renewal?.document.servicePeriod?.start).toBe(bought.body.orderEndDate);
-      const [mail] = await Outbox.latest(renewing.running.deps.db, 1, "renew-inv@example.com");
-      expect(mail?.subject).toBe("Your subscription renewed");
-      // The renewal's mail is its receipt: the invoice's lines, tax and total, and the invoice.
-      expect(mail?.body).toContain(
-        [
-          "Power, renewal (1 seat): $9.99",
-          "VAT (France) 20 % on $9.99: $2.00",
-          "Total: $11.99",
-          "",
-          "Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf",
-        ].join("\n"),
-      );
-    } finally {
-      await renewing.close();
-    }
-  }, 60_000);
+  it(
+    "a renewal is a new invoice of the series, for the new period, named in the renewal's mail",
+    () =>
+      withRenewingServer(async (renewing) => {
+        const { client } = await renewing.verifiedAccount(
+          "renew-inv@example.com",
+          "secret-password-1",
+        );
+        await client.call(api.address, { body: { country: "FR" } });
+        const bought = await subscribeMonthly(client);
+        const run = await renewing.moveClock(32 * 86_400_000);
+        expect(run.charged).toBe(1);
+        // A month later the first session has run out: sign in again.
+        const later = await renewing.signedIn("renew-inv@example.com", "secret-password-1");
+        const list = await later.call(api.invoiceDocuments, {});
+        const docs = list.ok ? list.body.documents : [];
+        expect(docs.map((d) => d.number).sort()).toEqual(["INV-2026-000001", "INV-2026-000002"]);
+        const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
+        expect(renewal?.document).toMatchObject({
+          taxes: [{ label: "VAT (France)", ratePercent: 20, taxable: 999, tax: 200 }],
+          lines: [{ kind: "renewal", label: "Power, renewal (1 seat)", amount: 999 }],
+          total: 1199,
+        });
+        expect(renewal?.document.servicePeriod?.start).toBe(bought.orderEndDate);
+        const [mail] = await Outbox.latest(renewing.running.deps.db, 1, "renew-inv@example.com");
+        expect(mail?.subject).toBe("Your subscription renewed");
+        // The renewal's mail is its receipt: the invoice's lines, tax and total, and the invoice.
+        expect(mail?.body).toContain(
+          [
+            "Power, renewal (1 seat): $9.99",
+            "VAT (France) 20 % on $9.99: $2.00",
+            "Total: $11.99",
+            "",
+            "Invoice INV-2026-000002 (PDF): http://localhost:0/api/5/invoices/INV-2026-000002.pdf",
+          ].join("\n"),
+        );
+      }),
+    60_000,
+  );
 
-  it("the account page announces what a reverse-charge renewal charges: no VAT, as its invoice", async () => {
-    const renewing = await startTestServer({
-      seed: false,
-      env: { CLOCK: "settable" },
-      renewals: { intervalMs: 0 },
-    });
-    try {
-      const email = "renew-rc@beispiel.de";
-      const { client } = await renewing.verifiedAccount(email, "secret-password-1");
-      await client.call(api.address, {
-        body: { name: "Ada Team", country: "DE", postalCode: "10115" },
-      });
-      const saved = await client.call(api.saveBillingDetails, {
-        body: { organisation: "Beispiel GmbH", taxId: "DE136695976" },
-      });
-      expect(saved.ok && saved.body.reverseCharge).toBe(true);
-      const token = await client.call(api.sandboxToken, {
-        body: {
-          number: "4242424242424242",
-          expMonth: 12,
-          expYear: 2030,
-          cvc: "123",
-          postalCode: "1",
-        },
-      });
-      if (!token.ok) throw new Error(token.body.message);
-      await client.call(api.paymentToken, {
-        body: { token: token.body.id },
-        idempotencyKey: newKey(),
-      });
-      const bought = await client.call(api.upgrade, {
-        body: { product: { code: "wv_single_1m" } },
-        idempotencyKey: newKey(),
-      });
-      if (!bought.ok) throw new Error(bought.body.message);
-      const products = await client.call(api.products, {});
-      if (!products.ok) throw new Error(products.body.message);
-      // Power monthly is $9.99 (catalog/plans): reverse charge adds nothing to it.
-      expect(products.body.nextBillingAmount).toBe(999);
+  it(
+    "the account page announces what a reverse-charge renewal charges: no VAT, as its invoice",
+    () =>
+      withRenewingServer(async (renewing) => {
+        const email = "renew-rc@beispiel.de";
+        const { client } = await renewing.verifiedAccount(email, "secret-password-1");
+        await client.call(api.address, {
+          body: { name: "Ada Team", country: "DE", postalCode: "10115" },
+        });
+        const saved = await client.call(api.saveBillingDetails, {
+          body: { organisation: "Beispiel GmbH", taxId: "DE136695976" },
+        });
+        expect(saved.ok && saved.body.reverseCharge).toBe(true);
+        await subscribeMonthly(client);
+        const products = await client.call(api.products, {});
+        if (!products.ok) throw new Error(products.body.message);
+        // Power monthly is $9.99 (catalog/plans): reverse charge adds nothing to it.
+        expect(products.body.nextBillingAmount).toBe(999);
 
-      const run = await renewing.moveClock(32 * 86_400_000);
-      expect(run.charged).toBe(1);
-      const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
-      expect(renewal?.document).toMatchObject({
-        taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: 999, tax: 0 }],
-        total: products.body.nextBillingAmount,
-        notes: [REVERSE_CHARGE_MENTION],
-      });
-      const [mail] = await Outbox.latest(renewing.running.deps.db, 1, email);
-      expect(mail?.body).toContain(
-        [
-          "Power, renewal (1 seat): $9.99",
-          "VAT (reverse charge) 0 % on $9.99: $0.00",
-          "Total: $9.99",
-          REVERSE_CHARGE_MENTION,
-        ].join("\n"),
-      );
-    } finally {
-      await renewing.close();
-    }
-  }, 60_000);
+        const run = await renewing.moveClock(32 * 86_400_000);
+        expect(run.charged).toBe(1);
+        const renewal = await Invoices.byNumber(renewing.running.deps.db, "INV-2026-000002");
+        expect(renewal?.document).toMatchObject({
+          taxes: [{ label: "VAT (reverse charge)", ratePercent: 0, taxable: 999, tax: 0 }],
+          total: products.body.nextBillingAmount,
+          notes: [REVERSE_CHARGE_MENTION],
+        });
+        const [mail] = await Outbox.latest(renewing.running.deps.db, 1, email);
+        expect(mail?.body).toContain(
+          [
+            "Power, renewal (1 seat): $9.99",
+            "VAT (reverse charge) 0 % on $9.99: $0.00",
+            "Total: $9.99",
+            REVERSE_CHARGE_MENTION,
+          ].join("\n"),
+        );
+      }),
+    60_000,
+  );
 });
 
 describe("documents", () => {

@@ -13,6 +13,7 @@ import { createSandboxProvider } from "./payments/sandbox.ts";
 import { newKey, startTestServer, type TestDatabase, type TestServer } from "./testing/harness.ts";
 import { openPglite } from "./testing/pglite.ts";
 import { POSTGRES_SKIPPED, postgresUrl, tellPostgresSkipped } from "./testing/postgres.ts";
+import { signUpWithCard } from "./testing/sandbox-cards.ts";
 
 const databases: { name: string; database: TestDatabase; skip: string | null }[] = [
   { name: "SQLite", database: "sqlite", skip: null },
@@ -71,28 +72,13 @@ for (const { name, database, skip } of databases) {
       return (await server.running.deps.db.get<{ n: number }>(sql, params))?.n ?? 0;
     }
 
-    async function buyer(email: string) {
-      const client = server.client();
-      const signedUp = await client.call(api.signUp, {
-        body: { email, password: "secret-1", firstName: "Pat", lastName: "Buyer" },
+    function buyer(email: string) {
+      return signUpWithCard(server.client(), {
+        email,
+        password: "secret-1",
+        firstName: "Pat",
+        lastName: "Buyer",
       });
-      if (!signedUp.ok) throw new Error(signedUp.body.message);
-      const token = await client.call(api.sandboxToken, {
-        body: {
-          number: "4242424242424242",
-          expMonth: 12,
-          expYear: 2030,
-          cvc: "123",
-          postalCode: "1",
-        },
-      });
-      if (!token.ok) throw new Error(token.body.message);
-      const saved = await client.call(api.paymentToken, {
-        body: { token: token.body.id },
-        idempotencyKey: newKey(),
-      });
-      if (!saved.ok) throw new Error(saved.body.message);
-      return client;
     }
 
     it("item 7: a request reusing a running purchase's key with another body frees nobody's lock", async () => {

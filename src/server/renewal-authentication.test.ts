@@ -9,9 +9,10 @@ import { periodEnd } from "../domain/calendar/index.ts";
 import { DAY_MS } from "./clock.ts";
 import { Renewals } from "./db/renewals.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
-import { createStripeProvider } from "./payments/stripe.ts";
 import { StripeFake } from "./payments/testing/stripe-fake.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { saveSandboxCard } from "./testing/sandbox-cards.ts";
+import { startStripeServer, stopStripeServer } from "./testing/stripe-server.ts";
 
 const AUTHENTICATE_EVERY_PAYMENT = "4000002760003184";
 const PASSWORD = "secret-1";
@@ -212,31 +213,13 @@ describe("Stripe: a renewal that needs the customer, through the fake", () => {
   const fake = new StripeFake();
   let server: TestServer;
   beforeAll(async () => {
-    await fake.start();
-    server = await startTestServer({
-      seed: false,
+    server = await startStripeServer(fake, {
       renewals: { intervalMs: 0 },
-      env: {
-        CLOCK: "settable",
-        PAYMENTS: "stripe",
-        STRIPE_SECRET_KEY: "sk_test_fake",
-        STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-        STRIPE_API_URL: fake.url,
-      },
-      payments: () =>
-        createStripeProvider({
-          secretKey: "sk_test_fake",
-          apiUrl: fake.url,
-          log: (line) => server.log.warn(line),
-          deadlineMs: 2_000,
-          requestTimeoutMs: 600,
-        }),
+      env: { CLOCK: "settable" },
+      provider: { deadlineMs: 2_000, requestTimeoutMs: 600 },
     });
   });
-  afterAll(async () => {
-    await server.close();
-    await fake.stop();
-  });
+  afterAll(() => stopStripeServer(server, fake));
 
   async function subscriber(email: string) {
     const { client, userId } = await server.verifiedAccount(email, PASSWORD);

@@ -16,6 +16,7 @@ import { LOCK_LEASE_MS } from "./services/account-lock.ts";
 import { type RenewalRun, RenewalWorker } from "./services/renewals.ts";
 import { fixtureCatalog } from "./testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { answerSandboxApproval } from "./testing/paypal-sandbox.ts";
 
 const OK_CARD = "4242424242424242";
 const DECLINED_WHEN_CHARGED = "4000000000000341";
@@ -521,11 +522,7 @@ describe("what renews, and at what price", () => {
     });
     if (!approval.ok) throw new Error(approval.body.message);
     const t0 = server.clock.now();
-    await client.fetch("/dev/paypal/approve", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ id: approval.body.approvalId, action: "approve" }).toString(),
-    });
+    await answerSandboxApproval(client, approval.body.approvalId);
     await setClock(periodEnd(t0, 0, 1));
     const list = await invoices(email, "paypal");
     expect(list.map((i) => [i.paymentProcessor, i.amountPaid])).toEqual([

@@ -2,70 +2,34 @@
 // (issue 11, "Several servers"): sessions, Idempotency-Keys, account locks and the health check
 // hold across both. Needs a PostgreSQL server (DATABASE_URL; a schema of its own, dropped after):
 // PGlite lives inside one process.
-import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
 import type { Db } from "./db/db.ts";
 import { MIGRATIONS } from "./db/migrations.ts";
-import { openPostgres } from "./db/postgres.ts";
 import { HEALTH_PATH } from "./handlers/health.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./seed.ts";
-import {
-  type ChildServer,
-  killAll,
-  startChildServer,
-  stopChildServer,
-} from "./testing/children.ts";
+import type { ChildServer } from "./testing/children.ts";
 import { newKey, TestClient } from "./testing/harness.ts";
-import {
-  createTestSchema,
-  postgresUrl,
-  type TestSchema,
-  tellPostgresSkipped,
-} from "./testing/postgres.ts";
+import { postgresUrl, tellPostgresSkipped } from "./testing/postgres.ts";
+import { saveSandboxCard } from "./testing/sandbox-cards.ts";
+import { sameBrowser, startTwoServers, type TwoServers } from "./testing/two-servers.ts";
 
 const url = postgresUrl();
 if (!url) tellPostgresSkipped("two servers on one PostgreSQL database");
 
 describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_000 }, () => {
-  const children: ChildProcess[] = [];
-  let schema: TestSchema;
+  let servers: TwoServers | undefined;
   let a: ChildServer;
   let b: ChildServer;
   let db: Db;
 
   beforeAll(async () => {
-    schema = await createTestSchema(url ?? "");
-    const env = {
-      DATABASE_URL: schema.url,
-      DATABASE_POOL_SIZE: "5",
-      SERVER_SECRET: randomBytes(32).toString("base64url"),
-      PAYMENTS: "sandbox",
-      SEED: "true",
-    };
     // Both at once on an empty schema: they take turns to migrate, and seed the demo accounts once.
-    [a, b] = await Promise.all([startChildServer(env, children), startChildServer(env, children)]);
-    db = openPostgres({ url: schema.url, poolSize: 2 });
+    servers = await startTwoServers(url ?? "", { PAYMENTS: "sandbox", SEED: "true" });
+    ({ a, b, db } = servers);
   }, 60_000);
 
-  afterAll(async () => {
-    await Promise.all([a, b].filter(Boolean).map(stopChildServer));
-    killAll(children);
-    await db?.close();
-    await schema?.drop();
-  });
-
-  /** A client of `server` that carries the cookies `from` has. */
-  function sameBrowser(from: TestClient, server: ChildServer): TestClient {
-    const client = new TestClient(server.url);
-    const headers = new Headers();
-    for (const pair of from.cookieHeader.split("; ").filter(Boolean)) {
-      headers.append("set-cookie", `${pair}; Path=/`);
-    }
-    client.remember(headers);
-    return client;
-  }
+  afterAll(() => servers?.stop());
 
   async function count(sql: string, params: (string | number)[] = []): Promise<number> {
     return (await db.get<{ n: number }>(sql, params))?.n ?? 0;
@@ -143,20 +107,8 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
     });
     expect(signUp.ok).toBe(true);
     const onB = sameBrowser(onA, b);
-    const token = await onB.call(api.sandboxToken, {
-      body: {
-        number: "4242424242424242",
-        expMonth: 12,
-        expYear: 2030,
-        cvc: "123",
-        postalCode: "1",
-      },
-    });
-    if (!token.ok) throw new Error(token.body.message);
-    const saved = await onA.call(api.paymentToken, {
-      body: { token: token.body.id },
-      idempotencyKey: newKey(),
-    });
+    // Tokenised on one server, saved on the other.
+    const saved = await saveSandboxCard(onA, {}, onB);
     expect(saved.ok).toBe(true);
 
     const chargesBefore = await count(
@@ -193,30 +145,20 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
 // shared database, http/rate-limit.ts DatabaseRateStore, decision 0028). Two more servers, with
 // the real limits, on a schema of their own; one client alternates between them.
 describe.skipIf(!url)("rate limits across two servers", { timeout: 60_000 }, () => {
-  const children: ChildProcess[] = [];
-  let schema: TestSchema;
+  let servers: TwoServers | undefined;
   let a: ChildServer;
   let b: ChildServer;
 
   beforeAll(async () => {
-    schema = await createTestSchema(url ?? "");
-    const env = {
-      DATABASE_URL: schema.url,
-      DATABASE_POOL_SIZE: "3",
-      SERVER_SECRET: randomBytes(32).toString("base64url"),
-      PAYMENTS: "sandbox",
-      SEED: "false",
-      RATE_LIMIT_SCALE: "1",
-    };
-    a = await startChildServer(env, children);
-    b = await startChildServer(env, children);
+    servers = await startTwoServers(
+      url ?? "",
+      { DATABASE_POOL_SIZE: "3", PAYMENTS: "sandbox", SEED: "false", RATE_LIMIT_SCALE: "1" },
+      { oneAfterTheOther: true },
+    );
+    ({ a, b } = servers);
   }, 60_000);
 
-  afterAll(async () => {
-    await Promise.all([a, b].filter(Boolean).map(stopChildServer));
-    killAll(children);
-    await schema?.drop();
-  });
+  afterAll(() => servers?.stop());
 
   const either = (i: number) => new TestClient((i % 2 === 0 ? a : b).url);
 

@@ -2,69 +2,14 @@
 // implements every state's published algorithm). Whether the id is registered and active is for
 // VIES, the EU's online service, which a deployment should ask before it trusts an id for a
 // reverse charge (README: "VAT ids"); this machine, and the tests, have no network.
-import {
-  austria,
-  belgium,
-  bulgaria,
-  type Country,
-  checkVAT,
-  croatia,
-  cyprus,
-  czechRepublic,
-  denmark,
-  estonia,
-  finland,
-  france,
-  germany,
-  greece,
-  hungary,
-  ireland,
-  italy,
-  latvia,
-  lithuania,
-  luxembourg,
-  malta,
-  netherlands,
-  poland,
-  portugal,
-  romania,
-  slovakiaRepublic,
-  slovenia,
-  spain,
-  sweden,
-} from "jsvat-next";
+import { type Country, checkVAT, countries } from "jsvat-next";
 import { isEuCountry } from "./tax-treatment.ts";
 
-/** The 27 member states' rules (no OSS "EU" numbers, no non-member states). */
-const MEMBER_STATES: readonly Country[] = [
-  austria,
-  belgium,
-  bulgaria,
-  croatia,
-  cyprus,
-  czechRepublic,
-  denmark,
-  estonia,
-  finland,
-  france,
-  germany,
-  greece,
-  hungary,
-  ireland,
-  italy,
-  latvia,
-  lithuania,
-  luxembourg,
-  malta,
-  netherlands,
-  poland,
-  portugal,
-  romania,
-  slovakiaRepublic,
-  slovenia,
-  spain,
-  sweden,
-];
+/**
+ * The 27 member states' rules (no OSS "EU" numbers, no non-member states): jsvat-next's countries
+ * whose ISO 3166 code is one of tax-treatment.ts's member states, so the list is kept in one place.
+ */
+const MEMBER_STATES: readonly Country[] = countries.filter((state) => isEuCountry(state.codes[0]));
 
 /** The prefix of a VAT id → the country (ISO 3166): Greece's ids say EL. */
 const PREFIX_COUNTRY: Record<string, string> = { EL: "GR" };

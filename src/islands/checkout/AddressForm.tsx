@@ -18,13 +18,9 @@ import {
   problemProps,
   serverFieldErrors,
 } from "../forms/field-errors.tsx";
+import { filledText } from "../forms/form-values.ts";
 import { Problem } from "../screens/Frame.tsx";
 import { OrganisationSection } from "./OrganisationSection.tsx";
-
-function text(form: FormData, name: string): string | undefined {
-  const value = form.get(name);
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-}
 
 export function AddressForm() {
   const state = useStore(submitAddress.$state);
@@ -49,15 +45,16 @@ export function AddressForm() {
     if (!el) return;
     const data = new FormData(el);
     const address = {
-      name: text(data, "name"),
-      country: text(data, "country") ?? "US",
-      state: regionsOf(text(data, "country") ?? "US") ? text(data, "state") : undefined,
-      postalCode: text(data, "postalCode"),
+      name: filledText(data, "name"),
+      country: filledText(data, "country") ?? "US",
+      state: regionsOf(filledText(data, "country") ?? "US") ? filledText(data, "state") : undefined,
+      postalCode: filledText(data, "postalCode"),
     };
     $billingPostalCode.set(address.postalCode ?? "");
     const found = checkFields(el);
     // Only the fields already filled in are judged while the person is still typing.
-    if (!show) for (const name of Object.keys(found)) if (!text(data, name)) delete found[name];
+    if (!show)
+      for (const name of Object.keys(found)) if (!filledText(data, name)) delete found[name];
     setErrors(found);
     if (Object.keys(found).length > 0) {
       if (show) focusFirstProblem(el, found);

@@ -10,11 +10,30 @@ import {
   loadBillingDetails,
   saveBillingDetails,
 } from "../../stores/billing.ts";
+import { filledText } from "../forms/form-values.ts";
 import { Problem } from "../screens/Frame.tsx";
 
-function text(form: FormData, name: string): string | undefined {
-  const value = form.get(name);
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+/** A labelled text field of the organisation's details, showing the saved value. */
+function TextField(props: {
+  id: string;
+  label: string;
+  name: string;
+  autoComplete: string;
+  maxLength: number;
+  value: string | null | undefined;
+}) {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        autoComplete={props.autoComplete}
+        maxLength={props.maxLength}
+        defaultValue={props.value ?? ""}
+      />
+    </>
+  );
 }
 
 export function OrganisationSection({
@@ -36,7 +55,7 @@ export function OrganisationSection({
     const form = new FormData(event.currentTarget);
     const input: BillingDetailsInput = {};
     for (const key of ["organisation", "taxId", "street", "city"] as const) {
-      const value = text(form, key);
+      const value = filledText(form, key);
       if (value !== undefined) input[key] = value;
     }
     if (place === "account") input.reissue = form.get("reissue") === "on";
@@ -54,13 +73,13 @@ export function OrganisationSection({
         // Re-mounted once the saved details arrive, so the fields show them.
         key={loaded.status === "success" ? "loaded" : "empty"}
       >
-        <label htmlFor={id("name")}>Organisation name</label>
-        <input
+        <TextField
           id={id("name")}
+          label="Organisation name"
           name="organisation"
           autoComplete="organization"
           maxLength={200}
-          defaultValue={current?.organisation ?? ""}
+          value={current?.organisation}
         />
         <label htmlFor={id("tax")}>VAT or tax id</label>
         <input
@@ -73,21 +92,21 @@ export function OrganisationSection({
         <p id={id("tax-hint")} className="hint">
           EU businesses: the VAT id with its country prefix, such as DE123456789.
         </p>
-        <label htmlFor={id("street")}>Street address</label>
-        <input
+        <TextField
           id={id("street")}
+          label="Street address"
           name="street"
           autoComplete="street-address"
           maxLength={200}
-          defaultValue={current?.street ?? ""}
+          value={current?.street}
         />
-        <label htmlFor={id("city")}>City</label>
-        <input
+        <TextField
           id={id("city")}
+          label="City"
           name="city"
           autoComplete="address-level2"
           maxLength={100}
-          defaultValue={current?.city ?? ""}
+          value={current?.city}
         />
         {place === "account" && (
           <label>

@@ -91,6 +91,16 @@ const TOKEN_SAVED = {
   body: { success: true, paymentMethod: { processor: "cc", brand: "visa", last4: "4242" } },
 };
 
+/** The upgrade's answer when the bank wants the customer (3-D Secure) for PaymentIntent `id`. */
+const bankAsks = (id: string) => ({
+  status: 402,
+  body: {
+    message: "Your bank asks you to confirm this payment.",
+    error_code: "authentication_required",
+    action: { paymentId: id, clientSecret: `${id}_secret_x` },
+  },
+});
+
 type TokenAnswer = { paymentMethod?: { id: string }; error?: { type: string; code?: string } };
 
 /**
@@ -295,17 +305,7 @@ describe("Stripe mode (a publishable key configured)", () => {
   it("shows the bank's step (3-D Secure) with Stripe.js, then asks again with the same key", async () => {
     setUp(STRIPE, {
       "POST /api/3/payment/token": [TOKEN_SAVED],
-      "POST /api/3/payment/upgrade": [
-        {
-          status: 402,
-          body: {
-            message: "Your bank asks you to confirm this payment.",
-            error_code: "authentication_required",
-            action: { paymentId: "pi_1", clientSecret: "pi_1_secret_x" },
-          },
-        },
-        UPGRADED,
-      ],
+      "POST /api/3/payment/upgrade": [bankAsks("pi_1"), UPGRADED],
     });
     const stripe = fakeStripe(() => ({ paymentMethod: { id: "pm_3ds" } }));
     fireEvent.click(await stripeReady(stripe));
@@ -322,14 +322,7 @@ describe("Stripe mode (a publishable key configured)", () => {
     setUp(STRIPE, {
       "POST /api/3/payment/token": [TOKEN_SAVED],
       "POST /api/3/payment/upgrade": [
-        {
-          status: 402,
-          body: {
-            message: "Your bank asks you to confirm this payment.",
-            error_code: "authentication_required",
-            action: { paymentId: "pi_2", clientSecret: "pi_2_secret_x" },
-          },
-        },
+        bankAsks("pi_2"),
         {
           status: 402,
           body: {

@@ -117,6 +117,24 @@ const FRESH_ON_RETRY = [
   )
   .join(",\n           ");
 
+/**
+ * Paid (the order written): only while the renewal is still in the state `holder` names, so
+ * nothing is recorded for a renewal another worker or a later attempt has taken.
+ */
+async function markPaid(
+  q: Queryable,
+  r: { id: string; orderId: string; now: number },
+  holder: "state = 'claimed' AND worker = ?" | "state = 'failed' AND payment_key = ?",
+  holderValue: string,
+): Promise<boolean> {
+  const result = await q.run(
+    `UPDATE renewals SET state = 'charged', order_id = ?, last_error = NULL, updated_at = ?
+     WHERE id = ? AND ${holder}`,
+    [r.orderId, r.now, r.id, holderValue],
+  );
+  return result.changes === 1;
+}
+
 export const Renewals = {
   /**
    * Accounts whose paid period has ended and that have something to do: renew, end (cancelled,
@@ -204,12 +222,7 @@ export const Renewals = {
     q: Queryable,
     r: { id: string; worker: string; orderId: string; now: number },
   ): Promise<boolean> {
-    const result = await q.run(
-      `UPDATE renewals SET state = 'charged', order_id = ?, last_error = NULL, updated_at = ?
-       WHERE id = ? AND state = 'claimed' AND worker = ?`,
-      [r.orderId, r.now, r.id, r.worker],
-    );
-    return result.changes === 1;
+    return markPaid(q, r, "state = 'claimed' AND worker = ?", r.worker);
   },
 
   /**
@@ -272,12 +285,7 @@ export const Renewals = {
     q: Queryable,
     r: { id: string; paymentKey: string; orderId: string; now: number },
   ): Promise<boolean> {
-    const result = await q.run(
-      `UPDATE renewals SET state = 'charged', order_id = ?, last_error = NULL, updated_at = ?
-       WHERE id = ? AND state = 'failed' AND payment_key = ?`,
-      [r.orderId, r.now, r.id, r.paymentKey],
-    );
-    return result.changes === 1;
+    return markPaid(q, r, "state = 'failed' AND payment_key = ?", r.paymentKey);
   },
 
   async byId(q: Queryable, id: string): Promise<Renewal | null> {

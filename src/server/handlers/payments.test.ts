@@ -8,6 +8,7 @@ import {
 import { PaypalApprovals } from "../db/ledger.ts";
 import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -374,13 +375,7 @@ describe("PayPal sandbox", () => {
     const page = await client.fetch(start.body.approvalUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("$29.94");
-    const form = new URLSearchParams({ id: start.body.approvalId, action: "approve" });
-    const approve = () =>
-      client.fetch("/dev/paypal/approve", {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: form.toString(),
-      });
+    const approve = () => answerSandboxApproval(client, start.body.approvalId);
     const first = await approve();
     expect(first.status).toBe(303);
     const location = first.headers.get("location") ?? "";
@@ -454,11 +449,7 @@ describe("PayPal sandbox", () => {
       idempotencyKey: newKey(),
     });
     if (!start.ok) throw new Error(start.body.message);
-    const approved = await client.fetch("/dev/paypal/approve", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ id: start.body.approvalId, action: "approve" }).toString(),
-    });
+    const approved = await answerSandboxApproval(client, start.body.approvalId);
     expect(approved.status).toBe(303);
     expect(approved.headers.get("location")).toMatch(
       /^\/cart\?from=hub&paypal=approved&orderId=ord_[\w-]+#paypalCompleted$/,
@@ -507,12 +498,7 @@ describe("PayPal sandbox", () => {
           subscriptionId: null,
         }),
       );
-      const approve = () =>
-        client.fetch("/dev/paypal/approve", {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ id, action: "approve" }).toString(),
-        });
+      const approve = () => answerSandboxApproval(client, id);
       for (const answer of [await approve(), await approve()]) {
         expect({ returnUrl, status: answer.status }).toEqual({ returnUrl, status: 303 });
         expect(answer.headers.get("location")).toMatch(

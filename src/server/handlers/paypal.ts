@@ -12,7 +12,7 @@ import { paypalValue } from "../../domain/paypal/terms.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
-import { PaypalApprovals } from "../db/ledger.ts";
+import { type PaypalApproval, PaypalApprovals } from "../db/ledger.ts";
 import type { User } from "../db/users.ts";
 import { Users } from "../db/users.ts";
 import { escapeHtml, fail, HttpError, html, json, redirect } from "../http/reply.ts";
@@ -23,8 +23,12 @@ import { withAccountLock } from "../services/account-lock.ts";
 import type { Outcome } from "../services/idempotency.ts";
 import { invoiceOrder } from "../services/invoices.ts";
 import { applyOrder, buildOrder } from "../services/orders.ts";
-import { confirmApproval, planIdFor, termsOf } from "../services/paypal-subscriptions.ts";
-import { quoteFor } from "../services/quotes.ts";
+import {
+  approvedQuote,
+  confirmApproval,
+  planIdFor,
+  termsOf,
+} from "../services/paypal-subscriptions.ts";
 import { pricePurchase } from "./payments.ts";
 
 export const PAYPAL_APPROVAL_PATH = "/dev/paypal/approve";
@@ -109,6 +113,36 @@ type PaypalBody = z.output<typeof api.paypalSubscription.body>;
  * PayPal plan, the quantity, the first cycle's price). With it: fetches the subscription from
  * PayPal and writes the order only when it is what was prepared (services/paypal-subscriptions.ts).
  */
+/**
+ * The approval a subscription request stores before the customer approves it: at PayPal
+ * (`paypal`: what PayPal was asked for) or on the sandbox's stand-in page (`paypal` null).
+ */
+function createdApproval(
+  id: string,
+  user: User,
+  { code, quote }: Pick<ReturnType<typeof pricePurchase>, "code" | "quote">,
+  body: { addOns?: string[] | undefined },
+  returnUrl: string,
+  createdAt: number,
+  paypal: PaypalApproval["paypal"],
+): PaypalApproval {
+  return {
+    id,
+    userId: user.id,
+    productCode: code,
+    seats: quote.seats,
+    addOns: body.addOns ?? [],
+    coupon: quote.coupon,
+    total: quote.summary.total,
+    returnUrl,
+    state: "created",
+    orderId: null,
+    createdAt,
+    paypal,
+    subscriptionId: null,
+  };
+}
+
 async function paypalApi(
   ctx: Ctx,
   paypal: PaypalClient,
@@ -205,26 +239,15 @@ async function paypalApi(
       },
     },
     commit: (tx) =>
-      PaypalApprovals.insert(tx, {
-        id,
-        userId: user.id,
-        productCode: code,
-        seats: quote.seats,
-        addOns: body.addOns ?? [],
-        coupon: quote.coupon,
-        total: quote.summary.total,
-        returnUrl,
-        state: "created",
-        orderId: null,
-        createdAt: now,
-        paypal: {
+      PaypalApprovals.insert(
+        tx,
+        createdApproval(id, user, { code, quote }, body, returnUrl, now, {
           planId,
           quantity: terms.quantity,
           firstUnitCents: terms.firstUnitCents,
           unitCents: terms.unitCents,
-        },
-        subscriptionId: null,
-      }),
+        }),
+      ),
   };
 }
 
@@ -254,21 +277,10 @@ export function paypalRoutes(routes: Routes): void {
       status: 200,
       body: answer,
       commit: (tx) =>
-        PaypalApprovals.insert(tx, {
-          id,
-          userId: user.id,
-          productCode: code,
-          seats: quote.seats,
-          addOns: body.addOns ?? [],
-          coupon: quote.coupon,
-          total: quote.summary.total,
-          returnUrl,
-          state: "created",
-          orderId: null,
-          createdAt: ctx.now(),
-          paypal: null,
-          subscriptionId: null,
-        }),
+        PaypalApprovals.insert(
+          tx,
+          createdApproval(id, user, { code, quote }, body, returnUrl, ctx.now(), null),
+        ),
     };
   });
 
@@ -330,24 +342,18 @@ export function paypalRoutes(routes: Routes): void {
       // The account is priced again under its lock (services/account-lock.ts): between the
       // subscription call and this click the account may have bought something else.
       const outcome = await withAccountLock(ctx, approval.userId, async ({ user, account }) => {
-        const priced = quoteFor(catalog, account, {
-          targetProduct: approval.productCode,
-          seats: approval.seats,
-          addOns: approval.addOns,
-          coupon: approval.coupon ?? undefined,
-          sellerCountry: ctx.app.config.seller.country,
-        });
+        const quote = approvedQuote(catalog, account, approval, ctx.app.config.seller.country);
         // PayPal charges what the customer approved; a different price now charges nothing.
-        if (!priced.ok || priced.quote.summary.total !== approval.total) {
+        if (quote === null) {
           await db.transaction((tx) => PaypalApprovals.settle(tx, id, "price_changed", null));
           return { state: "price_changed", orderId: "" };
         }
         const now = ctx.now();
-        const { summary } = priced.quote;
+        const { summary } = quote;
         const order = buildOrder(
           catalog,
           account,
-          priced.quote,
+          quote,
           { code: approval.productCode, addOns: approval.addOns },
           { processor: "paypal", chargeRef: `PAYPAL-${approval.id}`, idempotencyKey: approval.id },
           now,

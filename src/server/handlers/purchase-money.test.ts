@@ -6,6 +6,7 @@ import { mulDivRoundHalfUp } from "../../domain/pricing/money.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { signUpWithCard } from "../testing/sandbox-cards.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -133,22 +134,13 @@ describe("mid-period additions (item 9)", () => {
   });
 });
 
-async function newBuyer(email: string): Promise<TestClient> {
-  const client = server.client();
-  const signUp = await client.call(api.signUp, {
-    body: { email, password: "secret-1", firstName: "Pat", lastName: "Buyer" },
+function newBuyer(email: string): Promise<TestClient> {
+  return signUpWithCard(server.client(), {
+    email,
+    password: "secret-1",
+    firstName: "Pat",
+    lastName: "Buyer",
   });
-  if (!signUp.ok) throw new Error(signUp.body.message);
-  const token = await client.call(api.sandboxToken, {
-    body: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123", postalCode: "1" },
-  });
-  if (!token.ok) throw new Error(token.body.message);
-  const card = await client.call(api.paymentToken, {
-    body: { token: token.body.id },
-    idempotencyKey: newKey(),
-  });
-  if (!card.ok) throw new Error(card.body.message);
-  return client;
 }
 
 describe("first-term coupons (item 5)", () => {

@@ -9,9 +9,9 @@ import {
   GENERIC_CARD_ERROR_MESSAGE,
 } from "../../domain/errors/card-errors.ts";
 import { Users } from "../db/users.ts";
-import { createStripeProvider } from "../payments/stripe.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { newKey, type TestClient, type TestServer } from "../testing/harness.ts";
+import { startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
 
 const fake = new StripeFake();
 let server: TestServer;
@@ -19,29 +19,11 @@ let server: TestServer;
 const DEADLINE_MS = 2_000;
 
 beforeAll(async () => {
-  await fake.start();
-  server = await startTestServer({
-    seed: false,
-    env: {
-      PAYMENTS: "stripe",
-      STRIPE_SECRET_KEY: "sk_test_fake",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-      STRIPE_API_URL: fake.url,
-    },
-    payments: () =>
-      createStripeProvider({
-        secretKey: "sk_test_fake",
-        apiUrl: fake.url,
-        log: (line) => server.log.warn(line),
-        deadlineMs: DEADLINE_MS,
-        requestTimeoutMs: 600,
-      }),
+  server = await startStripeServer(fake, {
+    provider: { deadlineMs: DEADLINE_MS, requestTimeoutMs: 600 },
   });
 });
-afterAll(async () => {
-  await server.close();
-  await fake.stop();
-});
+afterAll(() => stopStripeServer(server, fake));
 
 let n = 0;
 async function buyer(pm = "pm_card_visa"): Promise<{ client: TestClient; userId: number }> {

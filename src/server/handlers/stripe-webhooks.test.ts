@@ -7,10 +7,15 @@ import { api } from "../../contract/index.ts";
 import { Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
-import { stripeClient } from "../payments/stripe.ts";
 import { reconcileStripe, refundStripeOrder } from "../payments/stripe-reconcile.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { newKey, type TestClient, type TestServer } from "../testing/harness.ts";
+import {
+  fakeStripeClient,
+  lostPayment,
+  startStripeServer,
+  stopStripeServer,
+} from "../testing/stripe-server.ts";
 
 const SECRET = "whsec_testsecret123";
 const fake = new StripeFake();
@@ -18,23 +23,10 @@ let server: TestServer;
 let stripe: Stripe;
 
 beforeAll(async () => {
-  await fake.start();
-  server = await startTestServer({
-    seed: false,
-    env: {
-      PAYMENTS: "stripe",
-      STRIPE_SECRET_KEY: "sk_test_fake",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-      STRIPE_API_URL: fake.url,
-      STRIPE_WEBHOOK_SECRET: SECRET,
-    },
-  });
-  stripe = stripeClient("sk_test_fake", fake.url);
+  server = await startStripeServer(fake, { env: { STRIPE_WEBHOOK_SECRET: SECRET } });
+  stripe = fakeStripeClient(fake);
 });
-afterAll(async () => {
-  await server.close();
-  await fake.stop();
-});
+afterAll(() => stopStripeServer(server, fake));
 
 const db = () => server.running.deps.db;
 /** What a refund needs to issue its credit note and receipt: the server's own mailer and settings. */
@@ -239,18 +231,7 @@ describe("support refunds and the reconciliation", () => {
   it("refunds a payment left without an order after the grace time, and reports orders without a payment", async () => {
     const { userId } = await paidAnnual();
     // A payment whose answer was lost and never asked again: no order.
-    const user = await Users.byId(db(), userId);
-    const orphan = await stripe.paymentIntents.create(
-      {
-        amount: 500,
-        currency: "usd",
-        customer: user?.paymentCustomer as string,
-        payment_method: "pm_card_visa",
-        confirm: true,
-        metadata: { order_key: `order:${userId}:lost` },
-      },
-      { idempotencyKey: `order:${userId}:lost` },
-    );
+    const orphan = await lostPayment(stripe, db(), userId);
     const deps = {
       db: db(),
       stripe,

@@ -6,10 +6,15 @@ import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
-import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
+import {
+  fakeStripeClient,
+  lostPayment,
+  startStripeServer,
+  stopStripeServer,
+  stripeFakeEnv,
+} from "../testing/stripe-server.ts";
 import { ReconcileSchedule } from "./reconcile-schedule.ts";
-import { createStripeProvider, stripeClient } from "./stripe.ts";
 import { StripeFake } from "./testing/stripe-fake.ts";
 
 const fake = new StripeFake();
@@ -17,37 +22,19 @@ let server: TestServer;
 let stripe: Stripe;
 
 beforeAll(async () => {
-  await fake.start();
-  stripe = stripeClient("sk_test_fake", fake.url);
-  server = await startTestServer({
-    seed: false,
+  server = await startStripeServer(fake, {
     // An order without its payment is logged as an error, for a person.
     allowServerErrors: true,
     // Stripe's objects carry real times: the server's clock starts at the real time.
     clock: testClock(Date.now()),
     // Only when the clock moves (and when kicked): the interval is tested below.
     reconcile: { intervalMs: 0 },
-    env: {
-      CLOCK: "settable",
-      PAYMENTS: "stripe",
-      STRIPE_SECRET_KEY: "sk_test_fake",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-      STRIPE_API_URL: fake.url,
-    },
-    payments: () =>
-      createStripeProvider({
-        secretKey: "sk_test_fake",
-        apiUrl: fake.url,
-        log: (line) => server.log.warn(line),
-        deadlineMs: 2_000,
-        requestTimeoutMs: 600,
-      }),
+    env: { CLOCK: "settable" },
+    provider: { deadlineMs: 2_000, requestTimeoutMs: 600 },
   });
+  stripe = fakeStripeClient(fake);
 });
-afterAll(async () => {
-  await server.close();
-  await fake.stop();
-});
+afterAll(() => stopStripeServer(server, fake));
 
 const refundsOf = (paymentId: string) =>
   [...fake.refunds.values()].filter((r) => r.payment_intent === paymentId);
@@ -72,18 +59,7 @@ describe("the scheduled reconciliation", () => {
     if (!paid) throw new Error("no payment");
     paid.amount = 1;
     // A payment whose answer was lost and never asked for again: no order.
-    const user = await Users.byId(server.running.deps.db, userId);
-    const orphan = await stripe.paymentIntents.create(
-      {
-        amount: 500,
-        currency: "usd",
-        customer: user?.paymentCustomer as string,
-        payment_method: "pm_card_visa",
-        confirm: true,
-        metadata: { order_key: `order:${userId}:lost` },
-      },
-      { idempotencyKey: `order:${userId}:lost` },
-    );
+    const orphan = await lostPayment(stripe, server.running.deps.db, userId);
 
     await server.moveClock(10 * 60_000);
     await expect.poll(() => logged(`payment ${orphan.id}`).length).toBeGreaterThan(0);
@@ -124,13 +100,7 @@ describe("the scheduled reconciliation", () => {
     const off = await startTestServer({
       seed: false,
       reconcile: undefined,
-      env: {
-        PAYMENTS: "stripe",
-        STRIPE_SECRET_KEY: "sk_test_fake",
-        STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-        STRIPE_API_URL: fake.url,
-        RECONCILE_INTERVAL_SECONDS: "0",
-      },
+      env: stripeFakeEnv(fake, { RECONCILE_INTERVAL_SECONDS: "0" }),
     });
     const sandbox = await startTestServer({ seed: false, reconcile: { intervalMs: 1000 } });
     try {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
 import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
+import { saveSandboxCard } from "../testing/sandbox-cards.ts";
 
 // 31 January of a leap year, in the afternoon (UTC).
 const BOUGHT = Date.UTC(2028, 0, 31, 15, 30);
@@ -28,20 +29,7 @@ describe("order period", () => {
       },
     });
     if (!signUp.ok) throw new Error(signUp.body.message);
-    const token = await client.call(api.sandboxToken, {
-      body: {
-        number: "4242424242424242",
-        expMonth: 12,
-        expYear: 2030,
-        cvc: "123",
-        postalCode: "1",
-      },
-    });
-    if (!token.ok) throw new Error(token.body.message);
-    await client.call(api.paymentToken, {
-      body: { token: token.body.id },
-      idempotencyKey: newKey(),
-    });
+    await saveSandboxCard(client);
 
     const bought = await client.call(api.upgrade, {
       body: { product: { code: "wv_unloct17_1m" } },

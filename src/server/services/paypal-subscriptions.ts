@@ -151,6 +151,27 @@ function termsOfApproval(approval: PaypalApproval): PaypalTerms | null {
  * Confirms an approval with PayPal's subscription: the order is written only when PayPal says
  * the subscription is ACTIVE with this approval's key, plan, quantity and first payment.
  */
+/**
+ * An approval priced again for the account as it is now: the quote, or null when it no longer
+ * costs what the customer approved (PayPal charges the approved price; another one charges
+ * nothing here).
+ */
+export function approvedQuote(
+  catalog: Catalog,
+  account: Account,
+  approval: PaypalApproval,
+  sellerCountry: string,
+): Quote | null {
+  const priced = quoteFor(catalog, account, {
+    targetProduct: approval.productCode,
+    seats: approval.seats,
+    addOns: approval.addOns,
+    coupon: approval.coupon ?? undefined,
+    sellerCountry,
+  });
+  return priced.ok && priced.quote.summary.total === approval.total ? priced.quote : null;
+}
+
 export async function confirmApproval(
   deps: PaypalDeps,
   approvalId: string,
@@ -216,21 +237,13 @@ export async function confirmApproval(
   // The account is priced again under its lock: between the preparation and now it may have
   // bought something else, and then this payment pays for nothing here.
   const outcome = await tryWithAccountLock(deps, approval.userId, async ({ user, account }) => {
-    const priced = quoteFor(catalog, account, {
-      targetProduct: approval.productCode,
-      seats: approval.seats,
-      addOns: approval.addOns,
-      coupon: approval.coupon ?? undefined,
-      sellerCountry: deps.config.seller.country,
-    });
-    if (!priced.ok || priced.quote.summary.total !== approval.total) {
-      return { kind: "stale" as const };
-    }
+    const quote = approvedQuote(catalog, account, approval, deps.config.seller.country);
+    if (quote === null) return { kind: "stale" as const };
     const now = deps.clock.now();
     const order = buildOrder(
       catalog,
       account,
-      priced.quote,
+      quote,
       { code: approval.productCode, addOns: approval.addOns },
       // The first payment's sale id arrives with PAYMENT.SALE.COMPLETED, which replaces this.
       { processor: "paypal", chargeRef: `paypal-first:${sub.id}`, idempotencyKey: approval.id },
@@ -241,8 +254,8 @@ export async function confirmApproval(
       if (!(await PaypalApprovals.linkSubscription(tx, approval.id, sub.id))) {
         throw new Error(`approval ${approval.id} is linked to another subscription`);
       }
-      await applyOrder(tx, catalog, account, order, priced.quote.summary);
-      await invoiceOrder(tx, deps, { order, summary: priced.quote.summary, user });
+      await applyOrder(tx, catalog, account, order, quote.summary);
+      await invoiceOrder(tx, deps, { order, summary: quote.summary, user });
       await Users.update(tx, user.id, { paypalSubscriptionId: sub.id });
       return true;
     });

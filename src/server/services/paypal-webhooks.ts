@@ -21,12 +21,11 @@
 // - CUSTOMER.DISPUTE.CREATED: recorded for the operator; access follows the outcome (a reversal).
 import { centsOf } from "../../domain/paypal/terms.ts";
 import { nextRenewalStep, renewalCharge } from "../../domain/renewals/index.ts";
-import { randomId } from "../auth/tokens.ts";
 import { DAY_MS } from "../clock.ts";
 import type { AppDeps } from "../context.ts";
 import type { Queryable } from "../db/db.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
-import { type Order, Orders } from "../db/orders.ts";
+import { Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
 import { PaypalStrays } from "../db/paypal-strays.ts";
 import { Refunds } from "../db/refunds.ts";
@@ -35,12 +34,12 @@ import { type User, Users } from "../db/users.ts";
 import { claimWebhookEvent } from "../db/webhook-events.ts";
 import type { PaypalClient, PaypalTransmission } from "../payments/paypal-client.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
-import { documentPath, issueInvoice, receiptBreakdown, taxLocationOf } from "./invoices.ts";
-import { pricedWith } from "./orders.ts";
+import { issueInvoice, taxLocationOf } from "./invoices.ts";
 import { endStray, refundStraySale } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
 import { recordRefund } from "./refunds.ts";
 import { renewedMail } from "./renewal-emails.ts";
+import { billingState, receiptInvoice, renewalOrder } from "./renewals.ts";
 
 export type WebhookDeps = Pick<
   AppDeps,
@@ -280,24 +279,7 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       });
       return { status: 200, applied };
     }
-    const step = nextRenewalStep(
-      catalog,
-      {
-        productCode: sub.productCode,
-        orderState: sub.orderState,
-        seats: sub.seats,
-        termMonths: sub.termMonths,
-        orderStart: sub.orderStart,
-        orderEnd: sub.orderEnd,
-        periodAnchor: sub.periodAnchor,
-        periodIndex: sub.periodIndex,
-        pendingProductCode: sub.pendingProductCode,
-        pendingSeats: sub.pendingSeats,
-        pendingAt: sub.pendingAt,
-        expired: sub.expiredFlag,
-      },
-      Math.max(at, sub.orderEnd),
-    );
+    const step = nextRenewalStep(catalog, billingState(sub), Math.max(at, sub.orderEnd));
     if (step.kind !== "renew" || fresh.paypalSubscriptionId !== subscriptionId) {
       // PayPal billed a subscription that has ended here: the sale is given back, and the
       // subscription must not bill again.
@@ -335,32 +317,20 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
         `paypal: sale ${saleId} of ${cents} cents differs from the renewal price ${priced.ok ? priced.charge.total : "?"}`,
       );
     }
-    const plan = catalog.plans.find((p) => p.code === step.productCode);
-    const order: Order = {
-      id: randomId("ord"),
-      userId: fresh.id,
-      kind: "plan",
+    const order = renewalOrder(catalog, fresh, {
       productCode: step.productCode,
-      productName: plan?.name ?? step.productCode,
       seats: step.seats,
-      addOns: [],
       subTotal: agrees && priced.ok ? priced.charge.subTotal : cents,
       salesTax: agrees && priced.ok ? priced.charge.salesTax : 0,
       total: cents,
-      listPrice: agrees && priced.ok ? priced.charge.subTotal : cents,
-      prorateAmount: 0,
-      currency: "USD",
       processor: "paypal",
       chargeRef,
-      invoiceId: randomId("in"),
       periodStart: step.start,
       periodEnd: step.end,
       termMonths: step.termMonths,
-      coupon: null,
       idempotencyKey: `paypal-sale:${saleId}`,
       createdAt: now,
-      ...pricedWith(catalog, fresh.priceTestingGroupValue),
-    };
+    });
     const applied = await db.transaction(async (tx) => {
       if (!(await claim(tx, deps, event))) return "duplicate";
       // The same sale under another event id (PayPal resends with a new one): one order.
@@ -401,11 +371,7 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       await mailer.queue(
         tx,
         renewedMail(fresh, {
-          invoice: {
-            number: invoice.number,
-            breakdown: receiptBreakdown(invoice.document),
-            url: `${deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
-          },
+          invoice: receiptInvoice(deps.config.publicBaseUrl, invoice),
           planName: order.productName,
           total: order.total,
           periodStart: step.start,

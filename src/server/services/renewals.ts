@@ -38,6 +38,7 @@ import { type Clock, isSettableClock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db, Queryable } from "../db/db.ts";
 import { Instances, Invites } from "../db/instances.ts";
+import type { StoredInvoice } from "../db/invoices.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { type Renewal, Renewals } from "../db/renewals.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
@@ -582,31 +583,20 @@ export class RenewalWorker {
     const { db, catalog, mailer } = this.deps;
     const basis: PriceBasis | null = charge.basis;
     const plan = catalog.plans.find((p) => p.code === claim.productCode);
-    const order: Order = {
-      id: randomId("ord"),
-      userId: user.id,
-      kind: "plan",
+    const order = renewalOrder(catalog, user, {
       productCode: claim.productCode,
-      productName: plan?.name ?? claim.productCode,
       seats: claim.seats,
-      addOns: [],
       subTotal: claim.subTotal,
       salesTax: claim.salesTax,
       total: claim.amount,
-      listPrice: claim.subTotal,
-      prorateAmount: 0,
-      currency: "USD",
       processor: claim.processor,
       chargeRef,
-      invoiceId: randomId("in"),
       periodStart: claim.periodStart,
       periodEnd: claim.periodEnd,
       termMonths: step.termMonths,
-      coupon: null,
       idempotencyKey: key,
       createdAt: now,
-      ...pricedWith(catalog, user.priceTestingGroupValue),
-    };
+    });
     const committed = await db.transaction(async (tx) => {
       // Only the holder of the claim records it: a worker whose claim was taken over (it was
       // thought dead) writes nothing, and the one that took over writes the one order.
@@ -667,11 +657,7 @@ export class RenewalWorker {
       await mailer.queue(
         tx,
         renewedMail(user, {
-          invoice: {
-            number: invoice.number,
-            breakdown: receiptBreakdown(invoice.document),
-            url: `${this.deps.config.publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
-          },
+          invoice: receiptInvoice(this.deps.config.publicBaseUrl, invoice),
           planName: plan?.name ?? claim.productCode,
           total: claim.amount,
           periodStart: claim.periodStart,
@@ -780,8 +766,67 @@ export class RenewalWorker {
   }
 }
 
+/** A paid renewal period's order: the worker's charge, or PayPal's own billing (its webhook). */
+export function renewalOrder(
+  catalog: Catalog,
+  user: User,
+  paid: {
+    productCode: string;
+    seats: number;
+    subTotal: number;
+    salesTax: number;
+    total: number;
+    processor: Order["processor"];
+    chargeRef: string | null;
+    periodStart: number;
+    periodEnd: number;
+    termMonths: number;
+    idempotencyKey: string;
+    createdAt: number;
+  },
+): Order {
+  const plan = catalog.plans.find((p) => p.code === paid.productCode);
+  return {
+    id: randomId("ord"),
+    userId: user.id,
+    kind: "plan",
+    productCode: paid.productCode,
+    productName: plan?.name ?? paid.productCode,
+    seats: paid.seats,
+    addOns: [],
+    subTotal: paid.subTotal,
+    salesTax: paid.salesTax,
+    total: paid.total,
+    listPrice: paid.subTotal,
+    prorateAmount: 0,
+    currency: "USD",
+    processor: paid.processor,
+    chargeRef: paid.chargeRef,
+    invoiceId: randomId("in"),
+    periodStart: paid.periodStart,
+    periodEnd: paid.periodEnd,
+    termMonths: paid.termMonths,
+    coupon: null,
+    idempotencyKey: paid.idempotencyKey,
+    createdAt: paid.createdAt,
+    ...pricedWith(catalog, user.priceTestingGroupValue),
+  };
+}
+
+/** A renewal's invoice as its receipt e-mail names it (renewal-emails.ts renewedMail). */
+export function receiptInvoice(
+  publicBaseUrl: string,
+  invoice: StoredInvoice,
+): { number: string; breakdown: string[]; url: string } {
+  return {
+    number: invoice.number,
+    breakdown: receiptBreakdown(invoice.document),
+    url: `${publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
+  };
+}
+
 /** The facts of a subscription the renewal rules read. */
-function billingState(sub: Subscription) {
+export function billingState(sub: Subscription) {
   return {
     productCode: sub.productCode,
     orderState: sub.orderState,
