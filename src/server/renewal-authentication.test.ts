@@ -11,7 +11,6 @@ import { Renewals } from "./db/renewals.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
 import { StripeFake } from "./payments/testing/stripe-fake.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
-import { saveSandboxCard } from "./testing/sandbox-cards.ts";
 import { startStripeServer, stopStripeServer } from "./testing/stripe-server.ts";
 
 const AUTHENTICATE_EVERY_PAYMENT = "4000002760003184";
