@@ -13,6 +13,10 @@
 //   (one connection, one commit each). Without one, the figures say PostgreSQL was skipped.
 // - Committed orders per second with two servers on one PostgreSQL database (a schema of their
 //   own, the same 50 connections split between them), as a ratio to one server's.
+// Orders come from 50 accounts, one per connection (fifty customers; until 2026-11-27 every
+// connection ordered for one account, whose lock takes its orders one at a time, so the figures
+// measured that lock and a second server could only add contention). One account's figure is
+// printed beside them.
 // Goals (issue 19): SQLite order summary ≥ 0.6x the bare handler; PostgreSQL order summary ≥ 0.4x,
 // committed orders ≥ 0.5x raw inserts, order p99 ≤ 150 ms, two servers ≥ 1.5x one.
 //
@@ -46,7 +50,8 @@ type Target = {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body: (i: number) => { body: string; headers?: Record<string, string> };
+  /** The body and extra headers of request `i`, sent on connection `connection`. */
+  body: (i: number, connection: number) => { body: string; headers?: Record<string, string> };
 };
 
 /** Keeps `connections` requests in flight until `maxRequests` or `maxMs`, whichever comes first. */
@@ -62,9 +67,9 @@ async function load(
   let errors = 0;
   const t0 = performance.now();
   const deadline = t0 + options.maxMs;
-  const one = (i: number) =>
+  const one = (i: number, connection: number) =>
     new Promise<void>((done) => {
-      const { body, headers } = target.body(i);
+      const { body, headers } = target.body(i, connection);
       const begin = performance.now();
       const req = request(
         {
@@ -91,13 +96,13 @@ async function load(
       });
       req.end(body);
     });
-  const worker = async () => {
+  const worker = async (connection: number) => {
     while (started < options.maxRequests && performance.now() < deadline) {
       started += 1;
-      await one(started);
+      await one(started, connection);
     }
   };
-  await Promise.all(Array.from({ length: options.connections }, worker));
+  await Promise.all(Array.from({ length: options.connections }, (_, c) => worker(c)));
   const seconds = (performance.now() - t0) / 1000;
   agent.destroy();
   return { count: latencies.length, errors, seconds, latencies, statuses };
@@ -192,8 +197,47 @@ async function post(
   return { response, json: (await response.json()) as Record<string, unknown> };
 }
 
-async function signIn(url: string, email: string): Promise<string> {
-  const { response } = await post(url, "/api/5/auth/signin", { email, password: "demo-password" });
+/**
+ * `count` new accounts with a saved sandbox card (Stripe's 4242 test card), each signed in: their
+ * session cookies. Through the API, as a customer makes one (the bench's servers have rate limits
+ * scaled out of the way).
+ */
+async function cardAccounts(url: string, count: number): Promise<string[]> {
+  const run = randomBytes(4).toString("hex");
+  const cookies: string[] = [];
+  // One after the other: the server sheds password work that would queue (auth/passwords.ts).
+  for (let i = 0; i < count; i++) {
+    const email = `bench-${run}-${i}@example.com`;
+    const signUp = await post(url, "/api/5/auth/signup", {
+      email,
+      password: "bench-password",
+      firstName: "Bench",
+      lastName: String(i),
+    });
+    if (!signUp.response.ok) throw new Error(`bench: sign-up answered ${signUp.response.status}`);
+    const cookie = await signIn(url, email, "bench-password");
+    const token = await post(url, "/api/3/payment/sandbox/tokens", {
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: 2040,
+      cvc: "123",
+      postalCode: "94103",
+    });
+    const saved = await post(
+      url,
+      "/api/3/payment/token",
+      { token: token.json.id },
+      { cookie, "idempotency-key": `bench-card-${run}-${i}` },
+    );
+    if (!saved.response.ok)
+      throw new Error(`bench: saving a card answered ${saved.response.status}`);
+    cookies.push(cookie);
+  }
+  return cookies;
+}
+
+async function signIn(url: string, email: string, password = "demo-password"): Promise<string> {
+  const { response } = await post(url, "/api/5/auth/signin", { email, password });
   const cookie = response.headers.getSetCookie()[0]?.split(";")[0];
   if (!response.ok || !cookie)
     throw new Error(`bench: sign-in of ${email} failed (${response.status})`);
@@ -310,27 +354,36 @@ type Run = {
   summaryRun: LoadResult;
   orderRate: number;
   orderRun: LoadResult;
+  /** Committed orders/s when every connection orders for one account (its lock serialises them). */
+  oneAccountRate: number;
 };
 
 /**
- * Committed orders (one new Idempotency-Key each, one account, a single export) with CONNECTIONS
- * connections in all, spread evenly over the servers at `urls`, after a warm-up.
+ * Committed orders (one new Idempotency-Key each, a single export) with CONNECTIONS connections in
+ * all, spread evenly over the servers at `urls`, after a warm-up. Each connection orders for the
+ * account of its cookie (`cookies[connection]`, or the one cookie for all): fifty customers, or one
+ * customer whose orders its account lock takes one at a time.
  */
-async function orderLoad(urls: string[], cookie: string): Promise<LoadResult> {
+async function orderLoad(urls: string[], cookies: string[]): Promise<LoadResult> {
   const orderBody = JSON.stringify({ product: { code: "single_export_hd" }, newCart: true });
-  const target = (url: string, n: number): Target => ({
+  const connections = Math.floor(CONNECTIONS / urls.length);
+  const target = (url: string, n: number, server: number): Target => ({
     url,
     method: "POST",
     path: "/api/3/payment/upgrade",
-    headers: { "content-type": "application/json", cookie },
-    body: (i) => ({
+    headers: { "content-type": "application/json" },
+    body: (i, connection) => ({
       body: orderBody,
-      headers: { "idempotency-key": `bench-${process.pid}-${url}-${n}-${i}` },
+      headers: {
+        cookie: cookies[(server * connections + connection) % cookies.length] ?? "",
+        "idempotency-key": `bench-${process.pid}-${url}-${n}-${i}`,
+      },
     }),
   });
-  const connections = Math.floor(CONNECTIONS / urls.length);
   const all = (round: number, limits: { maxRequests: number; maxMs: number }) =>
-    Promise.all(urls.map((url) => load(target(url, round), { connections, ...limits })));
+    Promise.all(
+      urls.map((url, server) => load(target(url, round, server), { connections, ...limits })),
+    );
   await all(0, { maxRequests: 200, maxMs: 1000 }); // warm-up
   const runs = await all(1, { maxRequests: 10_000, maxMs: 4000 });
   // Side by side: the rate is all orders over the longest run's time.
@@ -369,8 +422,11 @@ async function measure(apiUrl: string, bareUrl: string): Promise<Run> {
     add(bareRun, await load(bareTarget, limits));
   }
 
-  const orderRun = await orderLoad([apiUrl], cookie);
+  // Fifty customers at once (one account per connection), then one customer's fifty tabs.
+  const orderRun = await orderLoad([apiUrl], await cardAccounts(apiUrl, CONNECTIONS));
+  const oneAccount = await orderLoad([apiUrl], [cookie]);
   return {
+    oneAccountRate: (oneAccount.count - oneAccount.errors) / oneAccount.seconds,
     summaryRate: summaryRun.count / summaryRun.seconds,
     bareRate: bareRun.count / bareRun.seconds,
     summaryRun,
@@ -406,8 +462,7 @@ async function twoServers(url: string): Promise<LoadResult> {
     servers.push(first.child);
     const second = await startChild("child-api", env, Math.max(0, cpus - 2));
     servers.push(second.child);
-    const cookie = await signIn(first.url, "monthly@demo.test");
-    return await orderLoad([first.url, second.url], cookie);
+    return await orderLoad([first.url, second.url], await cardAccounts(first.url, CONNECTIONS));
   } finally {
     for (const child of servers) await stopChild(child);
     await schema.drop();
@@ -441,7 +496,12 @@ async function benchPostgres(url: string, bareUrl: string): Promise<Figures> {
         percentile(run.summaryRun.latencies, 99).toFixed(2),
       ),
       "PostgreSQL: order summary errors": run.summaryRun.errors,
-      "PostgreSQL: committed orders/s (upgrade, 50 connections)": Math.round(run.orderRate),
+      "PostgreSQL: committed orders/s (upgrade, 50 accounts, 50 connections)": Math.round(
+        run.orderRate,
+      ),
+      "PostgreSQL: committed orders/s, one account (its lock: one at a time)": Math.round(
+        run.oneAccountRate,
+      ),
       "PostgreSQL: order p99 latency, ms (goal ≤ 150)": Number(
         percentile(run.orderRun.latencies, 99).toFixed(2),
       ),
@@ -450,7 +510,7 @@ async function benchPostgres(url: string, bareUrl: string): Promise<Figures> {
       "PostgreSQL: orders / raw inserts (goal ≥ 0.5)": Number(
         (run.orderRate / raw.perSecond).toFixed(2),
       ),
-      "PostgreSQL: two servers, committed orders/s (50 connections)": Math.round(twoRate),
+      "PostgreSQL: two servers, committed orders/s (50 accounts)": Math.round(twoRate),
       "PostgreSQL: two servers, order p99 latency, ms": Number(
         percentile(two.latencies, 99).toFixed(2),
       ),
@@ -474,10 +534,8 @@ export async function benchServer(): Promise<Figures> {
   });
   const bare = await startChild("child-bare");
   try {
-    const { summaryRate, bareRate, summaryRun, orderRate, orderRun } = await measure(
-      api.url,
-      bare.url,
-    );
+    const { summaryRate, bareRate, summaryRun, orderRate, orderRun, oneAccountRate } =
+      await measure(api.url, bare.url);
     await stopChild(api.child);
     const written = new DatabaseSync(join(dir, "api", "checkout.sqlite"), { readOnly: true });
     const rows = written
@@ -495,7 +553,8 @@ export async function benchServer(): Promise<Figures> {
         percentile(summaryRun.latencies, 99).toFixed(2),
       ),
       "order summary errors": summaryRun.errors,
-      "committed orders/s (upgrade, 50 connections)": Math.round(orderRate),
+      "committed orders/s (upgrade, 50 accounts, 50 connections)": Math.round(orderRate),
+      "committed orders/s, one account (its lock: one at a time)": Math.round(oneAccountRate),
       "order p99 latency, ms": Number(percentile(orderRun.latencies, 99).toFixed(2)),
       "order errors": orderRun.errors,
       "raw SQLite inserts/s (same rows, one commit each)": Math.round(raw.perSecond),
