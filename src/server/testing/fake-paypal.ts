@@ -7,7 +7,7 @@
 // renewal, sending a webhook) are methods of the fake, not HTTP calls. Webhooks are "signed" with
 // an HMAC of their exact bytes, so a verification the server makes with a re-serialised body
 // fails as it would at PayPal.
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type {
@@ -387,7 +387,9 @@ export class FakePaypal {
       null,
       1,
     );
-    const transmissionId = randomBytes(8).toString("hex");
+    // A UUID, as PayPal sends: 16 hex characters were all digits once in a few thousand runs,
+    // which PayPal's own schema for verify-webhook-signature refuses (^(?!\d+$)).
+    const transmissionId = randomUUID();
     return {
       id,
       body,
