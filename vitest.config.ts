@@ -33,8 +33,10 @@ export default defineConfig({
     hookTimeout: 10_000 * timeoutScale,
     setupFiles: ["./test/setup/fail-on-console-error.ts"],
     restoreMocks: true,
-    // Two test files at once (vitest's default is the cores less one: one here).
-    maxWorkers: 2,
+    // Four test files at once on two cores: many tests wait on servers, databases and child
+    // processes rather than compute. Quiet machine, same commit: 49.5 s with four (186 % CPU),
+    // 58.3 s with two (160 %); vitest's default is the cores less one (decision 0025).
+    maxWorkers: 4,
     projects: [
       {
         extends: true,
