@@ -8,9 +8,25 @@ import { $location, navigate } from "./router.ts";
 
 let channel: HubChannel | null = null;
 
+type Held = { event: Exclude<HubEvent, "cart_navigation">; detail: HubDetail | undefined };
+/**
+ * Events posted in the hub's frame before its channel connected (the channel's code loads after
+ * the start-up calls): a quick press of Close or a fast purchase still reaches the hub, in order.
+ * Null outside the hub's frame, where nothing is posted.
+ */
+let held: Held[] | null = null;
+/** A page can post only so many events before the channel connects; the rest would be noise. */
+const MAX_HELD = 20;
+
+/** The checkout runs in the hub's frame: hold its events until connectHub (start.ts). */
+export function holdHubEvents(): void {
+  held ??= [];
+}
+
 /** Posts an event to the hub when the checkout runs in its frame; does nothing otherwise. */
 export function postToHub(event: Exclude<HubEvent, "cart_navigation">, detail?: HubDetail): void {
-  channel?.post(event, detail);
+  if (channel) channel.post(event, detail);
+  else if (held && held.length < MAX_HELD) held.push({ event, detail });
 }
 
 /** The checkout runs inside the hub's frame (a PayPal approval must then open outside it). */
@@ -43,9 +59,12 @@ export async function connectHub(win: Window, hubOrigins: readonly string[]): Pr
   const unsubscribe = $location.subscribe((location) => {
     hub.post("cart_navigation", { ...location });
   });
+  for (const { event, detail } of held ?? []) hub.post(event, detail);
+  held = null;
   return () => {
     unsubscribe();
     unlisten();
     if (channel === hub) channel = null;
+    held = null;
   };
 }

@@ -6,7 +6,7 @@ import { type AppHost, detectHost, summaryReplacement } from "../domain/checkout
 import { type ViewportFlags, viewportFlags } from "../domain/checkout/viewport.ts";
 import { $app, initApp } from "./app.ts";
 import { startGuard } from "./guard.ts";
-import { connectHub, postToHub } from "./hub.ts";
+import { connectHub, holdHubEvents, postToHub } from "./hub.ts";
 import { $location, $query, $route, navigate, startRouter } from "./router.ts";
 import { installTelemetry, loadAnalytics } from "./telemetry.ts";
 
@@ -28,6 +28,8 @@ export function startCheckout(win: Window): () => void {
   const query = $query.get();
   const host = detectHost({ inFrame: win.parent !== win, query });
   $host.set(host);
+  // Its events wait for the channel, which connects once the start-up calls are done.
+  if (host === "hub") holdHubEvents();
   // Only the extension flow checks the browser (spec 5), so only it loads the rule.
   if (host === "extension") {
     void import("../domain/checkout/browser-support.ts").then(({ isSupportedBrowser }) => {
