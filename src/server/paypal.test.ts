@@ -397,6 +397,52 @@ describe("cancelling both ways", () => {
     expect(refunds.length).toBe(1);
   });
 
+  it("SUSPENDED and EXPIRED at PayPal end it in the product at the end of the paid period, as CANCELLED", async () => {
+    for (const status of ["SUSPENDED", "EXPIRED"] as const) {
+      const { userId, sub, t0 } = await subscriber();
+      const event = fake.event(`BILLING.SUBSCRIPTION.${status}`, { ...sub, status });
+      expect((await deliver(event)).status).toBe(200);
+      expect((await deliver(event)).status).toBe(200);
+      const row = await subscriptionOf(userId);
+      expect(row, status).toMatchObject({ orderState: "cancelled", orderEnd: periodEnd(t0, 0, 1) });
+    }
+  });
+
+  it("a failed payment and an opened dispute are recorded and change nothing: PayPal retries, access follows the outcome", async () => {
+    const { userId, sub } = await subscriber();
+    const before = await subscriptionOf(userId);
+    const failed = fake.event("BILLING.SUBSCRIPTION.PAYMENT.FAILED", sub);
+    const dispute = fake.event("CUSTOMER.DISPUTE.CREATED", { dispute_id: "PP-D-1" });
+    expect((await deliver(failed)).status).toBe(200);
+    expect((await deliver(dispute)).status).toBe(200);
+    expect(await subscriptionOf(userId)).toEqual(before);
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("ACTIVE");
+  });
+
+  it("a reversal of the sale (the buyer's bank or a lost dispute) ends it now, as a lost dispute, and cancels at PayPal", async () => {
+    const { userId, sub, t0, orderId } = await subscriber();
+    const sale = fake.sale(sub.id, MONTHLY_PRICE, new Date(t0));
+    expect((await deliver(fake.event("PAYMENT.SALE.COMPLETED", sale))).status).toBe(200);
+    const reversed = fake.event("PAYMENT.SALE.REVERSED", {
+      id: sale.id,
+      amount: { total: "9.99", currency: "USD" },
+    });
+    expect((await deliver(reversed)).status).toBe(200);
+    expect((await deliver(reversed)).status).toBe(200);
+    const row = await subscriptionOf(userId);
+    expect(row).toMatchObject({
+      orderState: "cancelled",
+      expiredFlag: true,
+      productCode: "wv_free",
+    });
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
+    const refunds = await db().all<{ kind: string; amount: number; order_id: string }>(
+      "SELECT kind, amount, order_id FROM refunds WHERE id = ?",
+      [`reversal:${sale.id}`],
+    );
+    expect(refunds).toEqual([{ kind: "dispute_lost", amount: MONTHLY_PRICE, order_id: orderId }]);
+  });
+
   it("refuses a card plan change of a PayPal subscriber with the reason", async () => {
     const { client } = await subscriber();
     const answer = await client.call(api.upgrade, {
