@@ -519,23 +519,10 @@ export class StripeFake {
     setup.client_secret = `${setup.id}_secret_${randomBytes(8).toString("hex")}`;
     this.setupIntents.set(setup.id, setup);
     if (pm.setupDecline) {
+      const error = { type: "card_error", ...pm.setupDecline, message: "Your card was declined." };
       setup.status = "requires_payment_method";
-      setup.last_setup_error = {
-        type: "card_error",
-        ...pm.setupDecline,
-        message: "Your card was declined.",
-      } as Stripe.SetupIntent.LastSetupError;
-      return [
-        402,
-        {
-          error: {
-            type: "card_error",
-            ...pm.setupDecline,
-            message: "Your card was declined.",
-            setup_intent: setup,
-          },
-        },
-      ];
+      setup.last_setup_error = error as Stripe.SetupIntent.LastSetupError;
+      return declined(error, { setup_intent: setup });
     }
     if (pm.authentication) {
       setup.status = "requires_action";
@@ -572,47 +559,24 @@ export class StripeFake {
       intent.next_action = { type: "use_stripe_sdk" } as Stripe.PaymentIntent.NextAction;
       if (offSession) {
         // The customer is not there: Stripe declines with the intent, to be completed on-session.
-        intent.status = "requires_payment_method";
-        intent.next_action = null;
-        intent.last_payment_error = {
+        const error = {
           type: "card_error",
           code: "authentication_required",
           decline_code: "authentication_required",
           message: "Your card was declined. This transaction requires authentication.",
-        } as Stripe.PaymentIntent.LastPaymentError;
-        return [
-          402,
-          {
-            error: {
-              type: "card_error",
-              code: "authentication_required",
-              decline_code: "authentication_required",
-              message: "Your card was declined. This transaction requires authentication.",
-              payment_intent: intent,
-            },
-          },
-        ];
+        };
+        intent.status = "requires_payment_method";
+        intent.next_action = null;
+        intent.last_payment_error = error as Stripe.PaymentIntent.LastPaymentError;
+        return declined(error, { payment_intent: intent });
       }
       return [200, intent];
     }
     if (pm.chargeDecline) {
+      const error = { type: "card_error", ...pm.chargeDecline, message: "Your card was declined." };
       intent.status = "requires_payment_method";
-      intent.last_payment_error = {
-        type: "card_error",
-        ...pm.chargeDecline,
-        message: "Your card was declined.",
-      } as Stripe.PaymentIntent.LastPaymentError;
-      return [
-        402,
-        {
-          error: {
-            type: "card_error",
-            ...pm.chargeDecline,
-            message: "Your card was declined.",
-            payment_intent: intent,
-          },
-        },
-      ];
+      intent.last_payment_error = error as Stripe.PaymentIntent.LastPaymentError;
+      return declined(error, { payment_intent: intent });
     }
     this.succeed(intent);
     return [200, intent];
@@ -712,6 +676,17 @@ export class StripeFake {
       .sort((a, b) => b.created - a.created);
     return { object: "list", data, has_more: false, url: "/v1/payment_intents" };
   }
+}
+
+/**
+ * Stripe's answer to a refused card: 402 with the error, and the intent the refusal left behind
+ * (its last error is the same object).
+ */
+function declined(
+  error: Record<string, unknown>,
+  left: { payment_intent: Stripe.PaymentIntent } | { setup_intent: Stripe.SetupIntent },
+): [number, unknown] {
+  return [402, { error: { ...error, ...left } }];
 }
 
 function authenticationFailure() {
