@@ -7,7 +7,7 @@
 import type { Page } from "@playwright/test";
 import { api as contract } from "../../src/contract/index.ts";
 import { type BrowserApi, expect, test } from "./api-helpers.ts";
-import { fillCard, shownTotal } from "./purchase-helpers.ts";
+import { fillCard, openBankForSavedCard, shownTotal } from "./purchase-helpers.ts";
 
 // Two windows and several payment round trips each, on a loaded machine.
 test.describe.configure({ timeout: 90_000 });
@@ -22,12 +22,7 @@ const FAILED =
 async function confirmCardSaved(page: Page): Promise<void> {
   const step = page.getByRole("group", { name: "Payment authentication" });
   await expect(step).toContainText("Your bank asks you to confirm this payment.");
-  const opened = page.waitForEvent("popup");
-  await step.getByRole("button", { name: "Open your bank's page" }).click();
-  const bank = await opened;
-  await expect(
-    bank.getByText("Your card is being saved for later payments. Nothing is charged now."),
-  ).toBeVisible();
+  const bank = await openBankForSavedCard(page);
   const payment = page.waitForResponse(
     (r) => new URL(r.url()).pathname === contract.upgrade.path && r.status() === 402,
   );

@@ -38,3 +38,18 @@ export async function shownTotal(page: Page): Promise<string> {
   await expect(total).toBeVisible();
   return (await total.textContent()) ?? "";
 }
+
+/**
+ * Opens the bank's page (the sandbox's 3-D Secure stand-in) from the checkout's authentication
+ * step while the typed card is being saved, and checks that it says nothing is charged.
+ */
+export async function openBankForSavedCard(page: Page): Promise<Page> {
+  const step = page.getByRole("group", { name: "Payment authentication" });
+  const opened = page.waitForEvent("popup");
+  await step.getByRole("button", { name: "Open your bank's page" }).click();
+  const bank = await opened;
+  await expect(
+    bank.getByText("Your card is being saved for later payments. Nothing is charged now."),
+  ).toBeVisible();
+  return bank;
+}

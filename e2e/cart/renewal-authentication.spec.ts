@@ -13,7 +13,7 @@ import { periodEnd } from "../../src/domain/calendar/index.ts";
 import { type RunningServer, startServer } from "../../src/server/main.ts";
 import { createStaticHandler } from "../../src/server/static-files.ts";
 import { browserApi, expect, test } from "./api-helpers.ts";
-import { fillCard } from "./purchase-helpers.ts";
+import { fillCard, openBankForSavedCard } from "./purchase-helpers.ts";
 
 const PASSWORD = "secret-password";
 const day = (ms: number) =>
@@ -135,13 +135,7 @@ test("a card authenticated once when saved (3155): its renewal needs no customer
   const t0 = server.deps.clock.now();
   await page.getByRole("button", { name: /^Pay \$/ }).click();
   // The bank's step comes when the card is saved, and charges nothing itself.
-  const step = page.getByRole("group", { name: "Payment authentication" });
-  const opened = page.waitForEvent("popup");
-  await step.getByRole("button", { name: "Open your bank's page" }).click();
-  const bank = await opened;
-  await expect(
-    bank.getByText("Your card is being saved for later payments. Nothing is charged now."),
-  ).toBeVisible();
+  const bank = await openBankForSavedCard(page);
   await bank.getByRole("button", { name: "Complete" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
 
