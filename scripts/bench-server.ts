@@ -31,6 +31,7 @@ import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { endpoints } from "../src/contract/endpoints.ts";
 
 const self = fileURLToPath(import.meta.url);
 const CONNECTIONS = 50;
@@ -208,7 +209,7 @@ async function cardAccounts(url: string, count: number): Promise<string[]> {
   // One after the other: the server sheds password work that would queue (auth/passwords.ts).
   for (let i = 0; i < count; i++) {
     const email = `bench-${run}-${i}@example.com`;
-    const signUp = await post(url, "/api/5/auth/signup", {
+    const signUp = await post(url, endpoints.signUp.path, {
       email,
       password: "bench-password",
       firstName: "Bench",
@@ -216,7 +217,7 @@ async function cardAccounts(url: string, count: number): Promise<string[]> {
     });
     if (!signUp.response.ok) throw new Error(`bench: sign-up answered ${signUp.response.status}`);
     const cookie = await signIn(url, email, "bench-password");
-    const token = await post(url, "/api/3/payment/sandbox/tokens", {
+    const token = await post(url, endpoints.sandboxToken.path, {
       number: "4242424242424242",
       expMonth: 12,
       expYear: 2040,
@@ -225,7 +226,7 @@ async function cardAccounts(url: string, count: number): Promise<string[]> {
     });
     const saved = await post(
       url,
-      "/api/3/payment/token",
+      endpoints.paymentToken.path,
       { token: token.json.id },
       { cookie, "idempotency-key": `bench-card-${run}-${i}` },
     );
@@ -237,7 +238,7 @@ async function cardAccounts(url: string, count: number): Promise<string[]> {
 }
 
 async function signIn(url: string, email: string, password = "demo-password"): Promise<string> {
-  const { response } = await post(url, "/api/5/auth/signin", { email, password });
+  const { response } = await post(url, endpoints.signIn.path, { email, password });
   const cookie = response.headers.getSetCookie()[0]?.split(";")[0];
   if (!response.ok || !cookie)
     throw new Error(`bench: sign-in of ${email} failed (${response.status})`);
@@ -370,7 +371,7 @@ async function orderLoad(urls: string[], cookies: string[]): Promise<LoadResult>
   const target = (url: string, n: number, server: number): Target => ({
     url,
     method: "POST",
-    path: "/api/3/payment/upgrade",
+    path: endpoints.upgrade.path,
     headers: { "content-type": "application/json" },
     body: (i, connection) => ({
       body: orderBody,
@@ -399,7 +400,7 @@ async function measure(apiUrl: string, bareUrl: string): Promise<Run> {
   const summary: Target = {
     url: apiUrl,
     method: "POST",
-    path: "/api/4/payment/summary",
+    path: endpoints.orderSummary.path,
     headers: { "content-type": "application/json", cookie },
     body: () => ({ body: summaryBody }),
   };

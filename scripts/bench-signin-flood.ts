@@ -14,6 +14,7 @@ import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { endpoints } from "../src/contract/endpoints.ts";
 import { startServer } from "../src/server/main.ts";
 
 type Figures = Record<string, number | string>;
@@ -121,7 +122,7 @@ export async function benchSigninFlood(): Promise<Figures> {
     const up = await post(
       agent,
       running.port,
-      "/api/5/auth/signup",
+      endpoints.signUp.path,
       { ...user, firstName: "Real", lastName: "User" },
       "198.51.100.1",
     );
@@ -129,7 +130,7 @@ export async function benchSigninFlood(): Promise<Figures> {
 
     // The same sign-in with no flood: what one hash costs on this machine now.
     const quietStart = performance.now();
-    const quiet = await post(agent, running.port, "/api/5/auth/signin", user, "198.51.100.1");
+    const quiet = await post(agent, running.port, endpoints.signIn.path, user, "198.51.100.1");
     const quietMs = performance.now() - quietStart;
     if (quiet.status !== 200) throw new Error(`sign-in answered ${quiet.status}`);
 
@@ -140,7 +141,7 @@ export async function benchSigninFlood(): Promise<Figures> {
       post(
         agent,
         running.port,
-        "/api/5/auth/signin",
+        endpoints.signIn.path,
         { email: `victim${i % 50}@example.com`, password: `guess-${i}` },
         `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
       ).then(
@@ -161,7 +162,7 @@ export async function benchSigninFlood(): Promise<Figures> {
     let userStatus = 0;
     while (performance.now() - userStart < DEADLINE_MS) {
       attempts += 1;
-      const answer = await post(agent, running.port, "/api/5/auth/signin", user, "198.51.100.1");
+      const answer = await post(agent, running.port, endpoints.signIn.path, user, "198.51.100.1");
       userStatus = answer.status;
       if (answer.status !== 429) break;
       await new Promise((r) => setTimeout(r, Math.max(1, answer.retryAfter) * 1000));
