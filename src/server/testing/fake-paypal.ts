@@ -308,8 +308,12 @@ export class FakePaypal {
     this.transactions.set(subscriptionId, list);
   }
 
+  /**
+   * Hex, not base64: PayPal's schema for verify-webhook-signature wants the signature to start
+   * with a word character (^(?!\d+$)\w+\S+), and one base64 value in 32 starts with + or /.
+   */
   private signatureOf(transmissionId: string, raw: string): string {
-    return createHmac("sha256", this.secret).update(`${transmissionId}|${raw}`).digest("base64");
+    return createHmac("sha256", this.secret).update(`${transmissionId}|${raw}`).digest("hex");
   }
 
   /**
