@@ -48,6 +48,9 @@ export function OrganisationSection({
   useEffect(() => {
     void loadBillingDetails.run();
   }, []);
+  // Until the saved details have come (or failed to), the fields take no typing: the form is
+  // mounted again with them once they arrive, which would throw away what was typed meanwhile.
+  const settled = loaded.status === "success" || loaded.status === "failure";
   const current =
     saving.status === "success" ? saving.value : loaded.status === "success" ? loaded.value : null;
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
@@ -73,50 +76,52 @@ export function OrganisationSection({
         // Re-mounted once the saved details arrive, so the fields show them.
         key={loaded.status === "success" ? "loaded" : "empty"}
       >
-        <TextField
-          id={id("name")}
-          label="Organisation name"
-          name="organisation"
-          autoComplete="organization"
-          maxLength={200}
-          value={current?.organisation}
-        />
-        <label htmlFor={id("tax")}>VAT or tax id</label>
-        <input
-          id={id("tax")}
-          name="taxId"
-          maxLength={40}
-          aria-describedby={id("tax-hint")}
-          defaultValue={current?.taxId ?? ""}
-        />
-        <p id={id("tax-hint")} className="hint">
-          EU businesses: the VAT id with its country prefix, such as DE123456789.
-        </p>
-        <TextField
-          id={id("street")}
-          label="Street address"
-          name="street"
-          autoComplete="street-address"
-          maxLength={200}
-          value={current?.street}
-        />
-        <TextField
-          id={id("city")}
-          label="City"
-          name="city"
-          autoComplete="address-level2"
-          maxLength={100}
-          value={current?.city}
-        />
-        {place === "account" && (
-          <label>
-            <input type="checkbox" name="reissue" /> Issue my earlier invoices again with these
-            details (each is cancelled by a credit note first)
-          </label>
-        )}
-        <button type="submit" className="btn" disabled={saving.status === "started"}>
-          {saving.status === "started" ? "Saving…" : "Save organisation"}
-        </button>
+        <fieldset className="stack bare" disabled={!settled}>
+          <TextField
+            id={id("name")}
+            label="Organisation name"
+            name="organisation"
+            autoComplete="organization"
+            maxLength={200}
+            value={current?.organisation}
+          />
+          <label htmlFor={id("tax")}>VAT or tax id</label>
+          <input
+            id={id("tax")}
+            name="taxId"
+            maxLength={40}
+            aria-describedby={id("tax-hint")}
+            defaultValue={current?.taxId ?? ""}
+          />
+          <p id={id("tax-hint")} className="hint">
+            EU businesses: the VAT id with its country prefix, such as DE123456789.
+          </p>
+          <TextField
+            id={id("street")}
+            label="Street address"
+            name="street"
+            autoComplete="street-address"
+            maxLength={200}
+            value={current?.street}
+          />
+          <TextField
+            id={id("city")}
+            label="City"
+            name="city"
+            autoComplete="address-level2"
+            maxLength={100}
+            value={current?.city}
+          />
+          {place === "account" && (
+            <label>
+              <input type="checkbox" name="reissue" /> Issue my earlier invoices again with these
+              details (each is cancelled by a credit note first)
+            </label>
+          )}
+          <button type="submit" className="btn" disabled={saving.status === "started"}>
+            {saving.status === "started" ? "Saving…" : "Save organisation"}
+          </button>
+        </fieldset>
         <div aria-live="polite">
           {saving.status === "failure" && <Problem failure={saving.error} />}
           {saving.status === "success" && (
