@@ -287,6 +287,7 @@ export class IdempotencyService implements Idempotency {
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
       throw error;
     }
+    await outcome.afterCommit?.();
     return { status: outcome.status, body: outcome.body, replayed: false };
   }
 }
