@@ -37,8 +37,9 @@ export type Outcome = {
   /** The isolation of that transaction (default serializable; see TransactionOptions). */
   isolation?: TransactionOptions["isolation"];
   /**
-   * Work after that transaction committed, before the answer goes out (an order's invoice
-   * numbering pass, decision 0062). It must not throw: what committed stays committed.
+   * Work after that transaction committed and the account's lock is let go, before the answer
+   * goes out (an order's invoice numbering pass, decision 0062). It must not throw: what
+   * committed stays committed.
    */
   afterCommit?: () => Promise<void>;
   /**
