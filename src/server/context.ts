@@ -37,6 +37,12 @@ export type Outcome = {
   /** The isolation of that transaction (default serializable; see TransactionOptions). */
   isolation?: TransactionOptions["isolation"];
   /**
+   * Work after that transaction committed and the account's lock is let go, before the answer
+   * goes out (an order's invoice numbering pass, decision 0062). It must not throw: what
+   * committed stays committed.
+   */
+  afterCommit?: () => Promise<void>;
+  /**
    * false: answered but not kept as the key's answer (a payment still being confirmed, or
    * waiting for the customer's authentication): the same key asks again and gets the outcome.
    */

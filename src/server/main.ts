@@ -42,6 +42,7 @@ import { createSandboxProvider } from "./payments/sandbox.ts";
 import { createStripeProvider, stripeClient } from "./payments/stripe.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
+import { numberWaiting } from "./services/invoice-numbering.ts";
 import { sweepPaypalOrphans } from "./services/paypal-orphans.ts";
 import { describePlanSync, type PlanSyncReport, syncPaypalPlans } from "./services/paypal-plans.ts";
 import { RenewalWorker } from "./services/renewals.ts";
@@ -310,6 +311,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     config.seed && config.payments === "sandbox"
       ? await seedDemoAccounts(db, { catalog, now: clock.now(), secret, passwordCost })
       : [];
+
+  // Invoices a crash left waiting between their charge's commit and their numbering get their
+  // numbers and receipts before anything listens (decision 0062). A failure is logged: the
+  // renewal worker's rounds and the next charge's pass number them too.
+  await numberWaiting(deps).catch((error: unknown) =>
+    log.error("invoices: numbering the waiting invoices at start failed", error),
+  );
 
   const app = createApp(deps);
   registerRoutes(app.routes);

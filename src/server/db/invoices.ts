@@ -1,5 +1,6 @@
-// Queries of invoices, credit notes and their counters (migration 17, decision 0043). A number is
-// taken by the same transaction that stores its document: the counter row's update holds a
+// Queries of invoices, credit notes and their counters (migration 17, decisions 0043 and 0062). A
+// number is taken by the same transaction that stores its document (for a charge's invoice, the
+// numbering pass that takes it from waiting_invoices): the counter row's update holds a
 // row lock on PostgreSQL (a second server waits, or its serializable transaction is retried) and
 // SQLite has one writer, so two documents never share a number; and a transaction that rolls
 // back takes its number back with it, so none is ever skipped.
@@ -53,19 +54,39 @@ export const Invoices = {
     atMs: number,
   ): Promise<{ series: string; sequence: number; number: string }> {
     const series = seriesFor(kind, atMs);
-    const row = await tx.get<{ last_number: number | bigint }>(
-      `INSERT INTO invoice_counters (series, last_number) VALUES (?, 1)
-       ON CONFLICT (series) DO UPDATE SET last_number = invoice_counters.last_number + 1
-       RETURNING last_number`,
-      [series],
-    );
-    if (row === undefined) throw new Error(`No number was taken for series ${series}.`);
-    const sequence = Number(row.last_number);
+    const [sequence = 0] = await Invoices.takeNumbers(tx, series, 1);
     return { series, sequence, number: formatDocumentNumber(series, sequence) };
   },
+  /**
+   * The next `count` running numbers of `series`, taken inside `tx` by one statement (a
+   * numbering pass takes a batch's numbers at once: one counter update per batch).
+   */
+  async takeNumbers(tx: Queryable, series: string, count: number): Promise<number[]> {
+    const row = await tx.get<{ last_number: number | bigint }>(
+      `INSERT INTO invoice_counters (series, last_number) VALUES (?, ?)
+       ON CONFLICT (series) DO UPDATE SET last_number = invoice_counters.last_number + ?
+       RETURNING last_number`,
+      [series, count, count],
+    );
+    if (row === undefined) throw new Error(`No number was taken for series ${series}.`);
+    const last = Number(row.last_number);
+    return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+  },
   async insert(tx: Queryable, invoice: StoredInvoice): Promise<void> {
-    const { sql, params } = map.insert(invoice);
-    await tx.run(sql, params);
+    await Invoices.insertAll(tx, [invoice]);
+  },
+  /** Several documents in one statement (a numbering pass's batch). */
+  async insertAll(tx: Queryable, invoices: readonly StoredInvoice[]): Promise<void> {
+    const rows = invoices.map((invoice) => map.insert(invoice));
+    const [first] = rows;
+    if (!first) return;
+    // Every row names the same columns (a StoredInvoice has no optional field).
+    if (rows.some((row) => row.sql !== first.sql)) throw new Error("Rows of different columns.");
+    const values = first.sql.slice(first.sql.indexOf(" VALUES ") + 8);
+    await tx.run(
+      `${first.sql}${`, ${values}`.repeat(rows.length - 1)}`,
+      rows.flatMap((row) => row.params),
+    );
   },
   async markCredited(tx: Queryable, number: string, creditNote: string): Promise<void> {
     await tx.run("UPDATE invoices SET credited_by = ? WHERE number = ? AND credited_by IS NULL", [

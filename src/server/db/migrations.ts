@@ -572,6 +572,31 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 19 (decision 0062): a charge's invoice is recorded in the charge's transaction without
+    // a number, and numbered right after it commits by a short pass that numbers every waiting
+    // invoice at once. The one row of invoice_numbering is what a pass locks (its UPDATE), so
+    // that one pass at a time numbers, on any number of servers; it also counts the passes.
+    version: 24,
+    name: "invoices waiting for their number; the numbering passes' lock",
+    sql: `
+      CREATE TABLE waiting_invoices (
+        order_id TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        document TEXT NOT NULL,
+        receipt TEXT,
+        issued_at INTEGER NOT NULL
+      );
+      CREATE INDEX waiting_invoices_user ON waiting_invoices(user_id);
+      CREATE INDEX waiting_invoices_turn ON waiting_invoices(issued_at, order_id);
+      CREATE TABLE invoice_numbering (
+        id INTEGER PRIMARY KEY,
+        passes INTEGER NOT NULL
+      );
+      INSERT INTO invoice_numbering (id, passes) VALUES (1, 0);
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

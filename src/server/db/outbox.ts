@@ -40,12 +40,18 @@ export const Outbox = {
     q: Queryable,
     m: { recipient: string; subject: string; body: string; now: number },
   ): Promise<void> {
-    await q.run("INSERT INTO outbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)", [
-      m.recipient,
-      m.subject,
-      m.body,
-      m.now,
-    ]);
+    await Outbox.insertAll(q, [m]);
+  },
+  /** Several mails in one statement, in the order given (a numbering pass's receipts). */
+  async insertAll(
+    q: Queryable,
+    mails: readonly { recipient: string; subject: string; body: string; now: number }[],
+  ): Promise<void> {
+    if (mails.length === 0) return;
+    await q.run(
+      `INSERT INTO outbox (recipient, subject, body, created_at) VALUES ${mails.map(() => "(?, ?, ?, ?)").join(", ")}`,
+      mails.flatMap((m) => [m.recipient, m.subject, m.body, m.now]),
+    );
   },
   async latest(q: Queryable, limit: number, recipient?: string): Promise<OutboxMail[]> {
     const rows = recipient

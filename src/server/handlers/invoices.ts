@@ -11,8 +11,10 @@ import { BillingDetailsTable, Invoices, type StoredInvoice } from "../db/invoice
 import { fail, file, html, json } from "../http/reply.ts";
 import { printableHtml } from "../invoices/html.ts";
 import { withOwnAccountLock } from "../services/account-lock.ts";
-import { documentPath, reissueInvoices, treatmentFor } from "../services/invoices.ts";
+import { numberWaiting } from "../services/invoice-numbering.ts";
+import { reissueInvoices, treatmentFor } from "../services/invoices.ts";
 import { locationOf } from "../services/location.ts";
+import { documentPath } from "../services/receipts.ts";
 
 /** The PDF renderer (pdf-lib and its fonts) loads on the first download, not at start-up. */
 const pdfRenderer = () => import("../invoices/pdf.ts");
@@ -49,6 +51,9 @@ async function detailsAnswer(ctx: Ctx, userId: number, reissued: string[]) {
 
 export function invoiceRoutes(routes: Routes): void {
   routes.api(api.invoiceDocuments, async (ctx, { user }) => {
+    // Numbered on read: an invoice still waiting (its pass failed) gets its number before the
+    // list is read, so every charge's invoice is listed (decision 0062).
+    await numberWaiting(ctx.app, { userId: user.id });
     const docs = await Invoices.forUser(ctx.app.db, user.id, LIST_LIMIT);
     return json({ documents: docs.map(entryOf) });
   });
@@ -94,7 +99,7 @@ export function invoiceRoutes(routes: Routes): void {
           updatedAt: now,
         });
         // An invoice already issued is never edited: a credit note and a new invoice (item 3).
-        return body.reissue ? reissueInvoices(tx, user, now) : [];
+        return body.reissue ? reissueInvoices(tx, ctx.app, user, now) : [];
       });
       return json(await detailsAnswer(ctx, user.id, reissued));
     });

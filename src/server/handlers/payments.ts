@@ -25,6 +25,7 @@ import { errorOutcome, type Routes } from "../routing.ts";
 import { type Account, educationEligibleFor } from "../services/account.ts";
 import { sendEmailCode } from "../services/emails.ts";
 import type { Outcome } from "../services/idempotency.ts";
+import { numberAfterCommit, numberWaiting } from "../services/invoice-numbering.ts";
 import { invoiceOrder } from "../services/invoices.ts";
 import { isUsState } from "../services/location.ts";
 import {
@@ -160,6 +161,9 @@ function invoiceOf(order: Order, refunded: number, numbers: Map<string, string>)
 }
 
 async function invoices(ctx: Ctx, user: User, page: number, processor: "cc" | "paypal") {
+  // Numbered on read: an invoice still waiting (its pass failed) gets its number before it is
+  // listed, so the list never shows an order without its invoice's number (decision 0062).
+  await numberWaiting(ctx.app, { userId: user.id });
   const orders = await Orders.invoicesFor(ctx.app.db, user.id, processor, page, INVOICE_PAGE_SIZE);
   const [refunded, numbers] = await Promise.all([
     Refunds.totalsFor(
@@ -375,9 +379,11 @@ export function paymentRoutes(routes: Routes): void {
       body: orderAnswer(order),
       commit: async (tx) => {
         await applyOrder(tx, ctx.app.catalog, account, order, summary);
-        // Issue 23: the invoice (its number) and the receipt commit with the order.
+        // Issue 23: the invoice commits with the order; its number and its receipt come from
+        // the numbering pass right after (decision 0062).
         await invoiceOrder(tx, ctx.app, { order, summary, user: account.user });
       },
+      afterCommit: () => numberAfterCommit(ctx.app, order.id),
       isolation: commitIsolation(order),
     };
   });

@@ -21,6 +21,7 @@ import { errorOutcome, type Routes } from "../routing.ts";
 import { loadAccount } from "../services/account.ts";
 import { withAccountLock } from "../services/account-lock.ts";
 import type { Outcome } from "../services/idempotency.ts";
+import { numberAfterCommit } from "../services/invoice-numbering.ts";
 import { invoiceOrder } from "../services/invoices.ts";
 import { applyOrder, buildOrder } from "../services/orders.ts";
 import {
@@ -365,6 +366,7 @@ export function paypalRoutes(routes: Routes): void {
           await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
           return true;
         });
+        if (settled) await numberAfterCommit(ctx.app, order.id);
         const final = settled ? order.id : ((await PaypalApprovals.get(db, id))?.orderId ?? "");
         return { state: "approved", orderId: final };
       });

@@ -41,12 +41,16 @@ export class Mailer {
 
   /** Queues a mail inside the caller's transaction. Call `kick()` after it commits. */
   async queue(tx: Queryable, mail: Mail): Promise<void> {
-    await Outbox.insert(tx, {
-      recipient: mail.to,
-      subject: mail.subject,
-      body: mail.text,
-      now: this.clock.now(),
-    });
+    await this.queueAll(tx, [mail]);
+  }
+
+  /** Queues several mails in one statement, in order, inside the caller's transaction. */
+  async queueAll(tx: Queryable, mails: readonly Mail[]): Promise<void> {
+    const now = this.clock.now();
+    await Outbox.insertAll(
+      tx,
+      mails.map((mail) => ({ recipient: mail.to, subject: mail.subject, body: mail.text, now })),
+    );
   }
 
   /** Starts delivering queued mail (no-op without SMTP). */

@@ -234,9 +234,16 @@ export class IdempotencyService implements Idempotency {
       Math.max(10, Math.floor(this.leaseMs / 3)),
     );
     renewal.unref();
-    const perform = () => this.perform(userId, key, work);
+    // Work after the commit (an invoice's numbering) runs once the account's lock is let go.
+    let afterCommit: (() => Promise<void>) | undefined;
+    const perform = () =>
+      this.perform(userId, key, work, (after) => {
+        afterCommit = after;
+      });
     try {
-      return await (exclusive ? exclusive(perform) : perform());
+      const answer = await (exclusive ? exclusive(perform) : perform());
+      await afterCommit?.();
+      return answer;
     } catch (error) {
       // Refused before the work ran (the account is busy): free the key for a retry.
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
@@ -250,6 +257,7 @@ export class IdempotencyService implements Idempotency {
     userId: number,
     key: string,
     work: () => Promise<Outcome>,
+    committed: (afterCommit: Outcome["afterCommit"]) => void,
   ): Promise<StoredAnswer> {
     let outcome: Outcome;
     try {
@@ -287,6 +295,7 @@ export class IdempotencyService implements Idempotency {
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
       throw error;
     }
+    committed(outcome.afterCommit);
     return { status: outcome.status, body: outcome.body, replayed: false };
   }
 }

@@ -1,7 +1,9 @@
-// Invoices, credit notes and receipts (issue 23). An invoice is issued in the transaction that
-// records the charge it documents (a purchase's commit, a renewal's, a PayPal approval's), takes
-// its number there (db/invoices.ts), and queues the receipt e-mail there too: a charge recorded
-// has its invoice and its receipt, and a charge rolled back has neither, nor a number.
+// Invoices, credit notes and receipts (issue 23). An invoice is recorded in the transaction that
+// records the charge it documents (a purchase's commit, a renewal's, a PayPal approval's), its
+// document complete but for its number: a charge recorded has its invoice, and a charge rolled
+// back has none. Its number and its receipt come from the numbering pass that follows the commit
+// (invoice-numbering.ts, decision 0062). A credit note and a re-issue take their numbers in
+// their own transaction, as they are rare and name the number of the invoice they credit.
 import {
   creditNoteDocument,
   type DocumentLine,
@@ -9,14 +11,14 @@ import {
   invoiceDocument,
   type Party,
 } from "../../domain/invoices/document.ts";
-import { countryName, formatDate } from "../../domain/invoices/printable.ts";
+import { countryName } from "../../domain/invoices/printable.ts";
 import {
   chargedTaxLocation,
   type TaxBuyer,
   type TaxTreatment,
   taxTreatment,
 } from "../../domain/invoices/tax-treatment.ts";
-import { formatUsd, type OrderSummary, type TaxLocation } from "../../domain/pricing/index.ts";
+import type { OrderSummary, TaxLocation } from "../../domain/pricing/index.ts";
 import type { Config } from "../config.ts";
 import type { Queryable } from "../db/db.ts";
 import {
@@ -27,13 +29,12 @@ import {
 } from "../db/invoices.ts";
 import type { Order } from "../db/orders.ts";
 import { type User, Users } from "../db/users.ts";
-import type { Mail, Mailer } from "../mail/mailer.ts";
+import { type ReceiptKind, WaitingInvoices } from "../db/waiting-invoices.ts";
+import { type InvoiceDeps, numberWaitingIn } from "./invoice-numbering.ts";
 import { locationOf } from "./location.ts";
+import { receiptMail } from "./receipts.ts";
 
-export type InvoiceDeps = {
-  mailer: Pick<Mailer, "queue">;
-  config: Pick<Config, "publicBaseUrl" | "seller">;
-};
+export type { InvoiceDeps } from "./invoice-numbering.ts";
 
 export function sellerParty(config: Pick<Config, "seller">): Party {
   const { seller } = config;
@@ -150,21 +151,22 @@ export type ChargeFacts = {
   ratePercent: number;
 };
 
-export const documentPath = (number: string, format: "pdf" | "html") =>
-  `/api/5/invoices/${encodeURIComponent(number)}.${format}`;
-
-/** Issues the invoice of a recorded charge, inside its transaction, and queues the receipt. */
+/**
+ * Records the invoice of a charge inside its transaction, its document complete but for its
+ * number: the numbering pass after the commit gives the number and queues `receipt` (decision
+ * 0062). null: no receipt (the caller's own e-mail tells of the charge).
+ */
 export async function issueInvoice(
   tx: Queryable,
   deps: InvoiceDeps,
   facts: ChargeFacts,
-  options: { receipt: boolean } = { receipt: true },
-): Promise<StoredInvoice> {
+  receipt: ReceiptKind | null = { kind: "receipt" },
+): Promise<void> {
   const { order, user } = facts;
   const details = await BillingDetailsTable.get(tx, user.id);
-  const taken = await Invoices.nextNumber(tx, "invoice", order.createdAt);
   const document = invoiceDocument({
-    number: taken.number,
+    // Given by the numbering pass; the rest of the document is fixed here.
+    number: "",
     issuedAt: order.createdAt,
     orderId: order.id,
     servicePeriod:
@@ -183,89 +185,14 @@ export async function issueInvoice(
     treatment: treatmentFor(deps.config, user, details),
     taxLabel: taxLabel(user),
   });
-  const stored: StoredInvoice = {
-    number: taken.number,
-    series: taken.series,
-    sequence: taken.sequence,
-    kind: "invoice",
-    userId: user.id,
+  await WaitingInvoices.insert(tx, {
     orderId: order.id,
-    refersTo: null,
-    refundRef: null,
-    creditedBy: null,
+    userId: user.id,
     total: order.total,
     document,
+    receipt: receipt && { ...receipt, email: user.email, firstName: user.firstName },
     issuedAt: order.createdAt,
-  };
-  await Invoices.insert(tx, stored);
-  if (options.receipt) await deps.mailer.queue(tx, receiptMail(user, document, deps.config));
-  return stored;
-}
-
-/** What a receipt lists of its document: each line, the tax of each rate, the total, the mentions. */
-export function receiptBreakdown(doc: InvoiceDocument): string[] {
-  return [
-    ...doc.lines.map((line) => `${line.label}: ${formatUsd(line.amount)}`),
-    ...doc.taxes.map(
-      (t) => `${t.label} ${t.ratePercent} % on ${formatUsd(t.taxable)}: ${formatUsd(t.tax)}`,
-    ),
-    `Total: ${formatUsd(doc.total)}`,
-    ...doc.notes,
-  ];
-}
-
-/** The receipt of a charge or a refund: what was paid, for what, and where its document is. */
-export function receiptMail(
-  to: Pick<User, "email" | "firstName">,
-  doc: InvoiceDocument,
-  config: Pick<Config, "publicBaseUrl" | "seller">,
-): Mail {
-  const credit = doc.kind === "credit_note";
-  const base = config.publicBaseUrl;
-  return {
-    to: to.email,
-    subject: credit
-      ? `Refund receipt: ${formatUsd(-doc.total)} (credit note ${doc.number})`
-      : `Receipt: ${formatUsd(doc.total)} paid (invoice ${doc.number})`,
-    text: [
-      `Hello ${to.firstName},`,
-      "",
-      credit
-        ? `We have refunded ${formatUsd(-doc.total)} to your ${doc.paymentMethod === "PayPal" ? "PayPal account" : "payment method"}: credit note ${doc.number} credits invoice ${doc.refersTo}.`
-        : `Thank you: ${formatUsd(doc.total)} was paid on ${formatDate(doc.issuedAt)} with ${doc.paymentMethod}.`,
-      "",
-      ...receiptBreakdown(doc),
-      "",
-      `Order ${doc.orderId}. ${credit ? "Credit note" : "Invoice"} ${doc.number} (PDF): ${base}${documentPath(doc.number, "pdf")}`,
-      `Also readable in your browser: ${base}${documentPath(doc.number, "html")}`,
-      "",
-      `${config.seller.name}`,
-    ].join("\n"),
-  };
-}
-
-/**
- * The receipt of a refund that no credit note documents: its order has no invoice (a trial, or an
- * order from before invoices were issued), or its invoice is credited in full already. Every
- * refund has its receipt (issue 23 item 4); this one names the order instead of a document.
- */
-export function refundReceiptMail(
-  to: Pick<User, "email" | "firstName">,
-  refund: { orderId: string; amountCents: number; at: number; processor: Order["processor"] },
-  config: Pick<Config, "seller">,
-): Mail {
-  const amount = formatUsd(refund.amountCents);
-  return {
-    to: to.email,
-    subject: `Refund receipt: ${amount} (order ${refund.orderId})`,
-    text: [
-      `Hello ${to.firstName},`,
-      "",
-      `We have refunded ${amount} to your ${refund.processor === "paypal" ? "PayPal account" : "payment method"} on ${formatDate(refund.at)}, for order ${refund.orderId}.`,
-      "",
-      `${config.seller.name}`,
-    ].join("\n"),
-  };
+  });
 }
 
 /**
@@ -281,6 +208,9 @@ export async function issueCreditNote(
 ): Promise<StoredInvoice | null> {
   const already = await Invoices.byRefundRef(tx, refund.refundId);
   if (already) return already;
+  // An invoice still waiting for its number (its pass has not run yet, or failed) is numbered
+  // first, in this transaction: a credit note names the number of the invoice it credits.
+  if (await WaitingInvoices.has(tx, refund.orderId)) await numberWaitingIn(tx, deps);
   const invoice = await Invoices.currentForOrder(tx, refund.orderId);
   if (!invoice) return null;
   const creditable = invoice.total + (await Invoices.creditedOf(tx, invoice.number));
@@ -319,7 +249,14 @@ export async function issueCreditNote(
  * buyer as they are now. Its figures stay those charged (a change of VAT id does not reprice a
  * past charge). Returns the new invoices' numbers.
  */
-export async function reissueInvoices(tx: Queryable, user: User, at: number): Promise<string[]> {
+export async function reissueInvoices(
+  tx: Queryable,
+  deps: InvoiceDeps,
+  user: User,
+  at: number,
+): Promise<string[]> {
+  // Invoices still waiting are numbered first, so the re-issue sees each of the account's.
+  if (await WaitingInvoices.anyOf(tx, user.id)) await numberWaitingIn(tx, deps);
   const details = await BillingDetailsTable.get(tx, user.id);
   const buyer = buyerParty(user, details);
   const made: string[] = [];
@@ -375,7 +312,7 @@ export function invoiceOrder(
   tx: Queryable,
   deps: InvoiceDeps,
   input: { order: Order; summary: OrderSummary; user: User },
-): Promise<StoredInvoice> {
+): Promise<void> {
   return issueInvoice(tx, deps, {
     order: input.order,
     user: input.user,

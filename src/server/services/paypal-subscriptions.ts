@@ -27,6 +27,7 @@ import {
 } from "../payments/paypal-client.ts";
 import type { Account } from "./account.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
+import { numberAfterCommit } from "./invoice-numbering.ts";
 import { invoiceOrder, taxLocationFor } from "./invoices.ts";
 import { applyOrder, buildOrder } from "./orders.ts";
 import { ensurePaypalPlan } from "./paypal-plans.ts";
@@ -259,6 +260,7 @@ export async function confirmApproval(
       await Users.update(tx, user.id, { paypalSubscriptionId: sub.id });
       return true;
     });
+    if (written) await numberAfterCommit(deps, order.id);
     // A plan change: the subscription it replaces must not bill again.
     const replaced =
       user.paypalSubscriptionId && user.paypalSubscriptionId !== sub.id

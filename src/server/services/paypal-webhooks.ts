@@ -34,12 +34,12 @@ import { type User, Users } from "../db/users.ts";
 import { claimWebhookEvent } from "../db/webhook-events.ts";
 import type { PaypalClient, PaypalTransmission } from "../payments/paypal-client.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
+import { numberAfterCommit } from "./invoice-numbering.ts";
 import { issueInvoice, taxLocationOf } from "./invoices.ts";
 import { endStray, refundStraySale } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
 import { recordRefund } from "./refunds.ts";
-import { renewedMail } from "./renewal-emails.ts";
-import { billingState, receiptInvoice, renewalOrder } from "./renewals.ts";
+import { billingState, renewalOrder } from "./renewals.ts";
 
 export type WebhookDeps = Pick<
   AppDeps,
@@ -262,7 +262,7 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
   }
   const chargeRef = `paypal-sale:${saleId}`;
   return underLock(deps, user, async (fresh) => {
-    const { db, catalog, mailer } = deps;
+    const { db, catalog } = deps;
     const now = deps.clock.now();
     const at = Number.isFinite(saleAt) ? saleAt : now;
     const sub = await Subscriptions.get(db, fresh.id);
@@ -351,7 +351,7 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       });
       // A PayPal renewal is invoiced as a card renewal is (issue 23); its e-mail is the receipt.
       const seats = `${order.seats} ${order.seats === 1 ? "seat" : "seats"}`;
-      const invoice = await issueInvoice(
+      await issueInvoice(
         tx,
         deps,
         {
@@ -366,23 +366,19 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
           ],
           ratePercent: agrees && priced.ok ? priced.charge.ratePercent : 0,
         },
-        { receipt: false },
-      );
-      await mailer.queue(
-        tx,
-        renewedMail(fresh, {
-          invoice: receiptInvoice(deps.config.publicBaseUrl, invoice),
+        {
+          kind: "renewal",
           planName: order.productName,
           total: order.total,
           periodStart: step.start,
           periodEnd: step.end,
           processor: "paypal",
           recovered: false,
-        }),
+        },
       );
       return "renewed";
     });
-    if (applied === "renewed") mailer.kick();
+    if (applied === "renewed") await numberAfterCommit(deps, order.id);
     return { status: 200, applied };
   });
 }

@@ -12,7 +12,8 @@ import { Events } from "../db/outbox.ts";
 import { type RefundKind, Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
-import { type InvoiceDeps, issueCreditNote, refundReceiptMail } from "./invoices.ts";
+import { type InvoiceDeps, issueCreditNote } from "./invoices.ts";
+import { refundReceiptMail } from "./receipts.ts";
 import { endSubscription } from "./renewals.ts";
 
 export type RecordedRefund =

@@ -38,7 +38,6 @@ import { type Clock, isSettableClock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db, Queryable } from "../db/db.ts";
 import { Instances, Invites } from "../db/instances.ts";
-import type { StoredInvoice } from "../db/invoices.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { type Renewal, Renewals } from "../db/renewals.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
@@ -47,13 +46,13 @@ import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { ActionRequired, ChargeResult, PaymentProvider } from "../payments/provider.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
-import { documentPath, issueInvoice, receiptBreakdown, taxLocationOf } from "./invoices.ts";
+import { numberAfterCommit, numberWaiting } from "./invoice-numbering.ts";
+import { issueInvoice, taxLocationOf } from "./invoices.ts";
 import { pricedWith } from "./orders.ts";
 import {
   refusalReason,
   renewalAuthenticationMail,
   renewalFailedMail,
-  renewedMail,
   subscriptionEndedMail,
 } from "./renewal-emails.ts";
 
@@ -242,6 +241,13 @@ export class RenewalWorker {
       }
     } catch (error) {
       log.error("renewals: a pass failed", error);
+    }
+    // Each round also numbers the invoices whose pass after their charge failed or was cut off
+    // by a crash (decision 0062): what a request left waiting waits at most one round.
+    try {
+      await numberWaiting(this.deps);
+    } catch (error) {
+      log.error("renewals: numbering waiting invoices failed; the next round tries again", error);
     }
     return run;
   }
@@ -580,7 +586,7 @@ export class RenewalWorker {
       mark: (tx: Queryable, orderId: string) => Promise<boolean>;
     },
   ): Promise<boolean> {
-    const { db, catalog, mailer } = this.deps;
+    const { db, catalog } = this.deps;
     const basis: PriceBasis | null = charge.basis;
     const plan = catalog.plans.find((p) => p.code === claim.productCode);
     const order = renewalOrder(catalog, user, {
@@ -642,7 +648,9 @@ export class RenewalWorker {
           });
         }
       }
-      const invoice = await issueInvoice(
+      // The renewal's e-mail is its receipt: it names the invoice's number, so the numbering
+      // pass right after the commit queues it (decision 0062).
+      await issueInvoice(
         tx,
         this.deps,
         {
@@ -651,24 +659,19 @@ export class RenewalWorker {
           lines: renewalLines(plan?.name ?? claim.productCode, claim, charge, catalog),
           ratePercent: charge.ratePercent,
         },
-        // The renewal's own e-mail below is its receipt, naming the invoice.
-        { receipt: false },
-      );
-      await mailer.queue(
-        tx,
-        renewedMail(user, {
-          invoice: receiptInvoice(this.deps.config.publicBaseUrl, invoice),
+        {
+          kind: "renewal",
           planName: plan?.name ?? claim.productCode,
           total: claim.amount,
           periodStart: claim.periodStart,
           periodEnd: claim.periodEnd,
           processor: claim.processor,
           recovered: how.recovered,
-        }),
+        },
       );
       return true;
     });
-    if (committed) mailer.kick();
+    if (committed) await numberAfterCommit(this.deps, order.id);
     return committed;
   }
 
@@ -810,18 +813,6 @@ export function renewalOrder(
     idempotencyKey: paid.idempotencyKey,
     createdAt: paid.createdAt,
     ...pricedWith(catalog, user.priceTestingGroupValue),
-  };
-}
-
-/** A renewal's invoice as its receipt e-mail names it (renewal-emails.ts renewedMail). */
-export function receiptInvoice(
-  publicBaseUrl: string,
-  invoice: StoredInvoice,
-): { number: string; breakdown: string[]; url: string } {
-  return {
-    number: invoice.number,
-    breakdown: receiptBreakdown(invoice.document),
-    url: `${publicBaseUrl}${documentPath(invoice.number, "pdf")}`,
   };
 }
 
