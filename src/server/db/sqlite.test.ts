@@ -30,6 +30,14 @@ describe("SqliteDb", () => {
     expect(await db.all("SELECT v FROM t WHERE v = ?", ["nothing"])).toEqual([]);
   });
 
+  it("reads a table's new columns after a script changed it (a migration)", async () => {
+    await db.exec("CREATE TABLE grows (id INTEGER PRIMARY KEY)");
+    await db.run("INSERT INTO grows (id) VALUES (1)");
+    expect(await db.get("SELECT * FROM grows")).toEqual({ id: 1 });
+    await db.exec("ALTER TABLE grows ADD COLUMN note TEXT DEFAULT 'new'");
+    expect(await db.get("SELECT * FROM grows")).toEqual({ id: 1, note: "new" });
+  });
+
   it("commits concurrent transactions together, rolling back only the one that fails", async () => {
     let commits = 0;
     const original = db.raw.exec.bind(db.raw);

@@ -149,6 +149,9 @@ export class SqliteDb implements Db {
   }
 
   private execNow(sql: string): void {
+    // A script may change tables (migrations): a read's column list, and so its row builder,
+    // is worked out again at its next use.
+    this.reads.clear();
     try {
       this.raw.exec(sql);
     } catch (error) {
