@@ -1,5 +1,7 @@
 // The API server's figures for `npm run bench` (benchServer() returns them; it prints nothing).
-// `node scripts/bench-server.ts` runs it alone and prints a table.
+// `node scripts/bench-server.ts` runs it alone and prints a table; `node scripts/bench-server.ts
+// summary` measures only the order summary against the bare handler (SQLite, then PostgreSQL when
+// one answers) and each server's CPU time per answer, about a minute, for work on that request.
 //
 // - Order-summary throughput as a ratio to a bare node:http JSON handler measured in the same run,
 //   both in child processes, loaded from this process over loopback with 50 keep-alive
@@ -23,7 +25,7 @@
 // Load is bounded in count and time, on 127.0.0.1 only.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
@@ -393,9 +395,48 @@ async function orderLoad(urls: string[], cookies: string[]): Promise<LoadResult>
   return total;
 }
 
-/** Order summaries beside the bare handler, then committed orders, against one API child. */
-async function measure(apiUrl: string, bareUrl: string): Promise<Run> {
-  const cookie = await signIn(apiUrl, "monthly@demo.test");
+type SummaryRun = Pick<Run, "summaryRate" | "bareRate" | "summaryRun"> & {
+  /** CPU time (user + system) each server process spent per answer, µs; NaN where unknown. */
+  summaryCpuUs: number;
+  bareCpuUs: number;
+};
+
+/** A process's CPU time so far in ms (Linux /proc, 10 ms ticks), or NaN. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** `load`, and the CPU time the server process `pid` spent meanwhile, added to `cpu.ms`. */
+async function loadCounted(
+  target: Target,
+  limits: { connections: number; maxRequests: number; maxMs: number },
+  pid: number | undefined,
+  cpu: { ms: number },
+): Promise<LoadResult> {
+  const before = cpuMs(pid);
+  const result = await load(target, limits);
+  cpu.ms += cpuMs(pid) - before;
+  return result;
+}
+
+/**
+ * Order summaries of a signed-in account beside the bare handler, interleaved in rounds. With
+ * the servers' process ids, also the CPU time each spent per answer: what a change to the
+ * request's work saves, apart from the load generator's ceiling on the bare handler's rate. It
+ * rises too on a machine busy with other work (compare within one run), and on PostgreSQL it
+ * leaves out the database's own CPU.
+ */
+async function measureSummary(
+  apiUrl: string,
+  bareUrl: string,
+  cookie: string,
+  pids: { api?: number; bare?: number } = {},
+): Promise<SummaryRun> {
   const summaryBody = JSON.stringify({ targetProduct: "wv_bizoct17_12m", seats: 5 });
   const summary: Target = {
     url: apiUrl,
@@ -418,19 +459,32 @@ async function measure(apiUrl: string, bareUrl: string): Promise<Run> {
   // Interleaved rounds, so that both see the same background load of a shared machine.
   const summaryRun = combine([]);
   const bareRun = combine([]);
+  const summaryCpu = { ms: 0 };
+  const bareCpu = { ms: 0 };
   for (let round = 0; round < ROUNDS; round++) {
-    add(summaryRun, await load(summary, limits));
-    add(bareRun, await load(bareTarget, limits));
+    add(summaryRun, await loadCounted(summary, limits, pids.api, summaryCpu));
+    add(bareRun, await loadCounted(bareTarget, limits, pids.bare, bareCpu));
   }
+  return {
+    summaryRate: summaryRun.count / summaryRun.seconds,
+    bareRate: bareRun.count / bareRun.seconds,
+    summaryRun,
+    summaryCpuUs: (summaryCpu.ms * 1000) / summaryRun.count,
+    bareCpuUs: (bareCpu.ms * 1000) / bareRun.count,
+  };
+}
+
+/** Order summaries beside the bare handler, then committed orders, against one API child. */
+async function measure(apiUrl: string, bareUrl: string): Promise<Run> {
+  const cookie = await signIn(apiUrl, "monthly@demo.test");
+  const summary = await measureSummary(apiUrl, bareUrl, cookie);
 
   // Fifty customers at once (one account per connection), then one customer's fifty tabs.
   const orderRun = await orderLoad([apiUrl], await cardAccounts(apiUrl, CONNECTIONS));
   const oneAccount = await orderLoad([apiUrl], [cookie]);
   return {
     oneAccountRate: (oneAccount.count - oneAccount.errors) / oneAccount.seconds,
-    summaryRate: summaryRun.count / summaryRun.seconds,
-    bareRate: bareRun.count / bareRun.seconds,
-    summaryRun,
+    ...summary,
     orderRate: (orderRun.count - orderRun.errors) / orderRun.seconds,
     orderRun,
   };
@@ -580,6 +634,55 @@ async function postgresFigures(bareUrl: string): Promise<Figures> {
   return benchPostgres(url, bareUrl);
 }
 
+/** The order summary only (the `summary` mode): SQLite, then PostgreSQL when one answers. */
+async function benchSummaryOnly(): Promise<Figures> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
+  const bare = await startChild("child-bare");
+  const figures: Figures = {};
+  const one = async (name: string, env: Record<string, string>) => {
+    const api = await startChild("child-api", env);
+    try {
+      const cookie = await signIn(api.url, "monthly@demo.test");
+      const run = await measureSummary(api.url, bare.url, cookie, {
+        api: api.child.pid,
+        bare: bare.child.pid,
+      });
+      figures[`${name}: order summary, requests/s`] = Math.round(run.summaryRate);
+      figures[`${name}: bare handler, requests/s`] = Math.round(run.bareRate);
+      figures[`${name}: order summary / bare handler`] = Number(
+        (run.summaryRate / run.bareRate).toFixed(2),
+      );
+      figures[`${name}: order summary p99 latency, ms`] = Number(
+        percentile(run.summaryRun.latencies, 99).toFixed(2),
+      );
+      figures[`${name}: order summary errors`] = run.summaryRun.errors;
+      figures[`${name}: server CPU per order summary, µs`] = Math.round(run.summaryCpuUs);
+      figures[`${name}: bare handler's CPU per answer, µs`] = Math.round(run.bareCpuUs);
+      figures[`${name}: bare CPU / order summary CPU`] = Number(
+        (run.bareCpuUs / run.summaryCpuUs).toFixed(2),
+      );
+    } finally {
+      await stopChild(api.child);
+    }
+  };
+  try {
+    await one("SQLite", { DATA_DIR: join(dir, "api"), PAYMENTS: "sandbox", SEED: "true" });
+    const url = await findPostgres();
+    if (url) {
+      const schema = await benchSchema(url);
+      try {
+        await one("PostgreSQL", postgresEnv(schema.url, randomBytes(32).toString("base64url")));
+      } finally {
+        await schema.drop();
+      }
+    } else figures.PostgreSQL = "skipped: no PostgreSQL server answers";
+    return figures;
+  } finally {
+    await stopChild(bare.child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function childApi(): Promise<void> {
   const { startServer } = await import("../src/server/main.ts");
   const running = await startServer({
@@ -636,7 +739,7 @@ if (process.argv[1] && resolve(process.argv[1]) === self) {
   if (mode === "child-api") await childApi();
   else if (mode === "child-bare") childBare();
   else {
-    const figures = await benchServer();
+    const figures = mode === "summary" ? await benchSummaryOnly() : await benchServer();
     for (const [name, value] of Object.entries(figures)) console.log(`${name.padEnd(52)} ${value}`);
   }
 }

@@ -76,6 +76,17 @@ export function createApp(deps: AppDeps): App {
     "Cache-Control",
     "no-store",
   ];
+  // The own origins depend on the configuration and the port a request arrived on only: worked
+  // out once per port, not for every POST.
+  const origins = new Map<number | undefined, ReadonlySet<string>>();
+  const originsOf = (port: number | undefined) => {
+    let known = origins.get(port);
+    if (!known) {
+      known = ownOrigins(deps.config, port);
+      origins.set(port, known);
+    }
+    return known;
+  };
   const setBaseHeaders = (res: ServerResponse) => {
     for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
   };
@@ -219,7 +230,7 @@ export function createApp(deps: AppDeps): App {
       isStateChanging(method) &&
       // Providers' webhooks come from their servers, signed: no browser, no session, no origin.
       !ctx.path.startsWith(WEBHOOK_PATH_PREFIX) &&
-      isCrossSite(ctx.req, ownOrigins(deps.config, ctx.req.socket.localPort))
+      isCrossSite(ctx.req, () => originsOf(ctx.req.socket.localPort))
     ) {
       write(ctx, res, { kind: "json", status: 403, body: apiError("cross_site").body });
       return;

@@ -111,11 +111,7 @@ export class Ctx {
   /** The client reached us over https (directly, or as a trusted proxy reports). */
   readonly secure: boolean;
   readonly cookies: Record<string, string>;
-  /**
-   * The request may use a local run's conveniences (/dev/, the sandbox card form, demo sign-ins):
-   * a local run, asked directly from this machine, not through a proxy (local-run.ts).
-   */
-  readonly isLocalRequest: boolean;
+  private local: boolean | undefined;
   /** Headers added to whatever answer the handler gives (Set-Cookie, ...). */
   readonly responseHeaders: Headers = {};
   private sessionUser: Promise<User | null> | null = null;
@@ -133,7 +129,16 @@ export class Ctx {
       Boolean((req.socket as TLSSocket).encrypted) ||
       client.forwardedProto === "https";
     this.cookies = parseCookies(req.headers.cookie);
-    this.isLocalRequest = isLocalRequest(app.config.local, req);
+  }
+
+  /**
+   * The request may use a local run's conveniences (/dev/, the sandbox card form, demo sign-ins):
+   * a local run, asked directly from this machine, not through a proxy (local-run.ts). Worked
+   * out on the first ask: few requests ask, and every request would pay for it.
+   */
+  get isLocalRequest(): boolean {
+    this.local ??= isLocalRequest(this.app.config.local, this.req);
+    return this.local;
   }
 
   get method(): string {

@@ -22,6 +22,7 @@ import { CouponRedemptions } from "./coupon-redemptions.ts";
 import { bool, type Db, UniqueViolation } from "./db.ts";
 import { IdempotencyKeys } from "./idempotency.ts";
 import { Instances, Invites } from "./instances.ts";
+import { BillingDetailsTable } from "./invoices.ts";
 import { CardTokens, PaypalApprovals, SandboxCharges, SandboxCustomers } from "./ledger.ts";
 import { MIGRATIONS, migrate, postgresDdl } from "./migrations.ts";
 import { type Order, Orders } from "./orders.ts";
@@ -322,7 +323,7 @@ for (const backend of backends) {
       expect(await Users.count(db)).toBe(before);
     });
 
-    it("sessions: the user and subscription of a live session in one query", async () => {
+    it("sessions: the user, subscription, coupons and billing details of a live session in one query", async () => {
       const id = await db.transaction((tx) => Users.insert(tx, someUser()));
       const hash = unique("session");
       await db.transaction((tx) =>
@@ -332,6 +333,7 @@ for (const backend of backends) {
       expect(bare?.user.id).toBe(id);
       expect(bare?.subscription).toBe(null);
       expect(bare?.redeemedCoupons).toEqual([]);
+      expect(bare?.billing).toBe(null);
       // The coupons the account redeemed come with it (one row each), for the quote.
       for (const coupon of ["SPRING", "autumn"]) {
         await db.transaction((tx) =>
@@ -343,9 +345,24 @@ for (const backend of backends) {
       expect(withCoupons?.redeemedCoupons).toEqual(["autumn", "spring"]);
 
       await db.transaction((tx) => Subscriptions.insert(tx, freeSubscription(id, NOW)));
+      // The billing details too (the quote's tax), as BillingDetailsTable reads them.
+      const billing = {
+        userId: id,
+        organisation: "Acme GmbH",
+        taxId: "DE123456788",
+        taxIdCountry: "DE",
+        taxIdValid: true,
+        street: "Unter den Linden 1",
+        city: "Berlin",
+        updatedAt: NOW + 3,
+      };
+      await db.transaction((tx) => BillingDetailsTable.put(tx, billing));
       const joined = await Users.bySession(db, hash, NOW);
       expect(joined?.user.id).toBe(id);
       expect(joined?.subscription).toEqual(freeSubscription(id, NOW));
+      expect(joined?.billing).toEqual(billing);
+      expect(joined?.billing).toEqual(await BillingDetailsTable.get(db, id));
+      expect(joined?.redeemedCoupons).toEqual(["autumn", "spring"]);
       expect(await Users.bySession(db, hash, NOW + HOUR)).toBe(null);
 
       const other = unique("session");

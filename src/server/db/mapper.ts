@@ -57,3 +57,18 @@ export function mapper<T>(table: string, columns: Columns<T>) {
     },
   };
 }
+
+/**
+ * A table's columns read in a join under `prefix`ed names, where they would collide with another
+ * table's (user_id, updated_at): the SELECT list, and the mapper that reads those names back.
+ * Each column of a LEFT JOIN that found no row is NULL; the caller tells that from a NOT NULL key.
+ */
+export function joinedColumns<T>(table: string, prefix: string, columns: Columns<T>) {
+  const entries = Object.entries(columns) as [keyof T, readonly [string, Codec]][];
+  const renamed = {} as Record<keyof T, readonly [string, Codec]>;
+  for (const [key, [column, codec]] of entries) renamed[key] = [`${prefix}${column}`, codec];
+  return {
+    select: entries.map(([, [column]]) => `${table}.${column} AS ${prefix}${column}`).join(", "),
+    ...mapper<T>(table, renamed),
+  };
+}

@@ -19,6 +19,25 @@ describe("SqliteDb", () => {
     expect(db.raw.prepare("PRAGMA synchronous").get()).toEqual({ synchronous: 2 });
   });
 
+  it("reads rows as node:sqlite makes them, whatever the column names", async () => {
+    // The rows are built by a function compiled from the column names (sqlite.ts, Read).
+    const row = await db.get(
+      `SELECT 1 AS id, 'x' AS "a""b", 'y' AS "c\\d", 'z' AS "e}; throw 1; //", 2 AS id`,
+    );
+    expect(row).toEqual({ id: 2, 'a"b': "x", "c\\d": "y", "e}; throw 1; //": "z" });
+    expect(Object.getPrototypeOf(row)).toBe(null);
+    expect(await db.get("SELECT v FROM t WHERE v = ?", ["nothing"])).toBe(undefined);
+    expect(await db.all("SELECT v FROM t WHERE v = ?", ["nothing"])).toEqual([]);
+  });
+
+  it("reads a table's new columns after a script changed it (a migration)", async () => {
+    await db.exec("CREATE TABLE grows (id INTEGER PRIMARY KEY)");
+    await db.run("INSERT INTO grows (id) VALUES (1)");
+    expect(await db.get("SELECT * FROM grows")).toEqual({ id: 1 });
+    await db.exec("ALTER TABLE grows ADD COLUMN note TEXT DEFAULT 'new'");
+    expect(await db.get("SELECT * FROM grows")).toEqual({ id: 1, note: "new" });
+  });
+
   it("commits concurrent transactions together, rolling back only the one that fails", async () => {
     let commits = 0;
     const original = db.raw.exec.bind(db.raw);

@@ -1,6 +1,7 @@
 // Queries of the users table.
 import type { Queryable } from "./db.ts";
-import { mapper } from "./mapper.ts";
+import type { BillingDetails } from "./invoices.ts";
+import { joinedColumns, mapper } from "./mapper.ts";
 import { type Subscription, Subscriptions } from "./subscriptions.ts";
 
 export type UserAddress = {
@@ -105,7 +106,43 @@ export type SessionRows = {
   subscription: Subscription | null;
   /** The coupons the account redeemed, lower case (CouponRedemptions.ofUser). */
   redeemedCoupons: string[];
+  /** The billing details given at checkout (BillingDetailsTable.get), or null. */
+  billing: BillingDetails | null;
 };
+
+/**
+ * billing_details (db/invoices.ts, BillingDetailsTable) as the session lookup reads it: its
+ * user_id and updated_at would collide with the other tables' columns, so each is renamed.
+ * The contract tests compare what this reads with BillingDetailsTable.get.
+ */
+const billingJoined = joinedColumns<BillingDetails>("billing_details", "billing_", {
+  userId: ["user_id", "int"],
+  organisation: ["organisation", "text"],
+  taxId: ["tax_id", "text"],
+  taxIdCountry: ["tax_id_country", "text"],
+  taxIdValid: ["tax_id_valid", "bool"],
+  street: ["street", "text"],
+  city: ["city", "text"],
+  updatedAt: ["updated_at", "int"],
+});
+
+/**
+ * The session lookup: one statement, so one round trip on PostgreSQL, run outside a transaction
+ * at the database's default isolation (read committed there). That is safe: a single statement
+ * reads one snapshot, so the session, user, subscription, coupons and billing details it returns
+ * were all committed together, and a session deleted (signed out, or revoked on another server)
+ * before it started is not found. Nothing is cached between requests, so a revocation takes effect
+ * at the next request on every server. No ORDER BY: sorting the rare coupon rows here is cheaper
+ * than asking SQLite for a sort of the join.
+ */
+const SESSION_SQL = `SELECT users.*, subscriptions.*, coupon_redemptions.coupon AS redeemed_coupon,
+       ${billingJoined.select}
+       FROM sessions
+       JOIN users ON users.id = sessions.user_id
+       LEFT JOIN subscriptions ON subscriptions.user_id = users.id
+       LEFT JOIN coupon_redemptions ON coupon_redemptions.user_id = users.id
+       LEFT JOIN billing_details ON billing_details.user_id = users.id
+       WHERE sessions.id_hash = ? AND sessions.expires_at > ?`;
 
 /** Defaults of a new account; callers give the identity fields. */
 export function newUser(
@@ -157,20 +194,13 @@ export const Users = {
     return row ? map.fromRow(row) : null;
   },
   /**
-   * The user of a live session, its subscription and the coupons it redeemed, in one query: this
-   * runs on every signed-in request, and the account's rules need all three (a row per redeemed
-   * coupon, usually one row; the tables share no column name).
+   * The user of a live session, its subscription, the coupons it redeemed and its billing
+   * details, in one query (SESSION_SQL): this runs on every signed-in request, and the account's
+   * rules and the quote's tax need all four (a row per redeemed coupon, usually one row; users and
+   * subscriptions share no column name).
    */
   async bySession(q: Queryable, idHash: string, now: number): Promise<SessionRows | null> {
-    const rows = await q.all(
-      `SELECT users.*, subscriptions.*, coupon_redemptions.coupon AS redeemed_coupon FROM sessions
-       JOIN users ON users.id = sessions.user_id
-       LEFT JOIN subscriptions ON subscriptions.user_id = users.id
-       LEFT JOIN coupon_redemptions ON coupon_redemptions.user_id = users.id
-       WHERE sessions.id_hash = ? AND sessions.expires_at > ?
-       ORDER BY coupon_redemptions.coupon`,
-      [idHash, now],
-    );
+    const rows = await q.all(SESSION_SQL, [idHash, now]);
     const row = rows[0];
     if (!row) return null;
     const user = map.fromRow(row);
@@ -178,9 +208,13 @@ export const Users = {
       user,
       userId: user.id,
       subscription: Subscriptions.fromJoinedRow(row),
-      redeemedCoupons: rows.flatMap((r) =>
-        typeof r.redeemed_coupon === "string" ? [r.redeemed_coupon] : [],
-      ),
+      redeemedCoupons: rows
+        .flatMap((r) => (typeof r.redeemed_coupon === "string" ? [r.redeemed_coupon] : []))
+        .sort(),
+      billing:
+        row.billing_user_id === null || row.billing_user_id === undefined
+          ? null
+          : billingJoined.fromRow(row),
     };
   },
   async byEmail(q: Queryable, email: string): Promise<User | null> {

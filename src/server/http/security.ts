@@ -118,7 +118,11 @@ export function isStateChanging(method: string | undefined): boolean {
  * browser page (curl, server to server) and is let through: it carries no ambient cookies of a
  * victim's browser.
  */
-export function isCrossSite(req: IncomingMessage, ownOrigins: ReadonlySet<string>): boolean {
+export function isCrossSite(
+  req: IncomingMessage,
+  /** The origins of this server (`ownOrigins`), asked for only when the request names one. */
+  ownOrigins: () => ReadonlySet<string>,
+): boolean {
   const site = req.headers["sec-fetch-site"];
   if (typeof site === "string") {
     // "none" is a navigation the user started (address bar, bookmark): not a forged request.
@@ -127,7 +131,7 @@ export function isCrossSite(req: IncomingMessage, ownOrigins: ReadonlySet<string
   const origin = req.headers.origin;
   if (typeof origin === "string") {
     if (origin === "null") return true;
-    return !ownOrigins.has(origin.toLowerCase());
+    return !ownOrigins().has(origin.toLowerCase());
   }
   return false;
 }

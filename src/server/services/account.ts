@@ -184,7 +184,7 @@ export async function loadAccount(
     heldSeats,
     tier: resolveTier({ tier: plan?.tier ?? "personal", productCode }),
     location: locationOf(user),
-    billing: await BillingDetailsTable.get(q, user.id),
+    billing: read ? read.billing : await BillingDetailsTable.get(q, user.id),
     now,
   };
 }
