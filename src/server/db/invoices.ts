@@ -168,7 +168,8 @@ export type BillingDetails = {
   updatedAt: number;
 };
 
-const details = mapper<BillingDetails>("billing_details", {
+/** billing_details's columns: this table's and the session lookup's join (db/users.ts). */
+export const BILLING_DETAILS_COLUMNS = {
   userId: ["user_id", "int"],
   organisation: ["organisation", "text"],
   taxId: ["tax_id", "text"],
@@ -177,7 +178,9 @@ const details = mapper<BillingDetails>("billing_details", {
   street: ["street", "text"],
   city: ["city", "text"],
   updatedAt: ["updated_at", "int"],
-});
+} as const;
+
+const details = mapper<BillingDetails>("billing_details", BILLING_DETAILS_COLUMNS);
 
 export const BillingDetailsTable = {
   async get(q: Queryable, userId: number): Promise<BillingDetails | null> {

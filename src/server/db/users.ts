@@ -1,6 +1,6 @@
 // Queries of the users table.
 import type { Queryable } from "./db.ts";
-import type { BillingDetails } from "./invoices.ts";
+import { BILLING_DETAILS_COLUMNS, type BillingDetails } from "./invoices.ts";
 import { joinedColumns, mapper } from "./mapper.ts";
 import { type Subscription, Subscriptions } from "./subscriptions.ts";
 
@@ -115,16 +115,11 @@ export type SessionRows = {
  * user_id and updated_at would collide with the other tables' columns, so each is renamed.
  * The contract tests compare what this reads with BillingDetailsTable.get.
  */
-const billingJoined = joinedColumns<BillingDetails>("billing_details", "billing_", {
-  userId: ["user_id", "int"],
-  organisation: ["organisation", "text"],
-  taxId: ["tax_id", "text"],
-  taxIdCountry: ["tax_id_country", "text"],
-  taxIdValid: ["tax_id_valid", "bool"],
-  street: ["street", "text"],
-  city: ["city", "text"],
-  updatedAt: ["updated_at", "int"],
-});
+const billingJoined = joinedColumns<BillingDetails>(
+  "billing_details",
+  "billing_",
+  BILLING_DETAILS_COLUMNS,
+);
 
 /**
  * The session lookup: one statement, so one round trip on PostgreSQL, run outside a transaction
