@@ -1,15 +1,6 @@
 // Steps the purchase scripts share: filling the sandbox card form and reading the total. Accounts
 // and sessions come from the `api` fixture (api-helpers.ts).
 import { expect, type FrameLocator, type Page } from "@playwright/test";
-import { browserApi } from "./api-helpers.ts";
-
-/**
- * A new free account, made through the API; the page's context is then signed in as it. Returns
- * its e-mail. (For a11y.spec.ts, which is not yet on the `api` fixture of api-helpers.ts.)
- */
-export async function signUpNewAccount(page: Page): Promise<string> {
-  return browserApi(page.context()).signUp();
-}
 
 /** An expiry date two years ahead, as the one expiry field takes it: "12 / 28". */
 export function futureExpiry(): string {

@@ -23,9 +23,9 @@
 //   trial link) and each way (sign-up and sign-in), one link followed and the account got by
 //   typing into the sign-up and sign-in forms, as before; the #signup links, whose landing is the
 //   sign-up form's own result, all of them so;
-// - every other link (and form), in a test of its own, as strictly: followed by a new visitor,
+// - every other link (and form), a few to a test, as strictly: each followed by a new visitor,
 //   whose sign-up tab must carry exactly that link as `redirect` (and its p, product and tier);
-//   then in the same browser a new account through the API goes to that `redirect` and lands on
+//   then in the same browser a new account through the API goes to each `redirect` and lands on
 //   the same screen with the same checks as above.
 // Every link is still followed by a visitor and landed on by a new account. What is not repeated
 // per link is typing the form, which the kind's test proves takes the visitor to `redirect`, and
@@ -39,7 +39,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 import { isEducationCode } from "../../src/domain/account/tier.ts";
-import { type BrowserApi, expect, test, uniqueEmail } from "../cart/api-helpers.ts";
+import { expect, test, uniqueEmail } from "../cart/api-helpers.ts";
 
 const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
 const PAGES = ["plans", ...tabPages(), "pricing"];
@@ -279,39 +279,87 @@ for (const how of ["sign-up", "sign-in"] as const) {
 }
 
 /**
- * On the sign-up tab a link led a visitor to: its `redirect`, then a new account (through the API,
- * in the same browser) goes there and lands as `landing` says.
+ * On the sign-up tab a link led a visitor to: its `redirect`, where signing up or in goes back to.
  */
-async function landWithNewAccount(page: Page, api: BrowserApi, landing: Landing) {
+async function redirectOnSignUpTab(page: Page): Promise<string> {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign up");
   const redirect = new URL(page.url()).searchParams.get("redirect") ?? "";
   expect(redirect).toMatch(/^\/cart[?#]/);
-  await api.signUp({ email: uniqueEmail("cta") });
-  await page.goto(redirect);
-  await expectLanding(page, landing);
+  return redirect;
 }
 
-test.describe("through the sign-up tab's redirect", () => {
-  for (const { href, pages } of links.filter((link) => !throughScreens.has(link.href))) {
-    test(`${href} (on ${pages.join(", ")})`, async ({ page, api }) => {
-      await page.goto(href);
-      await expect(page).toHaveURL(/\/cart\/plans\?tab=signup/);
-      const link = new URL(href, "http://x").searchParams;
-      const params = new URL(page.url()).searchParams;
-      // The link itself, unchanged, is where signing up or in goes back to.
-      expect(params.get("redirect")).toBe(href);
-      for (const key of ["p", "product", "tier"]) expect(params.get(key)).toBe(link.get(key));
-      // The same screen whichever way the account came (not a #signup link: those go through the
-      // screens), so one landing covers both.
-      expect(landingOf(href, "sign-in")).toEqual(landingOf(href, "sign-up"));
-      await landWithNewAccount(page, api, landingOf(href, "sign-up"));
-    });
-  }
+/** A link or form of the pages, followed by a visitor, and where its `redirect` must land. */
+type Followed = { name: string; follow: (page: Page) => Promise<void>; landing: Landing };
 
-  for (const form of otherForms) {
-    test(`the seat calculator on ${form.page} keeps the seats`, async ({ page, api }) => {
-      await sendSeatForm(page, form);
-      await landWithNewAccount(page, api, seatFormLanding(form.hidden.product ?? ""));
+const followedByRedirect: Followed[] = [
+  ...links
+    .filter((link) => !throughScreens.has(link.href))
+    .map(({ href, pages }) => ({
+      name: `${href} (on ${pages.join(", ")})`,
+      landing: landingOf(href, "sign-up"),
+      follow: async (page: Page) => {
+        await page.goto(href);
+        await expect(page).toHaveURL(/\/cart\/plans\?tab=signup/);
+        const link = new URL(href, "http://x").searchParams;
+        const params = new URL(page.url()).searchParams;
+        // The link itself, unchanged, is where signing up or in goes back to.
+        expect(params.get("redirect")).toBe(href);
+        for (const key of ["p", "product", "tier"]) expect(params.get(key)).toBe(link.get(key));
+        // The same screen whichever way the account came (not a #signup link: those go through
+        // the screens), so one landing covers both.
+        expect(landingOf(href, "sign-in")).toEqual(landingOf(href, "sign-up"));
+      },
+    })),
+  ...otherForms.map((form) => ({
+    name: `the seat calculator on ${form.page} keeps the seats`,
+    landing: seatFormLanding(form.hidden.product ?? ""),
+    follow: (page: Page) => sendSeatForm(page, form),
+  })),
+];
+
+/** `items` in groups of at most `size`, in order. */
+function inGroupsOf<T>(items: T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
+    items.slice(i * size, (i + 1) * size),
+  );
+}
+
+// A few links per test, in one browser context (several checks of one state share one load:
+// e2e/README.md). Each link is followed by a new visitor (cookies and storage cleared before the
+// next one) and read off its sign-up tab; then one new account through the API lands on each
+// `redirect` in turn, each a page load of its own. Landing changes nothing on the account (no
+// order, no trial: the screens only show), so the links' landings do not depend on one another,
+// and where a link lands does not depend on which new account follows it (the header). A test of
+// its own per link spent most of its time making its context and account.
+const REDIRECTS_PER_TEST = 4;
+
+test.describe("through the sign-up tab's redirect", () => {
+  for (const group of inGroupsOf(followedByRedirect, REDIRECTS_PER_TEST)) {
+    test(group.map((item) => item.name).join("; "), async ({ page, api }) => {
+      // Half the one-link test's time limit per link, as the links share a context and account.
+      test.setTimeout((group.length * test.info().timeout) / 2);
+      const redirects: string[] = [];
+      for (const item of group) {
+        await test.step(`a visitor follows ${item.name}`, async () => {
+          await item.follow(page);
+          redirects.push(await redirectOnSignUpTab(page));
+          // The next link is a new visitor's: nothing this one stored is left.
+          await page.evaluate(() => {
+            localStorage.clear();
+            sessionStorage.clear();
+          });
+          await page.context().clearCookies();
+        });
+      }
+      await api.signUp({ email: uniqueEmail("cta") });
+      for (const [i, item] of group.entries()) {
+        await test.step(`a new account lands from ${item.name}`, async () => {
+          // From about:blank, so that a redirect differing only in its hash is a load as well.
+          await page.goto("about:blank");
+          await page.goto(redirects[i] ?? "");
+          await expectLanding(page, item.landing);
+        });
+      }
     });
   }
 });

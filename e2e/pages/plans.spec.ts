@@ -85,40 +85,43 @@ const SPEC_PRICES: { tab: string; mode: Mode; card: string; texts: RegExp[] }[] 
   },
 ];
 
+// Every price check of /plans reads one load of it (several checks of one state share one load:
+// e2e/README.md): first the page as it comes (the HTML without the sample prices, the extras),
+// then each row of spec 9 in the tab and billing mode it names, each reached by the visitor's own
+// clicks as on a fresh load (`show`). Soft, so that every row that differs is reported.
 test.describe("spec section 9 prices on /plans", () => {
-  for (const row of SPEC_PRICES) {
-    test(`${row.card}, ${row.tab} tab, ${row.mode}`, async ({ page }) => {
-      await page.goto("/plans");
-      await show(page, row.tab, row.mode);
-      const text = await visibleText(card(page, row.card));
-      for (const expected of row.texts) expect(text).toMatch(expected);
-    });
-  }
-
-  test("single exports and export upgrades", async ({ page }) => {
-    await page.goto("/plans");
-    const extras = await visibleText(page.getByRole("region", { name: "Extras" }));
-    for (const expected of [
-      /\$2\.99/,
-      /\$4\.99/,
-      /0\.5 hours for \$6\.00/,
-      /1 hour for \$10\.00/,
-      /2 hours for \$18\.00/,
-    ]) {
-      expect(extras).toMatch(expected);
-    }
-  });
-
-  test("the sample catalogue's prices and the older schools structure are not the page's", async ({
+  test("every row, the single exports and export upgrades, and not the sample catalogue's or the older schools prices", async ({
     page,
   }) => {
-    // Both readings of spec 9 hold: the sample catalogue is the `sample` price set, shown only to
-    // users of that price test, and 299 is the schools structure before January 2024. The unit
-    // tests of the view models show them when asked (plan-card.test.ts).
     await page.goto("/plans");
-    const html = await page.content();
-    for (const absent of ["$35.99", "$215.88", "$59.99", "$359.88", "$299.00"])
-      expect(html).not.toContain(absent);
+    await test.step("the sample catalogue's prices and the older schools structure are not the page's", async () => {
+      // Both readings of spec 9 hold: the sample catalogue is the `sample` price set, shown only
+      // to users of that price test, and 299 is the schools structure before January 2024. The
+      // unit tests of the view models show them when asked (plan-card.test.ts).
+      const html = await page.content();
+      for (const absent of ["$35.99", "$215.88", "$59.99", "$359.88", "$299.00"])
+        expect.soft(html).not.toContain(absent);
+    });
+    await test.step("single exports and export upgrades", async () => {
+      const extras = await visibleText(page.getByRole("region", { name: "Extras" }));
+      for (const expected of [
+        /\$2\.99/,
+        /\$4\.99/,
+        /0\.5 hours for \$6\.00/,
+        /1 hour for \$10\.00/,
+        /2 hours for \$18\.00/,
+      ]) {
+        expect.soft(extras).toMatch(expected);
+      }
+    });
+    for (const row of SPEC_PRICES) {
+      await test.step(`${row.card}, ${row.tab} tab, ${row.mode}`, async () => {
+        await show(page, row.tab, row.mode);
+        const text = await visibleText(card(page, row.card));
+        for (const expected of row.texts)
+          expect.soft(text, `${row.card}, ${row.tab} tab, ${row.mode}`).toMatch(expected);
+      });
+    }
   });
 });
 
@@ -164,18 +167,21 @@ test.describe("audience tabs", () => {
     await expect(page.getByRole("radio", { name: /^Monthly/ })).toBeHidden();
   });
 
-  for (const [url, heading] of [
-    ["/plans/business", "Plans for teams"],
-    ["/plans/education", "Plans for schools and teachers"],
-    ["/plans?tab=business", "Plans for teams"],
-    ["/plans?tab=education", "Plans for schools and teachers"],
-    ["/pricing?tab=business", "Plans for teams"],
-  ] as const) {
-    test(`${url} opens "${heading}"`, async ({ page }) => {
-      await page.goto(url);
-      await expect(page.getByRole("region", { name: heading })).toBeVisible();
-    });
-  }
+  // Each address a load of its own, in one browser context (a visitor following the links).
+  test("each tab's address opens it", async ({ page }) => {
+    for (const [url, heading] of [
+      ["/plans/business", "Plans for teams"],
+      ["/plans/education", "Plans for schools and teachers"],
+      ["/plans?tab=business", "Plans for teams"],
+      ["/plans?tab=education", "Plans for schools and teachers"],
+      ["/pricing?tab=business", "Plans for teams"],
+    ] as const) {
+      await test.step(`${url} opens "${heading}"`, async () => {
+        await page.goto(url);
+        await expect.soft(page.getByRole("region", { name: heading })).toBeVisible();
+      });
+    }
+  });
 });
 
 test.describe("without JavaScript", () => {
@@ -248,7 +254,10 @@ test.describe("seat calculator", () => {
   const found = seatStructureFor(catalog, schools);
   const structure = found.ok ? found.value : null;
 
-  test("shows the pricing module's total for seat counts across every band", async ({ page }) => {
+  // One load: the totals across every band, then a count above the top band.
+  test("shows the pricing module's total for seat counts across every band, and above the top band offers the quote link /orders?seats=N", async ({
+    page,
+  }) => {
     if (!structure) throw new Error("wv_k12_12m has no seat structure");
     await page.goto("/plans/education");
     const seats = page.getByRole("spinbutton", { name: "Number of seats" });
@@ -263,13 +272,8 @@ test.describe("seat calculator", () => {
       if (!expected.ok) throw new Error(expected.error.message);
       await expect(total, `${n} seats`).toHaveText(formatUsd(expected.total));
     }
-  });
-
-  test("above the top band offers the quote link /orders?seats=N", async ({ page }) => {
-    if (!structure) throw new Error("wv_k12_12m has no seat structure");
-    await page.goto("/plans/education");
     const over = structure.maximumSeats + 5;
-    await page.getByRole("spinbutton", { name: "Number of seats" }).fill(String(over));
+    await seats.fill(String(over));
     await expect(page.locator("#seats-quote")).toHaveAttribute("href", `/orders?seats=${over}`);
     await expect(page.getByRole("button", { name: /seats$/ })).toBeHidden();
   });
