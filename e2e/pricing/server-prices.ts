@@ -5,6 +5,7 @@
 import { api } from "../../src/contract/index.ts";
 import type { PriceCombination } from "../../src/domain/testing/price-combinations.ts";
 import { newKey, type TestClient, type TestServer } from "../../src/server/testing/harness.ts";
+import { untilAdmitted } from "../until-admitted.ts";
 
 export type Refusal = { code: string; message: string };
 
@@ -56,9 +57,15 @@ export async function newBuyer(
   const client = server.client();
   // The teacher plan is sold only to a verified school address (spec 5), as a teacher would have.
   const email = `cross-${process.pid}-${accounts}@${options.school ? "cross-school.edu" : "example.com"}`;
-  const signUp = await client.call(api.signUp, {
-    body: { email, password: "cross-test-password", firstName: "Price", lastName: "Check" },
-  });
+  // Under load the server sheds password work with a 429 (auth/passwords.ts): asked again later.
+  const signUp = await untilAdmitted(
+    () =>
+      client.call(api.signUp, {
+        body: { email, password: "cross-test-password", firstName: "Price", lastName: "Check" },
+      }),
+    (answer) =>
+      answer.ok ? null : { errorCode: answer.body.error_code, message: answer.body.message },
+  );
   if (!signUp.ok) throw new Error(`sign-up: ${signUp.body.message}`);
   if (options.school) await verifyEmail(server, client, email);
   const token = await client.call(api.sandboxToken, {
