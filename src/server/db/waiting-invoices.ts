@@ -7,17 +7,17 @@ import type { Queryable } from "./db.ts";
 import { mapper } from "./mapper.ts";
 
 /** What a waiting invoice's receipt tells besides the document: a renewal's e-mail is its receipt. */
-export type ReceiptKind =
-  | { kind: "receipt" }
-  | {
-      kind: "renewal";
-      planName: string;
-      total: number;
-      periodStart: number;
-      periodEnd: number;
-      processor: "cc" | "paypal";
-      recovered: boolean;
-    };
+export type ReceiptKind = { kind: "receipt" } | ({ kind: "renewal" } & RenewalFacts);
+
+/** What a renewal's e-mail says of it (services/renewal-emails.ts renewedMail). */
+export type RenewalFacts = {
+  planName: string;
+  total: number;
+  periodStart: number;
+  periodEnd: number;
+  processor: "cc" | "paypal";
+  recovered: boolean;
+};
 
 /** The e-mail a waiting invoice's numbering queues: it names the number, so it waits too. */
 export type WaitingReceipt = ReceiptKind & { email: string; firstName: string };

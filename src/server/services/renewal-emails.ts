@@ -2,6 +2,7 @@
 // outbox inside the transaction that records what they tell, like every other e-mail.
 import { cardErrorMessage } from "../../domain/errors/card-errors.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
+import type { RenewalFacts } from "../db/waiting-invoices.ts";
 import type { Mail } from "../mail/mailer.ts";
 
 const day = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
@@ -24,13 +25,7 @@ export function refusalReason(code: string): string {
 
 export function renewedMail(
   to: Who,
-  r: {
-    planName: string;
-    total: number;
-    periodStart: number;
-    periodEnd: number;
-    processor: "cc" | "paypal";
-    recovered: boolean;
+  r: RenewalFacts & {
     /**
      * The invoice of the renewal (issue 23): this e-mail is its receipt, so it lists the
      * invoice's lines, tax and total too (services/invoices.ts receiptBreakdown).
