@@ -302,6 +302,99 @@ describe("webhooks", () => {
   });
 });
 
+describe("a change scheduled for the period end", () => {
+  const TEAM = "wv_bizoct17_1m";
+  // The fixture's Business monthly: 3 seats included at 73.99, 39.99 each above (renewals.test.ts).
+  const FIVE_SEATS = 7399 + 2 * 3999;
+  const FOUR_SEATS = 7399 + 3999;
+
+  /** What the team's owner sees of the plan, the seats and the workspace. */
+  async function seen(client: TestClient) {
+    const products = await client.call(api.products);
+    const licence = await client.call(api.enterpriseLicense);
+    if (!products.ok || !licence.ok) throw new Error("a call failed");
+    return {
+      productCode: products.body.productCode,
+      seats: products.body.Seats,
+      nextBillingDate: products.body.nextBillingDate,
+      nextBillingAmount: products.body.nextBillingAmount,
+      workspaceProduct: licence.body.productCode,
+      workspaceSeats: licence.body.maxSeats,
+    };
+  }
+
+  it("takes effect with PayPal's sale of the next period, as a card renewal applies it, once", async () => {
+    const { client, userId, email } = await account();
+    const prepared = await prepare(client, TEAM, { seats: 5 });
+    expect(prepared.total).toBe(FIVE_SEATS);
+    const sub = approveAtPaypal(prepared);
+    expect((await confirm(client, sub.id, TEAM)).ok).toBe(true);
+    const t0 = server.clock.now();
+    const end = periodEnd(t0, 0, 1);
+    // Under PayPal's API the product does not schedule it (PayPal would go on billing 5 seats):
+    // the card call and PayPal's both refuse, each saying why.
+    const byCard = await client.call(api.upgrade, {
+      body: { product: { code: TEAM }, seats: 4, newCart: true },
+      idempotencyKey: newKey(),
+    });
+    expect(byCard.ok || byCard.body.error_code).toBe("paypal_change_not_supported");
+    const byPaypal = await client.call(api.paypalSubscription, {
+      body: { product: { code: TEAM }, seats: 4, newCart: true, href: HREF },
+      idempotencyKey: newKey(),
+    });
+    expect(byPaypal.ok || byPaypal.body.error_code).toBe("downgrade_needs_no_payment");
+    // One recorded otherwise (by a server without PayPal's settings, whose stand-in renews
+    // PayPal subscribers itself; as seat-reductions.test.ts records one from before its rules)
+    // must still take effect with the period PayPal bills.
+    await db().transaction((tx) =>
+      Subscriptions.update(tx, userId, {
+        pendingProductCode: TEAM,
+        pendingSeats: 4,
+        pendingAt: end,
+      }),
+    );
+    expect(await seen(client)).toMatchObject({
+      seats: 5,
+      workspaceSeats: 5,
+      nextBillingDate: end,
+      nextBillingAmount: FOUR_SEATS,
+    });
+
+    server.clock.set(end);
+    const sale = fake.event("PAYMENT.SALE.COMPLETED", fake.sale(sub.id, FOUR_SEATS, new Date(end)));
+    expect((await deliver(sale)).status).toBe(200);
+    expect((await deliver(sale)).status).toBe(200);
+
+    // A month can outlast the 30-day session: the owner signs in again to look.
+    const later = await server.signedIn(email, PASSWORD);
+    expect(await seen(later)).toEqual({
+      productCode: TEAM,
+      seats: 4,
+      nextBillingDate: periodEnd(t0, 1, 1),
+      nextBillingAmount: FOUR_SEATS,
+      workspaceProduct: TEAM,
+      workspaceSeats: 4,
+    });
+    expect((await paypalInvoices(later)).map((i) => [i.seats, i.amountPaid])).toEqual([
+      [5, FIVE_SEATS],
+      [4, FOUR_SEATS],
+    ]);
+    // Nothing is left to apply at the next period end, and the workspace row the editor reads
+    // has the seats paid for (as after a card renewal: renewals.test.ts).
+    expect(await subscriptionOf(userId)).toMatchObject({
+      seats: 4,
+      pendingProductCode: null,
+      pendingSeats: null,
+      pendingAt: null,
+    });
+    const workspace = await db().get<{ max_seats: number; product_code: string }>(
+      "SELECT i.max_seats, i.product_code FROM instances i JOIN users u ON u.instance_id = i.id WHERE u.id = ?",
+      [userId],
+    );
+    expect(workspace).toEqual({ max_seats: 4, product_code: TEAM });
+  });
+});
+
 describe("reverse charge (issue 23)", () => {
   it("a German company's PayPal plan, its confirmation by webhook and its renewals carry no VAT", async () => {
     const { client, email } = await account();

@@ -1,5 +1,6 @@
 // Renewals: what a renewal charges, when a subscription renews or ends, the retry schedule.
 export * from "./charge.ts";
 export * from "./dunning.ts";
+export * from "./paid-period.ts";
 export * from "./price-basis.ts";
 export * from "./schedule.ts";

@@ -347,7 +347,7 @@ export function paypalRoutes(routes: Routes): void {
         // PayPal charges what the customer approved; a different price now charges nothing.
         if (quote === null) {
           await db.transaction((tx) => PaypalApprovals.settle(tx, id, "price_changed", null));
-          return { state: "price_changed", orderId: "" };
+          return { state: "price_changed", orderId: "", numbering: null };
         }
         const now = ctx.now();
         const { summary } = quote;
@@ -366,10 +366,11 @@ export function paypalRoutes(routes: Routes): void {
           await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
           return true;
         });
-        if (settled) await numberAfterCommit(ctx.app, order.id);
         const final = settled ? order.id : ((await PaypalApprovals.get(db, id))?.orderId ?? "");
-        return { state: "approved", orderId: final };
+        return { state: "approved", orderId: final, numbering: settled ? order.id : null };
       });
+      // Numbered once the account's lock is let go, as a card purchase's invoice is (0062).
+      if (outcome.numbering) await numberAfterCommit(ctx.app, outcome.numbering);
       return finish(outcome.state, outcome.orderId, returnPath);
     },
   );

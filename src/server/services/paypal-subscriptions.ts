@@ -260,7 +260,6 @@ export async function confirmApproval(
       await Users.update(tx, user.id, { paypalSubscriptionId: sub.id });
       return true;
     });
-    if (written) await numberAfterCommit(deps, order.id);
     // A plan change: the subscription it replaces must not bill again.
     const replaced =
       user.paypalSubscriptionId && user.paypalSubscriptionId !== sub.id
@@ -285,6 +284,9 @@ export async function confirmApproval(
       : { kind: "refused", reason: "ended" };
   }
   const { orderId, replaced } = outcome.value;
+  // The invoice is numbered once the account's lock is let go, as a card purchase's is
+  // (decision 0062): the numbering pass waits for other servers' passes, not the account.
+  await numberAfterCommit(deps, orderId);
   if (replaced) {
     try {
       await paypal.cancelSubscription(replaced, "replaced by a new plan");

@@ -14,13 +14,14 @@
 //   approval and is a stray: what it took is refunded (services/paypal-strays.ts).
 // - BILLING.SUBSCRIPTION.PAYMENT.FAILED: recorded; PayPal retries and suspends by itself.
 // - PAYMENT.SALE.COMPLETED: the first payment's sale id joins its order; any later sale is one
-//   renewal order for the next period, priced by the renewal rules. A sale of a stray (a
-//   subscription that paid for nothing here) is refunded.
+//   renewal order for the next period, priced by the renewal rules and recorded as a card
+//   renewal is (services/paid-renewal.ts: a change scheduled for the period end takes effect).
+//   A sale of a stray (a subscription that paid for nothing here) is refunded.
 // - PAYMENT.SALE.REFUNDED / REVERSED: recorded as refunds; a full refund or reversal of the period
 //   now paid ends it now and cancels the subscription at PayPal.
 // - CUSTOMER.DISPUTE.CREATED: recorded for the operator; access follows the outcome (a reversal).
 import { centsOf } from "../../domain/paypal/terms.ts";
-import { nextRenewalStep, renewalCharge } from "../../domain/renewals/index.ts";
+import { nextRenewalStep } from "../../domain/renewals/index.ts";
 import { DAY_MS } from "../clock.ts";
 import type { AppDeps } from "../context.ts";
 import type { Queryable } from "../db/db.ts";
@@ -35,11 +36,11 @@ import { claimWebhookEvent } from "../db/webhook-events.ts";
 import type { PaypalClient, PaypalTransmission } from "../payments/paypal-client.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
 import { numberAfterCommit } from "./invoice-numbering.ts";
-import { issueInvoice, taxLocationOf } from "./invoices.ts";
+import { priceRenewal, recordPaidRenewal, renewalOrder } from "./paid-renewal.ts";
 import { endStray, refundStraySale } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
 import { recordRefund } from "./refunds.ts";
-import { billingState, renewalOrder } from "./renewals.ts";
+import { billingState } from "./renewals.ts";
 
 export type WebhookDeps = Pick<
   AppDeps,
@@ -261,7 +262,9 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
     return { status: 503, reason: "subscription not confirmed yet" };
   }
   const chargeRef = `paypal-sale:${saleId}`;
-  return underLock(deps, user, async (fresh) => {
+  // The renewal's invoice, numbered once the account's lock is let go (decision 0062).
+  let renewed: string | null = null;
+  const outcome = await underLock(deps, user, async (fresh) => {
     const { db, catalog } = deps;
     const now = deps.clock.now();
     const at = Number.isFinite(saleAt) ? saleAt : now;
@@ -296,23 +299,10 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       }
       return claimOnly(deps, event, "no renewal due: refunded");
     }
-    const priced = renewalCharge(
-      catalog,
-      {
-        productCode: step.productCode,
-        seats: step.seats,
-        priceGroup: fresh.priceTestingGroupValue,
-        recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
-        // The invoices' tax rule: a reverse-charge buyer's PayPal plan bills no VAT.
-        tax: await taxLocationOf(deps.db, deps.config, fresh),
-        basis: sub.priceBasis,
-        periodStart: step.start,
-      },
-      at,
-    );
+    const priced = await priceRenewal(deps, fresh, sub, step, at);
     // What PayPal charged is what was paid; the pricing module splits it when it agrees.
-    const agrees = priced.ok && priced.charge.total === cents;
-    if (!agrees) {
+    const charge = priced.ok && priced.charge.total === cents ? priced.charge : null;
+    if (charge === null) {
       deps.log.warn(
         `paypal: sale ${saleId} of ${cents} cents differs from the renewal price ${priced.ok ? priced.charge.total : "?"}`,
       );
@@ -320,8 +310,8 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
     const order = renewalOrder(catalog, fresh, {
       productCode: step.productCode,
       seats: step.seats,
-      subTotal: agrees && priced.ok ? priced.charge.subTotal : cents,
-      salesTax: agrees && priced.ok ? priced.charge.salesTax : 0,
+      subTotal: charge?.subTotal ?? cents,
+      salesTax: charge?.salesTax ?? 0,
       total: cents,
       processor: "paypal",
       chargeRef,
@@ -335,52 +325,25 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       if (!(await claim(tx, deps, event))) return "duplicate";
       // The same sale under another event id (PayPal resends with a new one): one order.
       if (await Orders.byChargeRef(tx, chargeRef)) return "sale recorded already";
-      await Orders.insert(tx, order);
-      await Subscriptions.update(tx, fresh.id, {
-        productCode: step.productCode,
-        orderId: order.id,
-        orderStart: step.start,
-        orderEnd: step.end,
-        termMonths: step.termMonths,
-        seats: step.seats,
-        paidCents: order.subTotal,
-        periodAnchor: step.anchor,
-        periodIndex: step.index,
-        ...(priced.ok ? { priceBasis: priced.charge.basis } : {}),
-        updatedAt: now,
+      // The period is recorded as a card renewal records it (services/paid-renewal.ts): a change
+      // scheduled for the period end applied to the subscription and the workspace, the invoice
+      // and its receipt.
+      await recordPaidRenewal(tx, deps, {
+        user: fresh,
+        order,
+        step,
+        basis: priced.ok ? priced.charge.basis : undefined,
+        charge,
+        recovered: false,
+        now,
       });
-      // A PayPal renewal is invoiced as a card renewal is (issue 23); its e-mail is the receipt.
-      const seats = `${order.seats} ${order.seats === 1 ? "seat" : "seats"}`;
-      await issueInvoice(
-        tx,
-        deps,
-        {
-          order,
-          user: fresh,
-          lines: [
-            {
-              kind: "renewal",
-              label: `${order.productName}, renewal (${seats})`,
-              amount: order.subTotal,
-            },
-          ],
-          ratePercent: agrees && priced.ok ? priced.charge.ratePercent : 0,
-        },
-        {
-          kind: "renewal",
-          planName: order.productName,
-          total: order.total,
-          periodStart: step.start,
-          periodEnd: step.end,
-          processor: "paypal",
-          recovered: false,
-        },
-      );
       return "renewed";
     });
-    if (applied === "renewed") await numberAfterCommit(deps, order.id);
+    if (applied === "renewed") renewed = order.id;
     return { status: 200, applied };
   });
+  if (renewed !== null) await numberAfterCommit(deps, renewed);
+  return outcome;
 }
 
 async function moneyBack(deps: WebhookDeps, event: PaypalEvent): Promise<WebhookOutcome> {

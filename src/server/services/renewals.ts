@@ -22,23 +22,17 @@
 
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
-import type { DocumentLine } from "../../domain/invoices/document.ts";
 import {
-  currentPriceBasis,
   endedState,
   nextAttemptAt,
   nextRenewalStep,
-  type PriceBasis,
   type RenewalCharge,
-  type RenewalStep,
-  renewalCharge,
 } from "../../domain/renewals/index.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
 import { type Clock, isSettableClock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db, Queryable } from "../db/db.ts";
 import { Instances, Invites } from "../db/instances.ts";
-import { type Order, Orders } from "../db/orders.ts";
 import { type Renewal, Renewals } from "../db/renewals.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
@@ -47,8 +41,13 @@ import type { Mailer } from "../mail/mailer.ts";
 import type { ActionRequired, ChargeResult, PaymentProvider } from "../payments/provider.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
 import { numberAfterCommit, numberWaiting } from "./invoice-numbering.ts";
-import { issueInvoice, taxLocationOf } from "./invoices.ts";
-import { pricedWith } from "./orders.ts";
+import {
+  ownedInstance,
+  priceRenewal,
+  type RenewStep,
+  recordPaidRenewal,
+  renewalOrder,
+} from "./paid-renewal.ts";
 import {
   refusalReason,
   renewalAuthenticationMail,
@@ -289,7 +288,7 @@ export class RenewalWorker {
   private async renewPeriod(
     user: User,
     sub: Subscription,
-    step: Extract<RenewalStep, { kind: "renew" }>,
+    step: RenewStep,
     now: number,
   ): Promise<Outcome> {
     const { db, log } = this.deps;
@@ -471,49 +470,8 @@ export class RenewalWorker {
   }
 
   /** What the period of `step` costs this customer now (the order summary's recurring figures). */
-  private async price(
-    user: User,
-    sub: Subscription,
-    step: Extract<RenewalStep, { kind: "renew" }>,
-    now: number,
-  ) {
-    const { db, catalog } = this.deps;
-    // By the invoices' tax rule (issue 23): an EU business elsewhere in the EU renews without VAT.
-    const tax = await taxLocationOf(db, this.deps.config, user);
-    return renewalCharge(
-      catalog,
-      {
-        productCode: step.productCode,
-        seats: step.seats,
-        priceGroup: user.priceTestingGroupValue,
-        recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
-        tax,
-        basis: sub.priceBasis ?? (await this.licensedBasis(user, sub, step.productCode)),
-        periodStart: step.start,
-      },
-      now,
-    );
-  }
-
-  /**
-   * The prices of a subscription bought before prices were recorded (migration 9): the seat
-   * structure its workspace is licensed on, today's prices otherwise; null when nothing is known.
-   */
-  private async licensedBasis(
-    user: User,
-    sub: Subscription,
-    productCode: string,
-  ): Promise<PriceBasis | null> {
-    const { db, catalog } = this.deps;
-    const owned = await ownedInstance(db, user);
-    if (owned === null) return null;
-    const structure = (await Instances.byId(db, owned))?.licensePricingStructure ?? null;
-    if (structure === null) return null;
-    return currentPriceBasis(catalog, productCode, {
-      priceGroup: user.priceTestingGroupValue,
-      seatStructure: structure,
-      atMs: sub.periodAnchor ?? sub.orderStart ?? 0,
-    });
+  private price(user: User, sub: Subscription, step: RenewStep, now: number) {
+    return priceRenewal(this.deps, user, sub, step, now);
   }
 
   private async collect(user: User, claim: Renewal, key: string): Promise<Collected> {
@@ -573,7 +531,7 @@ export class RenewalWorker {
   /** The paid period: the order and invoice, the subscription's new period, the receipt. */
   private async recordPaid(
     user: User,
-    step: Extract<RenewalStep, { kind: "renew" }>,
+    step: RenewStep,
     claim: Renewal,
     chargeRef: string | null,
     key: string,
@@ -587,8 +545,6 @@ export class RenewalWorker {
     },
   ): Promise<boolean> {
     const { db, catalog } = this.deps;
-    const basis: PriceBasis | null = charge.basis;
-    const plan = catalog.plans.find((p) => p.code === claim.productCode);
     const order = renewalOrder(catalog, user, {
       productCode: claim.productCode,
       seats: claim.seats,
@@ -607,68 +563,16 @@ export class RenewalWorker {
       // Only the holder of the claim records it: a worker whose claim was taken over (it was
       // thought dead) writes nothing, and the one that took over writes the one order.
       if (!(await how.mark(tx, order.id))) return false;
-      await Orders.insert(tx, order);
-      await Subscriptions.update(tx, user.id, {
-        productCode: claim.productCode,
-        orderId: order.id,
-        orderStart: claim.periodStart,
-        orderEnd: claim.periodEnd,
-        termMonths: step.termMonths,
-        seats: claim.seats,
-        paidCents: claim.subTotal,
-        periodAnchor: step.anchor,
-        periodIndex: step.index,
-        // The prices this period was charged at: the next renewal keeps them.
-        priceBasis: basis,
-        ...(step.scheduledChange
-          ? {
-              pendingProductCode: null,
-              pendingSeats: null,
-              pendingAt: null,
-              recurringCampaign: null,
-            }
-          : {}),
-        updatedAt: now,
+      // The prices this period was charged at: the next renewal keeps them.
+      await recordPaidRenewal(tx, this.deps, {
+        user,
+        order,
+        step,
+        basis: charge.basis,
+        charge,
+        recovered: how.recovered,
+        now,
       });
-      if (step.scheduledChange && plan?.multiUser) {
-        const owned = await ownedInstance(tx, user);
-        if (owned !== null) {
-          await Instances.update(tx, owned, {
-            productCode: claim.productCode,
-            maxSeats: claim.seats,
-          });
-        }
-      }
-      if (plan?.multiUser && basis?.seatStructure) {
-        // The workspace reports the structure it is priced by (a migration may have moved it).
-        const owned = await ownedInstance(tx, user);
-        if (owned !== null) {
-          await Instances.update(tx, owned, {
-            licensePricingStructure: basis.seatStructure.id,
-          });
-        }
-      }
-      // The renewal's e-mail is its receipt: it names the invoice's number, so the numbering
-      // pass right after the commit queues it (decision 0062).
-      await issueInvoice(
-        tx,
-        this.deps,
-        {
-          order,
-          user,
-          lines: renewalLines(plan?.name ?? claim.productCode, claim, charge, catalog),
-          ratePercent: charge.ratePercent,
-        },
-        {
-          kind: "renewal",
-          planName: plan?.name ?? claim.productCode,
-          total: claim.amount,
-          periodStart: claim.periodStart,
-          periodEnd: claim.periodEnd,
-          processor: claim.processor,
-          recovered: how.recovered,
-        },
-      );
       return true;
     });
     if (committed) await numberAfterCommit(this.deps, order.id);
@@ -769,53 +673,6 @@ export class RenewalWorker {
   }
 }
 
-/** A paid renewal period's order: the worker's charge, or PayPal's own billing (its webhook). */
-export function renewalOrder(
-  catalog: Catalog,
-  user: User,
-  paid: {
-    productCode: string;
-    seats: number;
-    subTotal: number;
-    salesTax: number;
-    total: number;
-    processor: Order["processor"];
-    chargeRef: string | null;
-    periodStart: number;
-    periodEnd: number;
-    termMonths: number;
-    idempotencyKey: string;
-    createdAt: number;
-  },
-): Order {
-  const plan = catalog.plans.find((p) => p.code === paid.productCode);
-  return {
-    id: randomId("ord"),
-    userId: user.id,
-    kind: "plan",
-    productCode: paid.productCode,
-    productName: plan?.name ?? paid.productCode,
-    seats: paid.seats,
-    addOns: [],
-    subTotal: paid.subTotal,
-    salesTax: paid.salesTax,
-    total: paid.total,
-    listPrice: paid.subTotal,
-    prorateAmount: 0,
-    currency: "USD",
-    processor: paid.processor,
-    chargeRef: paid.chargeRef,
-    invoiceId: randomId("in"),
-    periodStart: paid.periodStart,
-    periodEnd: paid.periodEnd,
-    termMonths: paid.termMonths,
-    coupon: null,
-    idempotencyKey: paid.idempotencyKey,
-    createdAt: paid.createdAt,
-    ...pricedWith(catalog, user.priceTestingGroupValue),
-  };
-}
-
 /** The facts of a subscription the renewal rules read. */
 export function billingState(sub: Subscription) {
   return {
@@ -839,12 +696,6 @@ async function seatsHeld(q: Queryable, user: User): Promise<number> {
   const owned = await ownedInstance(q, user);
   if (owned === null) return 0;
   return (await Users.countApprovedMembers(q, owned)) + (await Invites.countPending(q, owned));
-}
-
-async function ownedInstance(tx: Queryable, user: User): Promise<number | null> {
-  if (user.instanceId === null) return null;
-  const instance = await Instances.byId(tx, user.instanceId);
-  return instance?.ownerUserId === user.id ? instance.id : null;
 }
 
 /**
@@ -874,31 +725,4 @@ export async function endSubscription(
   await Renewals.closeFailed(tx, user.id, now);
   const owned = await ownedInstance(tx, user);
   if (owned !== null) await Instances.update(tx, owned, { productCode: FREE_PRODUCT });
-}
-
-/**
- * The lines of a renewal's invoice: the plan for its seats and, with a recurring campaign, its
- * discount. A claim retried after the prices moved keeps the figures it was claimed with (one
- * line, its subtotal): the invoice says what was charged.
- */
-function renewalLines(
-  planName: string,
-  claim: Renewal,
-  charge: RenewalCharge,
-  catalog: Catalog,
-): DocumentLine[] {
-  const seats = `${claim.seats} ${claim.seats === 1 ? "seat" : "seats"}`;
-  const label = `${planName}, renewal (${seats})`;
-  if (charge.subTotal !== claim.subTotal || charge.discount === 0) {
-    return [{ kind: "renewal", label, amount: claim.subTotal }];
-  }
-  const campaign = catalog.campaigns.find((c) => c.id === charge.campaignApplied);
-  return [
-    { kind: "renewal", label, amount: claim.subTotal + charge.discount },
-    {
-      kind: "discount",
-      label: `${campaign?.name ?? "Campaign"} discount (every term)`,
-      amount: -charge.discount,
-    },
-  ];
 }
