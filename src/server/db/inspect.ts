@@ -73,8 +73,9 @@ function walChecksum(
  * first bad frame and silently drops the rest, or all of it when the header is bad: a log cut in
  * half after a kill lost 11 of 20 acknowledged orders, a flipped header byte all 20. Checked here:
  * the header (magic, checksum), every frame of the current generation (the header's salts) with
- * its running checksum, and that the file holds whole frames (SQLite writes only whole frames;
- * frames of an earlier generation, left after a checkpoint, are whole too and are skipped).
+ * its running checksum, and that the file holds whole frames (frames of an earlier generation,
+ * left after a checkpoint, are whole too and are skipped), but for the header of a frame whose
+ * page a kill stopped.
  * A frame after the last commit is a transaction that was never acknowledged: not damage.
  */
 export function walProblem(walPath: string): string | null {
@@ -95,12 +96,21 @@ export function walProblem(walPath: string): string | null {
     return "its header fails its checksum (damaged): SQLite would ignore every transaction in it";
   }
   const frameSize = 24 + pageSize;
-  if ((buf.length - 32) % frameSize !== 0) {
-    return `it ends in the middle of a frame (${buf.length} bytes: a 32-byte header and frames of ${frameSize}), so it was cut short: SQLite would drop the transactions at its end`;
-  }
   const salt1 = buf.readUInt32BE(16);
   const salt2 = buf.readUInt32BE(20);
-  for (let offset = 32, frame = 1; offset < buf.length; offset += frameSize, frame++) {
+  const partial = (buf.length - 32) % frameSize;
+  // SQLite writes a frame in two writes, its 24-byte header and then its page: a process killed
+  // between them leaves the header of the frame being appended (this generation's salts) and no
+  // page. That frame's transaction was never acknowledged (its commit frame comes last, whole),
+  // and SQLite ignores it: not damage. Any other remainder is a log cut short.
+  const killedMidFrame =
+    partial === 24 &&
+    buf.readUInt32BE(buf.length - 16) === salt1 &&
+    buf.readUInt32BE(buf.length - 12) === salt2;
+  if (partial !== 0 && !killedMidFrame) {
+    return `it ends in the middle of a frame (${buf.length} bytes: a 32-byte header and frames of ${frameSize}), so it was cut short: SQLite would drop the transactions at its end`;
+  }
+  for (let offset = 32, frame = 1; offset + frameSize <= buf.length; offset += frameSize, frame++) {
     if (buf.readUInt32BE(offset + 8) !== salt1 || buf.readUInt32BE(offset + 12) !== salt2) break;
     sums = walChecksum(buf, offset, 8, sums, bigEndian);
     sums = walChecksum(buf, offset + 24, pageSize, sums, bigEndian);
