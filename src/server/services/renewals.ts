@@ -34,7 +34,7 @@ import {
   renewalCharge,
 } from "../../domain/renewals/index.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
-import { type Clock, isSettableClock } from "../clock.ts";
+import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db, Queryable } from "../db/db.ts";
 import { Instances, Invites } from "../db/instances.ts";
@@ -45,6 +45,7 @@ import { type User, Users } from "../db/users.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { ActionRequired, ChargeResult, PaymentProvider } from "../payments/provider.ts";
+import { PeriodicPass } from "../periodic-pass.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
 import { numberAfterCommit, numberWaiting } from "./invoice-numbering.ts";
 import { issueInvoice, taxLocationOf } from "./invoices.ts";
@@ -142,59 +143,35 @@ export class RenewalWorker {
   /** Names this worker's claims and locks (one per server process). */
   readonly id: string;
   private readonly deps: RenewalDeps;
-  private readonly intervalMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private unsubscribe: (() => void) | null = null;
-  private current: Promise<RenewalRun> | null = null;
-  private queued: Promise<RenewalRun> | null = null;
-  private stopped = false;
+  private readonly passes: PeriodicPass<RenewalRun>;
 
   constructor(deps: RenewalDeps, options: { intervalMs?: number; id?: string } = {}) {
     this.deps = deps;
-    this.intervalMs = options.intervalMs ?? 60_000;
     this.id = options.id ?? randomId("worker", 9);
+    this.passes = new PeriodicPass({
+      pass: () => this.runOnce(),
+      fallback: emptyRun(),
+      failure: "renewals: a pass failed",
+      log: deps.log,
+      intervalMs: options.intervalMs ?? 60_000,
+      clock: deps.clock,
+      atStart: true,
+    });
   }
 
   /** Runs now, then every intervalMs (0: only when kicked) and whenever a settable clock moves. */
   start(): void {
-    if (this.timer !== null || this.unsubscribe !== null) return;
-    this.stopped = false;
-    if (this.intervalMs > 0) {
-      this.timer = setInterval(() => void this.kick(), this.intervalMs);
-      this.timer.unref();
-    }
-    const { clock } = this.deps;
-    if (isSettableClock(clock)) this.unsubscribe = clock.onChange(() => void this.kick());
-    void this.kick();
+    this.passes.start();
   }
 
-  /** Stops the timer and waits for the pass in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    await Promise.allSettled([this.current, this.queued]);
+  /** Stops the timer and waits for the pass in progress (periodic-pass.ts). */
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
-  /**
-   * A pass now, or, when one is running, one more right after it (the clock may have moved after
-   * the running pass read it). Resolves when that pass is done; never rejects.
-   */
+  /** A pass now, or one more right after the running one (the clock may have moved after it read it). */
   kick(): Promise<RenewalRun> {
-    if (this.stopped) return Promise.resolve(emptyRun());
-    if (this.current === null) {
-      this.current = this.runOnce().finally(() => {
-        this.current = null;
-      });
-      return this.current;
-    }
-    this.queued ??= this.current.then(() => {
-      this.queued = null;
-      return this.kick();
-    });
-    return this.queued;
+    return this.passes.kick();
   }
 
   /**
@@ -202,9 +179,9 @@ export class RenewalWorker {
    * it) and one more, and answers what both did (POST /dev/clock).
    */
   async catchUp(): Promise<RenewalRun> {
-    const running = this.current;
+    const running = this.passes.running;
     const next = this.kick();
-    const runs = await Promise.all(running === null || running === next ? [next] : [running, next]);
+    const runs = await Promise.all(running === null ? [next] : [running, next]);
     return runs.reduce((sum, run) => ({
       charged: sum.charged + run.charged,
       failed: sum.failed + run.failed,
