@@ -1,12 +1,9 @@
-// A pass of background work run on an interval of real time, when kicked, and when a settable
-// clock moves: the renewal worker, the Stripe reconciliation and the mail sender each run theirs
-// through one. One pass at a time per instance (servers sharing a database each run their own;
-// what must happen once is claimed in the database, not here).
-//
-// A kick while a pass runs asks for exactly one more pass right after it, however many kicks
-// come: the running pass may have read the clock or the outbox before what the kick announces
-// (a clock move, a mail queued), and one more pass sees it. A pass's error is logged, never
-// thrown: an unhandled rejection would stop the server.
+// Background work in passes, one at a time, on an interval of real time, when kicked and when a
+// settable clock moves: renewals, Stripe reconciliation, mail delivery, the server's clean-ups.
+// A kick during a pass asks for exactly one more pass after it, however many kicks come: the
+// running pass may have read the clock or the outbox before what the kick announces (a clock
+// move, a mail queued). Errors are logged, never thrown: an unhandled rejection stops the server.
+// Decision 0066.
 import { type Clock, isSettableClock } from "./clock.ts";
 import type { Logger } from "./log.ts";
 
@@ -47,7 +44,7 @@ export class PeriodicPass<R> {
     const { intervalMs, clock, atStart } = this.options;
     if (intervalMs > 0) {
       this.timer = setInterval(() => void this.kick(), intervalMs);
-      // The timer alone does not keep the process alive: shutdown is close()'s, not the timer's.
+      // The timer alone does not keep the process alive: shutdown is close()'s.
       this.timer.unref();
     }
     if (clock && isSettableClock(clock)) this.unsubscribe = clock.onChange(() => void this.kick());
@@ -55,9 +52,8 @@ export class PeriodicPass<R> {
   }
 
   /**
-   * Stops the interval and the clock's kicks, drops a follow-up pass not yet started, and waits
-   * for the running pass: once it resolves no pass runs, so the server may close its database.
-   * Kicks while it waits run nothing; after it, a kick runs a pass as before start().
+   * Ends the interval, the clock's kicks and a follow-up not yet started, and waits for the running
+   * pass (kicks meanwhile run none): then the server may close its database. Kicks after it run.
    */
   async stop(): Promise<void> {
     this.started = false;
@@ -66,19 +62,13 @@ export class PeriodicPass<R> {
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.stopping = true;
-    try {
-      this.followUp?.resolve(this.options.fallback);
-      this.followUp = null;
-      await this.current;
-    } finally {
-      this.stopping = false;
-    }
+    this.followUp?.resolve(this.options.fallback);
+    this.followUp = null;
+    await this.current; // never rejects
+    this.stopping = false;
   }
 
-  /**
-   * A pass now or, when one is running, the one follow-up pass after it. Resolves with what that
-   * pass did once it ends; never rejects.
-   */
+  /** A pass now or, during one, the one follow-up after it; resolves when it ends, never rejects. */
   kick(): Promise<R> {
     if (this.stopping) return Promise.resolve(this.options.fallback);
     if (this.current === null) return this.begin();
@@ -92,24 +82,21 @@ export class PeriodicPass<R> {
   }
 
   private begin(): Promise<R> {
-    const pass = this.guarded().then((result) => {
-      // Handed over in one step: no kick can start a pass between this one and its follow-up.
-      this.current = null;
-      const next = this.followUp;
-      this.followUp = null;
-      if (next !== null) next.resolve(this.begin());
-      return result;
-    });
-    this.current = pass;
-    return pass;
-  }
-
-  private async guarded(): Promise<R> {
-    try {
-      return await this.options.pass();
-    } catch (error) {
-      this.options.log.error(this.options.failure, error);
-      return this.options.fallback;
-    }
+    const { pass, fallback, failure, log } = this.options;
+    const current = Promise.try(pass)
+      .catch((error: unknown) => {
+        log.error(failure, error);
+        return fallback;
+      })
+      .then((result) => {
+        // Handed over in one step: no kick can start a pass between this one and its follow-up.
+        this.current = null;
+        const next = this.followUp;
+        this.followUp = null;
+        if (next !== null) next.resolve(this.begin());
+        return result;
+      });
+    this.current = current;
+    return current;
   }
 }

@@ -169,7 +169,7 @@ export class RenewalWorker {
     return this.passes.stop();
   }
 
-  /** A pass now, or one more right after the running one (the clock may have moved after it read it). */
+  /** A pass now, or the one more after the running one (periodic-pass.ts). */
   kick(): Promise<RenewalRun> {
     return this.passes.kick();
   }
