@@ -139,16 +139,17 @@ type Collected =
 
 const emptyRun = (): RenewalRun => ({ charged: 0, failed: 0, lapsed: 0, ended: 0, busy: 0 });
 
-export class RenewalWorker {
+/**
+ * Runs a pass at start, then every intervalMs (0: only when kicked) and whenever a settable clock
+ * moves; a kick during a pass gets one more after it (periodic-pass.ts).
+ */
+export class RenewalWorker extends PeriodicPass<RenewalRun> {
   /** Names this worker's claims and locks (one per server process). */
   readonly id: string;
   private readonly deps: RenewalDeps;
-  private readonly passes: PeriodicPass<RenewalRun>;
 
   constructor(deps: RenewalDeps, options: { intervalMs?: number; id?: string } = {}) {
-    this.deps = deps;
-    this.id = options.id ?? randomId("worker", 9);
-    this.passes = new PeriodicPass({
+    super({
       pass: () => this.runOnce(),
       fallback: emptyRun(),
       failure: "renewals: a pass failed",
@@ -157,21 +158,8 @@ export class RenewalWorker {
       clock: deps.clock,
       atStart: true,
     });
-  }
-
-  /** Runs now, then every intervalMs (0: only when kicked) and whenever a settable clock moves. */
-  start(): void {
-    this.passes.start();
-  }
-
-  /** Stops the timer and waits for the pass in progress (periodic-pass.ts). */
-  stop(): Promise<void> {
-    return this.passes.stop();
-  }
-
-  /** A pass now, or the one more after the running one (periodic-pass.ts). */
-  kick(): Promise<RenewalRun> {
-    return this.passes.kick();
+    this.deps = deps;
+    this.id = options.id ?? randomId("worker", 9);
   }
 
   /**
@@ -179,7 +167,7 @@ export class RenewalWorker {
    * it) and one more, and answers what both did (POST /dev/clock).
    */
   async catchUp(): Promise<RenewalRun> {
-    const running = this.passes.running;
+    const running = this.running;
     const next = this.kick();
     const runs = await Promise.all(running === null ? [next] : [running, next]);
     return runs.reduce((sum, run) => ({
