@@ -40,6 +40,7 @@ import type { PaymentProvider } from "./payments/provider.ts";
 import { ReconcileSchedule } from "./payments/reconcile-schedule.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
 import { createStripeProvider, stripeClient } from "./payments/stripe.ts";
+import { PeriodicPass } from "./periodic-pass.ts";
 import { DEMO_PASSWORD, seedDemoAccounts } from "./seed.ts";
 import { IdempotencyService } from "./services/idempotency.ts";
 import { numberWaiting } from "./services/invoice-numbering.ts";
@@ -342,32 +343,37 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   mailer.kick();
   renewals?.start();
   reconcile?.start();
-  const cleanup = setInterval(
-    () => {
+  // Passes (periodic-pass.ts) rather than bare timers, so that close() waits for a running one
+  // before it closes the database: expired rows, hourly.
+  const cleanup = new PeriodicPass({
+    pass: async () => {
       const now = clock.now();
-      void Promise.all([
+      await Promise.all([
         db.transaction((tx) => Sessions.deleteExpired(tx, now)),
         db.transaction((tx) => Secrets.deleteExpired(tx, now - DAY_MS)),
         db.transaction((tx) => IdempotencyKeys.deleteOlderThan(tx, now - DAY_MS)),
         db.transaction((tx) => Events.deleteOlderThan(tx, now - 30 * DAY_MS)),
         // Every window is 15 minutes at most: an hour-old bucket is full again.
         deps.limiter.store.sweep(now - 60 * 60 * 1000),
-      ]).catch((error: unknown) => log.error("cleanup failed", error));
+      ]);
     },
-    60 * 60 * 1000,
-  );
-  cleanup.unref();
+    fallback: undefined,
+    failure: "cleanup failed",
+    log,
+    intervalMs: 60 * 60 * 1000,
+  });
+  cleanup.start();
   // PayPal approvals whose confirm call never came (services/paypal-orphans.ts).
   const orphanSweep = paypal
-    ? setInterval(
-        () =>
-          void sweepPaypalOrphans({ db, catalog, clock, log, paypal, mailer, config }).catch(
-            (error: unknown) => log.error("paypal sweep failed", error),
-          ),
-        5 * 60 * 1000,
-      )
+    ? new PeriodicPass({
+        pass: () => sweepPaypalOrphans({ db, catalog, clock, log, paypal, mailer, config }),
+        fallback: null,
+        failure: "paypal sweep failed",
+        log,
+        intervalMs: 5 * 60 * 1000,
+      })
     : null;
-  orphanSweep?.unref();
+  orphanSweep?.start();
   // The PayPal plan of every catalogue price, in the background: a purchase before it is done
   // (or after it failed, PayPal unreachable) finds or makes its own plan the same way.
   const paypalPlans: Promise<PlanSyncReport | null> =
@@ -419,8 +425,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     reconcile,
     close() {
       closing ??= (async () => {
-        clearInterval(cleanup);
-        if (orphanSweep) clearInterval(orphanSweep);
         await new Promise<void>((done) => {
           server.close(() => done());
           server.closeAllConnections();
@@ -428,6 +432,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         await Promise.allSettled([...deps.background]);
         await renewals?.stop();
         await reconcile?.stop();
+        await cleanup.stop();
+        await orphanSweep?.stop();
         await mailer.stop();
         await db.close();
       })();

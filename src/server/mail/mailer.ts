@@ -7,6 +7,7 @@ import type { Clock } from "../clock.ts";
 import type { Db, Queryable } from "../db/db.ts";
 import { Outbox } from "../db/outbox.ts";
 import type { Logger } from "../log.ts";
+import { PeriodicPass } from "../periodic-pass.ts";
 
 export type Mail = { to: string; subject: string; text: string };
 export type MailTransport = { send(mail: Mail & { from: string }): Promise<void> };
@@ -15,15 +16,15 @@ export type MailTransport = { send(mail: Mail & { from: string }): Promise<void>
 export const MAX_ATTEMPTS = 5;
 /** Longer than one send may take (60 s for the whole mail, smtp-transport.ts). */
 export const CLAIM_MS = 2 * 60_000;
+const ROUND_INTERVAL_MS = 5000;
 
 export class Mailer {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly log: Logger;
-  private readonly transport: MailTransport | null;
   private readonly from: string;
-  private sending: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  /** Delivery rounds, only with SMTP (without it mail stays in the outbox for /dev/mailbox). */
+  private readonly rounds: PeriodicPass<void> | null;
 
   constructor(options: {
     db: Db;
@@ -35,8 +36,19 @@ export class Mailer {
     this.db = options.db;
     this.clock = options.clock;
     this.log = options.log;
-    this.transport = options.transport;
     this.from = options.from;
+    const transport = options.transport;
+    // Each send's failure is caught in deliver(); the pass logs the rest (the database going
+    // away mid-round). A mail queued during a round gets the round after it (periodic-pass.ts).
+    this.rounds = transport
+      ? new PeriodicPass({
+          pass: () => this.deliver(transport),
+          fallback: undefined,
+          failure: "mail: delivery round failed",
+          log: options.log,
+          intervalMs: ROUND_INTERVAL_MS,
+        })
+      : null;
   }
 
   /** Queues a mail inside the caller's transaction. Call `kick()` after it commits. */
@@ -55,31 +67,19 @@ export class Mailer {
 
   /** Starts delivering queued mail (no-op without SMTP). */
   kick(): void {
-    if (!this.transport || this.sending) return;
-    // Each send's failure is caught in deliver(); this catches the rest (the database going away
-    // mid-round), which would otherwise be an unhandled rejection and stop the server.
-    this.sending = this.deliver()
-      .catch((error: unknown) => this.log.error("mail: delivery round failed", error))
-      .finally(() => {
-        this.sending = null;
-      });
+    void this.rounds?.kick();
   }
 
-  start(intervalMs = 5000): void {
-    if (!this.transport || this.timer) return;
-    this.timer = setInterval(() => this.kick(), intervalMs);
-    this.timer.unref();
+  /** A round every ROUND_INTERVAL_MS (no-op without SMTP): retries, and mail of other servers. */
+  start(): void {
+    this.rounds?.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sending;
+    await this.rounds?.stop();
   }
 
-  private async deliver(): Promise<void> {
-    const transport = this.transport;
-    if (!transport) return;
+  private async deliver(transport: MailTransport): Promise<void> {
     const pending = await Outbox.unsent(this.db, 20, MAX_ATTEMPTS, Date.now());
     for (const mail of pending) {
       const now = Date.now();

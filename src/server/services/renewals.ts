@@ -29,7 +29,7 @@ import {
   type RenewalCharge,
 } from "../../domain/renewals/index.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
-import { type Clock, isSettableClock } from "../clock.ts";
+import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db, Queryable } from "../db/db.ts";
 import { Instances, Invites } from "../db/instances.ts";
@@ -39,6 +39,7 @@ import { type User, Users } from "../db/users.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { ActionRequired, ChargeResult, PaymentProvider } from "../payments/provider.ts";
+import { PeriodicPass } from "../periodic-pass.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
 import { numberAfterCommit, numberWaiting } from "./invoice-numbering.ts";
 import {
@@ -137,63 +138,27 @@ type Collected =
 
 const emptyRun = (): RenewalRun => ({ charged: 0, failed: 0, lapsed: 0, ended: 0, busy: 0 });
 
-export class RenewalWorker {
+/**
+ * Runs a pass at start, then every intervalMs (0: only when kicked) and whenever a settable clock
+ * moves; a kick during a pass gets one more after it (periodic-pass.ts).
+ */
+export class RenewalWorker extends PeriodicPass<RenewalRun> {
   /** Names this worker's claims and locks (one per server process). */
   readonly id: string;
   private readonly deps: RenewalDeps;
-  private readonly intervalMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private unsubscribe: (() => void) | null = null;
-  private current: Promise<RenewalRun> | null = null;
-  private queued: Promise<RenewalRun> | null = null;
-  private stopped = false;
 
   constructor(deps: RenewalDeps, options: { intervalMs?: number; id?: string } = {}) {
-    this.deps = deps;
-    this.intervalMs = options.intervalMs ?? 60_000;
-    this.id = options.id ?? randomId("worker", 9);
-  }
-
-  /** Runs now, then every intervalMs (0: only when kicked) and whenever a settable clock moves. */
-  start(): void {
-    if (this.timer !== null || this.unsubscribe !== null) return;
-    this.stopped = false;
-    if (this.intervalMs > 0) {
-      this.timer = setInterval(() => void this.kick(), this.intervalMs);
-      this.timer.unref();
-    }
-    const { clock } = this.deps;
-    if (isSettableClock(clock)) this.unsubscribe = clock.onChange(() => void this.kick());
-    void this.kick();
-  }
-
-  /** Stops the timer and waits for the pass in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    await Promise.allSettled([this.current, this.queued]);
-  }
-
-  /**
-   * A pass now, or, when one is running, one more right after it (the clock may have moved after
-   * the running pass read it). Resolves when that pass is done; never rejects.
-   */
-  kick(): Promise<RenewalRun> {
-    if (this.stopped) return Promise.resolve(emptyRun());
-    if (this.current === null) {
-      this.current = this.runOnce().finally(() => {
-        this.current = null;
-      });
-      return this.current;
-    }
-    this.queued ??= this.current.then(() => {
-      this.queued = null;
-      return this.kick();
+    super({
+      pass: () => this.runOnce(),
+      fallback: emptyRun(),
+      failure: "renewals: a pass failed",
+      log: deps.log,
+      intervalMs: options.intervalMs ?? 60_000,
+      clock: deps.clock,
+      atStart: true,
     });
-    return this.queued;
+    this.deps = deps;
+    this.id = options.id ?? randomId("worker", 9);
   }
 
   /**
@@ -201,9 +166,9 @@ export class RenewalWorker {
    * it) and one more, and answers what both did (POST /dev/clock).
    */
   async catchUp(): Promise<RenewalRun> {
-    const running = this.current;
+    const running = this.running;
     const next = this.kick();
-    const runs = await Promise.all(running === null || running === next ? [next] : [running, next]);
+    const runs = await Promise.all(running === null ? [next] : [running, next]);
     return runs.reduce((sum, run) => ({
       charged: sum.charged + run.charged,
       failed: sum.failed + run.failed,
