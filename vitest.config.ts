@@ -33,6 +33,10 @@ export default defineConfig({
     environment: "node",
     testTimeout: 10_000 * timeoutScale,
     hookTimeout: 20_000 * timeoutScale,
+    // expect.poll's own guard (1 s by default) ran out under load before the condition it waited
+    // for came (a renewal worker's charge at load 28): 5 s times the same factor. A poll ends
+    // when its condition holds, so only a failing test waits the whole time.
+    expect: { poll: { timeout: 5_000 * timeoutScale } },
     setupFiles: ["./test/setup/fail-on-console-error.ts"],
     restoreMocks: true,
     // Four test files at once on two cores: many tests wait on servers, databases and child
@@ -53,7 +57,16 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: "dom", include: domTests, exclude, isolate: true } },
+      {
+        extends: true,
+        test: {
+          name: "dom",
+          include: domTests,
+          exclude,
+          isolate: true,
+          setupFiles: ["./test/setup/dom-wait-limits.ts"],
+        },
+      },
     ],
   },
 });
