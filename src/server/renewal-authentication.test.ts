@@ -7,9 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
 import { periodEnd } from "../domain/calendar/index.ts";
 import { DAY_MS } from "./clock.ts";
+import { SandboxCharges } from "./db/ledger.ts";
 import { Renewals } from "./db/renewals.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
+import type { PaymentProvider } from "./payments/provider.ts";
+import { stripeClient } from "./payments/stripe.ts";
 import { StripeFake } from "./payments/testing/stripe-fake.ts";
+import { RenewalWorker } from "./services/renewals.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
 import { startStripeServer, stopStripeServer } from "./testing/stripe-server.ts";
 
@@ -48,6 +52,56 @@ async function invoiceCount(server: TestServer, email: string): Promise<number> 
   const answer = await client.call(api.invoices, { params: { page: 1 } });
   if (!answer.ok) throw new Error(answer.body.message);
   return answer.body.length;
+}
+
+/**
+ * The renewal worker's next round run by a worker whose provider lets the customer pay the old
+ * payment (`confirm`) just before the worker's next request that would replace it reaches the
+ * provider (a new charge, or the cancel): the race an old tab wins or loses.
+ */
+async function roundWithConfirmFirst(
+  server: TestServer,
+  at: number,
+  confirm: () => Promise<void>,
+): Promise<void> {
+  const deps = server.running.deps;
+  let confirmed = false;
+  const once = async () => {
+    if (!confirmed) await confirm();
+    confirmed = true;
+  };
+  const racing: PaymentProvider = {
+    ...deps.payments,
+    async charge(input) {
+      if (input.offSession) await once();
+      return deps.payments.charge(input);
+    },
+    async cancelPayment(input) {
+      await once();
+      return deps.payments.cancelPayment(input);
+    },
+  };
+  await server.running.renewals?.stop();
+  try {
+    server.clock.set(at);
+    await new RenewalWorker({ ...deps, payments: racing }, { intervalMs: 0 }).runOnce();
+    expect(confirmed).toBe(true);
+  } finally {
+    server.running.renewals?.start();
+  }
+}
+
+/** The first renewal paid by `payment` alone: one order, its first attempt, the next period. */
+async function expectPaidOnce(server: TestServer, userId: number, payment: string, t0: number) {
+  expect(await renewalOrders(server, userId)).toEqual([
+    expect.objectContaining({ charge_ref: payment, total: 999 }),
+  ]);
+  expect(await Renewals.forUser(server.running.deps.db, userId)).toMatchObject([
+    { state: "charged", attempts: 1 },
+  ]);
+  expect(await Subscriptions.get(server.running.deps.db, userId)).toMatchObject({
+    orderEnd: periodEnd(t0, 1, 1),
+  });
 }
 
 async function renewalOrders(server: TestServer, userId: number) {
@@ -206,6 +260,71 @@ describe("sandbox: a renewal that needs the customer", () => {
     );
     expect(confirmMails).toHaveLength(2);
   });
+
+  const chargesOf = (renewalId: string) =>
+    server.running.deps.db.all<{ id: string; error_code: string | null }>(
+      "SELECT id, error_code FROM sandbox_charges WHERE idempotency_key LIKE ? ORDER BY created_at, id",
+      [`renewal:${renewalId}:%`],
+    );
+
+  it("the next attempt cancels the waiting payment first: an open page can no longer pay it, one new attempt", async () => {
+    const email = "renew-3ds-replaced@example.com";
+    const { client, userId, due } = await subscriber(email);
+    await moveClock(server, due);
+    const [first] = await Renewals.forUser(server.running.deps.db, userId);
+    const old = first?.paymentId ?? "";
+    const link = await paymentLink(server, email);
+    // The page is open in a tab, its button pointing at the old payment.
+    expect(await (await fetch(`${server.running.url}${link}`)).text()).toContain(old);
+
+    await moveClock(server, due + 3 * DAY_MS);
+    const [retried] = await Renewals.forUser(server.running.deps.db, userId);
+    expect(retried).toMatchObject({ state: "failed", attempts: 2, paymentRetired: null });
+    expect(retried?.paymentId).not.toBe(old);
+    // Exactly one new attempt, and the old payment is cancelled.
+    expect(await chargesOf(retried?.id ?? "")).toEqual([
+      { id: old, error_code: "canceled" },
+      { id: retried?.paymentId, error_code: "requires_action" },
+    ]);
+    // The old tab's step: the sandbox's page no longer offers it, and completing it pays nothing.
+    expect((await client.fetch(`/dev/sandbox/authenticate?payment=${old}`)).status).toBe(404);
+    await step(client, old, "complete", link);
+    expect((await SandboxCharges.byId(server.running.deps.db, old))?.errorCode).toBe("canceled");
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
+  });
+
+  it("the old payment confirmed just before the next attempt: recorded once, no new charge", async () => {
+    const email = "renew-3ds-race@example.com";
+    const { client, userId, due, t0 } = await subscriber(email);
+    await moveClock(server, due);
+    const [first] = await Renewals.forUser(server.running.deps.db, userId);
+    const old = first?.paymentId ?? "";
+    await roundWithConfirmFirst(server, due + 3 * DAY_MS, async () => {
+      expect((await step(client, old, "complete", "")).status).toBe(200);
+    });
+    await expectPaidOnce(server, userId, old, t0);
+    expect(await chargesOf(first?.id ?? "")).toEqual([{ id: old, error_code: null }]);
+  });
+
+  it("a lapse cancels the payments that waited: the page says so, with no button", async () => {
+    const email = "renew-3ds-lapse@example.com";
+    const { userId, due } = await subscriber(email);
+    await moveClock(server, due);
+    const link = await paymentLink(server, email);
+    await moveClock(server, due + 3 * DAY_MS);
+    await moveClock(server, due + 7 * DAY_MS);
+    const [lapsed] = await Renewals.forUser(server.running.deps.db, userId);
+    expect(lapsed).toMatchObject({ state: "lapsed", attempts: 3, paymentRetired: "cancelled" });
+    // None of the three payments can be paid any more.
+    const charges = await chargesOf(lapsed?.id ?? "");
+    expect(charges.map((c) => c.error_code)).toEqual(["canceled", "canceled", "canceled"]);
+    const page = await fetch(`${server.running.url}${link}`);
+    const text = await page.text();
+    expect(page.status).toBe(200);
+    expect(text).toContain("This payment was cancelled and can no longer be made.");
+    expect(text).not.toContain("confirm-payment");
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
+  });
 });
 
 describe("Stripe: a renewal that needs the customer, through the fake", () => {
@@ -241,6 +360,12 @@ describe("Stripe: a renewal that needs the customer, through the fake", () => {
     }
     return { userId, due: periodEnd(t0, 0, 1), t0 };
   }
+
+  /** The renewal's PaymentIntents at the fake, oldest first. */
+  const intentsOf = (renewalId: string) =>
+    [...fake.paymentIntents.values()].filter((p) =>
+      p.metadata.order_key?.startsWith(`renewal:${renewalId}:`),
+    );
 
   it("the page confirms the PaymentIntent with Stripe.js; the server records it once it succeeded", async () => {
     const email = "stripe-renew-3ds@example.com";
@@ -301,5 +426,139 @@ describe("Stripe: a renewal that needs the customer, through the fake", () => {
     expect(await Renewals.forUser(server.running.deps.db, userId)).toMatchObject([
       { state: "failed" },
     ]);
+  });
+
+  it("the next attempt cancels the waiting PaymentIntent: Stripe.js can no longer confirm it, one new attempt", async () => {
+    const email = "stripe-renew-3ds-replaced@example.com";
+    const { userId, due } = await subscriber(email);
+    await moveClock(server, due);
+    const [first] = await Renewals.forUser(server.running.deps.db, userId);
+    const old = first?.paymentId ?? "";
+    const link = await paymentLink(server, email);
+    const secret = fake.paymentIntents.get(old)?.client_secret ?? "";
+    expect(await (await fetch(`${server.running.url}${link}`)).text()).toContain(secret);
+
+    await moveClock(server, due + 3 * DAY_MS);
+    const [retried] = await Renewals.forUser(server.running.deps.db, userId);
+    expect(retried).toMatchObject({ state: "failed", attempts: 2 });
+    expect(intentsOf(first?.id ?? "").map((p) => p.id)).toEqual([old, retried?.paymentId]);
+    expect(fake.paymentIntents.get(old)).toMatchObject({
+      status: "canceled",
+      cancellation_reason: "abandoned",
+    });
+    // The old tab's confirm (Stripe.js's POST /v1/payment_intents/:id/confirm) fails.
+    const confirm = stripeClient("sk_test_fake", fake.url).paymentIntents.confirm(old, {
+      payment_method: "pm_card_authenticationRequired",
+    });
+    await expect(confirm).rejects.toMatchObject({ code: "payment_intent_unexpected_state" });
+    expect(() => fake.authenticate(old, "complete")).toThrow(/payment_intent_unexpected_state/);
+    // The page now serves the new payment.
+    const page = await (await fetch(`${server.running.url}${link}`)).text();
+    expect(page).not.toContain(secret);
+    expect(page).toContain(fake.paymentIntents.get(retried?.paymentId ?? "")?.client_secret ?? "?");
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
+  });
+
+  it("the old PaymentIntent confirmed just before the next attempt: recorded once, no new charge", async () => {
+    const email = "stripe-renew-3ds-race@example.com";
+    const { userId, due, t0 } = await subscriber(email);
+    await moveClock(server, due);
+    const [first] = await Renewals.forUser(server.running.deps.db, userId);
+    const old = first?.paymentId ?? "";
+    await roundWithConfirmFirst(server, due + 3 * DAY_MS, async () => {
+      fake.authenticate(old, "complete");
+    });
+    await expectPaidOnce(server, userId, old, t0);
+    expect(intentsOf(first?.id ?? "").map((p) => [p.id, p.status])).toEqual([[old, "succeeded"]]);
+  });
+
+  it("the cancel's answer lost: no new charge this round, the next round cancels it and tries again", async () => {
+    const email = "stripe-renew-3ds-lost@example.com";
+    const { userId, due } = await subscriber(email);
+    await moveClock(server, due);
+    const [first] = await Renewals.forUser(server.running.deps.db, userId);
+    const old = first?.paymentId ?? "";
+    // Every answer to the cancel is lost this round (the fake cancels, the worker never hears).
+    for (let i = 0; i < 10; i++) {
+      fake.fault("POST", `/v1/payment_intents/${old}/cancel`, { kind: "lose-answer" });
+    }
+    try {
+      await moveClock(server, due + 3 * DAY_MS);
+    } finally {
+      fake.clearFaults();
+    }
+    expect(intentsOf(first?.id ?? "").map((p) => p.id)).toEqual([old]);
+    expect(await Renewals.forUser(server.running.deps.db, userId)).toMatchObject([
+      { state: "failed", attempts: 1, paymentId: old, paymentRetired: null },
+    ]);
+
+    await moveClock(server, due + 3 * DAY_MS + 60_000);
+    const [retried] = await Renewals.forUser(server.running.deps.db, userId);
+    expect(retried).toMatchObject({ state: "failed", attempts: 2, paymentRetired: null });
+    expect(intentsOf(first?.id ?? "").map((p) => [p.id, p.status])).toEqual([
+      [old, "canceled"],
+      [retried?.paymentId, "requires_payment_method"],
+    ]);
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
+  });
+
+  /** A renewal waiting for the customer, then the subscription cancelled from the account. */
+  async function cancelledWhileWaiting(email: string) {
+    const { userId, due } = await subscriber(email);
+    await moveClock(server, due);
+    const [first] = await Renewals.forUser(server.running.deps.db, userId);
+    const link = await paymentLink(server, email);
+    const client = await server.signedIn(email, PASSWORD);
+    expect((await client.call(api.cancelSubscription, {})).body).toMatchObject({
+      orderState: "cancelled",
+    });
+    return { userId, due, first, link };
+  }
+
+  it("a cancellation while a payment waits cancels it: the page says so, with no button", async () => {
+    const { userId, due, first, link } = await cancelledWhileWaiting(
+      "stripe-renew-3ds-cancelled@example.com",
+    );
+    await moveClock(server, due + 60_000);
+    expect(fake.paymentIntents.get(first?.paymentId ?? "")?.status).toBe("canceled");
+    const page = await fetch(`${server.running.url}${link}`);
+    const text = await page.text();
+    expect(page.status).toBe(200);
+    expect(text).toContain("This payment was cancelled and can no longer be made.");
+    expect(text).not.toContain("data-secret");
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'none'");
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
+  });
+
+  it("a payment confirmed after its renewal stopped being due: no order, support is told, the page says so", async () => {
+    const { userId, due, first, link } = await cancelledWhileWaiting(
+      "stripe-renew-3ds-late@example.com",
+    );
+    // An old tab confirms the payment before the worker's next round could cancel it.
+    fake.authenticate(first?.paymentId ?? "", "complete");
+    const before = server.log.lines.length;
+    await moveClock(server, due + 60_000);
+    expect(await Renewals.forUser(server.running.deps.db, userId)).toMatchObject([
+      { state: "closed", paymentRetired: "paid" },
+    ]);
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
+    const support = server.log.lines
+      .slice(before)
+      .filter((line) => line.startsWith("error renewals: SUPPORT"));
+    expect(support).toEqual([
+      expect.stringContaining(
+        `renewal ${first?.id} of account ${userId}: payment ${first?.paymentId} (999 cents) was paid after its period stopped being due`,
+      ),
+    ]);
+    // Told once: the renewal records it, and the next round does not ask again.
+    await moveClock(server, due + 120_000);
+    expect(server.log.lines.slice(before).filter((line) => line.includes("SUPPORT"))).toHaveLength(
+      1,
+    );
+    const text = await (await fetch(`${server.running.url}${link}`)).text();
+    expect(text).toContain("does not renew anything. We will refund it.");
+    expect(text).not.toContain("data-secret");
+    // The error was expected: the server's close() fails on any other.
+    server.log.lines.splice(server.log.lines.indexOf(support[0] ?? ""), 1);
   });
 });

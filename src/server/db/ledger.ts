@@ -158,6 +158,9 @@ function sandboxChargeOf(r: Record<string, unknown> | undefined | null): Sandbox
 /** A sandbox charge waiting for the customer's authentication (its error_code while it waits). */
 export const AWAITING_AUTHENTICATION = "requires_action";
 
+/** A sandbox charge cancelled while it waited (Stripe's `canceled` PaymentIntent): never paid. */
+export const CANCELLED_CHARGE = "canceled";
+
 /**
  * A card being saved whose bank asks to confirm it (the sandbox's SetupIntent): saved on the
  * customer only once the step succeeded, when the same save is asked again with its key.

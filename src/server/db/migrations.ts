@@ -597,6 +597,17 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO invoice_numbering (id, passes) VALUES (1, 0);
     `,
   },
+  {
+    // Decision 0070: a renewal's payment that waited for the customer is cancelled at the
+    // provider once it no longer pays for anything (a new attempt replaces it, the subscription
+    // lapsed or changed); payment_retired says what became of it, so that it is retired once and
+    // its page says so. NULL while it may still be paid.
+    version: 25,
+    name: "renewals: the waiting payment retired",
+    sql: `
+      ALTER TABLE renewals ADD COLUMN payment_retired TEXT;
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

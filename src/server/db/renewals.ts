@@ -7,7 +7,8 @@
 //            another worker takes the same attempt over, with the same provider idempotency key)
 //   charged  paid; order_id is the renewal's order
 //   failed   the charge was refused; the next attempt is due at next_attempt_at (and, when the
-//            bank wanted the customer, payment_id is the payment they may still authenticate)
+//            bank wanted the customer, payment_id is the payment they may still authenticate,
+//            until payment_retired says it was cancelled: decision 0070)
 //   lapsed   the last attempt failed: the subscription has ended
 //   closed   the subscription ended or changed before a failed renewal was paid
 //
@@ -17,6 +18,8 @@ import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import type { Queryable } from "./db.ts";
 
 export type RenewalState = "claimed" | "charged" | "failed" | "lapsed" | "closed";
+
+export type PaymentRetired = "cancelled" | "paid";
 
 export type Renewal = {
   id: string;
@@ -45,6 +48,12 @@ export type Renewal = {
    */
   paymentId: string | null;
   paymentKey: string | null;
+  /**
+   * What became of that payment once it no longer paid for anything (decision 0070): null while
+   * it may still be paid; `cancelled` at the provider; `paid` when it turned out paid for a
+   * period no longer due (its money is support's: logged).
+   */
+  paymentRetired: PaymentRetired | null;
   createdAt: number;
   updatedAt: number;
 };
@@ -95,6 +104,7 @@ function fromRow(r: Record<string, unknown>): Renewal {
     lastError: text(r.last_error),
     paymentId: text(r.payment_id),
     paymentKey: text(r.payment_key),
+    paymentRetired: text(r.payment_retired) as PaymentRetired | null,
     createdAt: int(r.created_at),
     updatedAt: int(r.updated_at),
   };
@@ -241,17 +251,24 @@ export const Renewals = {
       payment?: { id: string; key: string } | null;
     },
   ): Promise<boolean> {
+    const payment = r.payment ?? null;
+    // A new payment that waits replaces the old one; without one, a payment retired before this
+    // attempt stays named, so that its page says it was cancelled (decision 0070).
+    const paymentColumns =
+      payment === null
+        ? `payment_id = CASE WHEN payment_retired IS NULL THEN NULL ELSE payment_id END,
+           payment_key = CASE WHEN payment_retired IS NULL THEN NULL ELSE payment_key END`
+        : "payment_id = ?, payment_key = ?, payment_retired = NULL";
     const result = await q.run(
       `UPDATE renewals SET state = ?, last_error = ?, next_attempt_at = ?, updated_at = ?,
-         payment_id = ?, payment_key = ?
+         ${paymentColumns}
        WHERE id = ? AND state = 'claimed' AND worker = ?`,
       [
         r.nextAttemptAt === null ? "lapsed" : "failed",
         r.error,
         r.nextAttemptAt ?? r.now,
         r.now,
-        r.payment?.id ?? null,
-        r.payment?.key ?? null,
+        ...(payment === null ? [] : [payment.id, payment.key]),
         r.id,
         r.worker,
       ],
@@ -286,6 +303,44 @@ export const Renewals = {
     r: { id: string; paymentKey: string; orderId: string; now: number },
   ): Promise<boolean> {
     return markPaid(q, r, "state = 'failed' AND payment_key = ?", r.paymentKey);
+  },
+
+  /**
+   * The waiting payment `paymentKey` of a renewal retired (decision 0070): cancelled at the
+   * provider, or found paid for a period no longer due. Only while the row still names it.
+   */
+  async retirePayment(
+    q: Queryable,
+    r: { id: string; paymentKey: string; retired: PaymentRetired; now: number },
+  ): Promise<boolean> {
+    const result = await q.run(
+      `UPDATE renewals SET payment_retired = ?, updated_at = ?
+       WHERE id = ? AND payment_key = ? AND payment_retired IS NULL`,
+      [r.retired, r.now, r.id, r.paymentKey],
+    );
+    return result.changes === 1;
+  },
+
+  /**
+   * Renewals whose payment still waits for the customer although it pays for nothing any more:
+   * the renewal lapsed or was closed, or its period is no longer the subscription's next one
+   * (a purchase replaced it) or will not be renewed (cancelled, ended). The worker cancels them
+   * (services/renewals.ts retireStale), each again under the account's lock.
+   */
+  async unpayableWaiting(q: Queryable, limit: number): Promise<Renewal[]> {
+    const rows = await q.all<Record<string, unknown>>(
+      `SELECT r.* FROM renewals r LEFT JOIN subscriptions s ON s.user_id = r.user_id
+       WHERE r.payment_id IS NOT NULL AND r.payment_key IS NOT NULL AND r.payment_retired IS NULL
+         AND (r.state IN ('lapsed', 'closed')
+           OR (r.state = 'failed' AND (s.user_id IS NULL
+             OR s.order_state <> 'automatic' OR s.expired_flag <> 0
+             OR r.period_anchor <> COALESCE(s.period_anchor, s.order_start)
+             OR r.period_index <> s.period_index + 1)))
+       ORDER BY r.updated_at, r.id
+       LIMIT ?`,
+      [limit],
+    );
+    return rows.map(fromRow);
   },
 
   async byId(q: Queryable, id: string): Promise<Renewal | null> {

@@ -4,7 +4,9 @@
 // charge, under the renewal's own provider key). Whenever the page is opened, the payment is read
 // back from the provider and, once it has succeeded, the period is recorded exactly once
 // (services/renewals.ts settleByCustomer): the order, its invoice, the period, the receipt.
-// Opening it again, or the provider's step returning here twice, records nothing more.
+// Opening it again, or the provider's step returning here twice, records nothing more. A payment
+// cancelled since (a new attempt replaced it, the subscription lapsed or changed: decision 0070)
+// is said to be, with no button.
 //
 // - Sandbox: the button leads to the sandbox's authentication page (Complete / Fail), which
 //   comes back here.
@@ -120,7 +122,26 @@ function render(ctx: Ctx, result: CustomerPayment): { body: string; status: numb
         status: 503,
         body: `<h1>Renewal payment</h1>${summary}<p role="status">We could not check this payment just now. Reload this page in a minute.</p>`,
       };
+    case "cancelled": {
+      // Cancelled at the provider (decision 0070): a page left open with it cannot pay it either.
+      const since =
+        renewal.state === "lapsed" || renewal.state === "closed"
+          ? "Your subscription has changed or ended since."
+          : "A newer attempt to renew, or a change to your subscription, has replaced it.";
+      return {
+        status: 200,
+        body: `<h1>Payment cancelled</h1>${summary}<p role="status">This payment was cancelled and can no longer be made. Nothing was charged for it.</p><p>${since} Your account shows where your subscription stands.</p>${accountLink()}`,
+      };
+    }
     case "closed":
+      // Paid from a page left open after the renewal stopped being due (decision 0070): it
+      // renews nothing, and support, told by the server's log, gives it back.
+      if (renewal.paymentRetired === "paid") {
+        return {
+          status: 200,
+          body: `<h1>Renewal payment</h1>${summary}<p role="status">This payment went through after your subscription had changed, so it does not renew anything. We will refund it.</p>${accountLink()}`,
+        };
+      }
       return {
         status: 200,
         body: `<h1>Renewal payment</h1>${summary}<p>This payment can no longer be made: your subscription has changed since. Your account shows where it stands.</p>${accountLink()}`,

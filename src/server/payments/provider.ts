@@ -63,6 +63,17 @@ export type ChargeInput = {
   metadata: Record<string, string>;
 };
 
+/**
+ * What cancelling a payment that waits for the customer answered (docs/decisions/0070):
+ * `cancelled`, it can no longer be paid (or never was: refused, cancelled before); `succeeded`,
+ * it was paid meanwhile and the caller must record it (or give the money back); `unknown`, the
+ * provider could not say: ask again later, and never take it for cancelled.
+ */
+export type CancelResult =
+  | { kind: "cancelled" }
+  | { kind: "succeeded"; chargeId: string }
+  | { kind: "unknown"; message: string };
+
 export interface PaymentProvider {
   readonly name: "sandbox" | "stripe";
   /** Saves the card of a one-time token on the customer (created when customerId is null). */
@@ -86,4 +97,15 @@ export interface PaymentProvider {
     amount: number;
     paymentId?: string | null;
   }): Promise<ChargeResult | null>;
+  /**
+   * Cancels a payment that waits for the customer (a renewal's, refused with
+   * authentication_required), so that a page still open with its client secret can no longer
+   * pay it. The payment is named by its id and checked as findPayment checks it.
+   */
+  cancelPayment(input: {
+    customerId: string;
+    orderKey: string;
+    amount: number;
+    paymentId: string;
+  }): Promise<CancelResult>;
 }

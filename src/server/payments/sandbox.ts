@@ -8,13 +8,14 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
 import {
   AWAITING_AUTHENTICATION,
+  CANCELLED_CHARGE,
   CardTokens,
   SandboxCharges,
   SandboxCustomers,
   type SandboxSetup,
   SandboxSetups,
 } from "../db/ledger.ts";
-import type { AttachResult, ChargeResult, PaymentProvider } from "./provider.ts";
+import type { AttachResult, CancelResult, ChargeResult, PaymentProvider } from "./provider.ts";
 import { authenticationOf } from "./test-cards.ts";
 
 /** The sandbox's authentication page (routes/sandbox-authentication.ts), Stripe's test page's stand-in. */
@@ -32,6 +33,9 @@ function answerOf(charge: { id: string; errorCode: string | null }): ChargeResul
       url: `${SANDBOX_AUTHENTICATION_PATH}?${new URLSearchParams({ payment: charge.id })}`,
     };
   }
+  // Cancelled while it waited: a refusal, as Stripe's provider reads a `canceled` intent.
+  if (charge.errorCode === CANCELLED_CHARGE)
+    return { ok: false, kind: "card", code: "card_declined" };
   return charge.errorCode
     ? { ok: false, kind: "card", code: charge.errorCode }
     : { ok: true, chargeId: charge.id };
@@ -157,6 +161,28 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
     async findPayment({ orderKey }) {
       const previous = await SandboxCharges.byKey(db, orderKey);
       return previous ? answerOf(previous) : null;
+    },
+
+    async cancelPayment({ customerId, orderKey, amount, paymentId }): Promise<CancelResult> {
+      const ours = (c: { idempotencyKey: string; customerId: string; amount: number } | null) =>
+        c !== null &&
+        c.idempotencyKey === orderKey &&
+        c.customerId === customerId &&
+        c.amount === amount;
+      if (!ours(await SandboxCharges.byId(db, paymentId))) {
+        return { kind: "unknown", message: `no charge ${paymentId} of order ${orderKey}` };
+      }
+      // The ledger's one update that ends a waiting charge (its authentication page's too): the
+      // step and the cancel cannot both win, and what the row says afterwards is the answer.
+      await db.transaction((tx) =>
+        SandboxCharges.settleAuthentication(tx, paymentId, CANCELLED_CHARGE),
+      );
+      const charge = await SandboxCharges.byId(db, paymentId);
+      if (!charge) return { kind: "unknown", message: `the charge ${paymentId} vanished` };
+      // Paid meanwhile, or refused (a failed step): only a waiting charge could still be paid.
+      return charge.errorCode === null
+        ? { kind: "succeeded", chargeId: charge.id }
+        : { kind: "cancelled" };
     },
   };
 }

@@ -258,3 +258,67 @@ describe("faults: each ends with one charge or none, and the truth told", () => 
     expect(other).toMatchObject({ ok: false, kind: "unknown" });
   });
 });
+
+describe("cancelling a payment that waits for the customer", () => {
+  /** A renewal refused with authentication_required: its intent waits for the customer. */
+  async function waiting(key: string) {
+    const card = await customerWith();
+    const every = { ...card, paymentMethodId: "pm_card_authenticationRequired" };
+    const input = { ...purchase(every, key), offSession: true };
+    const refused = await stripe.charge(input);
+    if (refused.ok || refused.kind !== "action") throw new Error("not waiting");
+    const asked = {
+      customerId: card.customerId,
+      orderKey: key,
+      amount: input.amount,
+      paymentId: refused.intentId,
+    };
+    return { asked, intentId: refused.intentId };
+  }
+
+  it("cancelled: the intent can no longer be paid, and asking again says the same", async () => {
+    const { asked, intentId } = await waiting("renewal:c1:1");
+    expect(await stripe.cancelPayment(asked)).toEqual({ kind: "cancelled" });
+    expect(fake.paymentIntents.get(intentId)).toMatchObject({
+      status: "canceled",
+      cancellation_reason: "abandoned",
+    });
+    const cancel = fake.requests.filter((r) => r.path === `/v1/payment_intents/${intentId}/cancel`);
+    expect(cancel.map((r) => r.idempotencyKey)).toEqual(["renewal:c1:1:cancel"]);
+    expect(await stripe.cancelPayment(asked)).toEqual({ kind: "cancelled" });
+  });
+
+  it("paid meanwhile: succeeded, with the payment to record", async () => {
+    const { asked, intentId } = await waiting("renewal:c2:1");
+    fake.authenticate(intentId, "complete");
+    expect(await stripe.cancelPayment(asked)).toEqual({ kind: "succeeded", chargeId: intentId });
+    expect(fake.paymentIntents.get(intentId)?.status).toBe("succeeded");
+  });
+
+  it("answers lost until the deadline: unknown, never cancelled; the next ask finds it cancelled", async () => {
+    const { asked, intentId } = await waiting("renewal:c3:1");
+    for (let i = 0; i < 20; i++) {
+      fake.fault("POST", `/v1/payment_intents/${intentId}/cancel`, { kind: "lose-answer" });
+    }
+    const started = Date.now();
+    expect(await stripe.cancelPayment(asked)).toMatchObject({ kind: "unknown" });
+    expect(Date.now() - started).toBeLessThan(2_500 + 1_500);
+    fake.clearFaults();
+    expect(await stripe.cancelPayment(asked)).toEqual({ kind: "cancelled" });
+  });
+
+  it("a 5xx without an error object, or an intent that is not the one asked for: unknown", async () => {
+    const { asked, intentId } = await waiting("renewal:c4:1");
+    for (let i = 0; i < 20; i++) {
+      fake.fault("POST", `/v1/payment_intents/${intentId}/cancel`, { kind: "5xx-no-error" });
+    }
+    expect(await stripe.cancelPayment(asked)).toMatchObject({ kind: "unknown" });
+    fake.clearFaults();
+    expect(await stripe.cancelPayment({ ...asked, amount: asked.amount + 1 })).toMatchObject({
+      kind: "unknown",
+    });
+    expect(await stripe.cancelPayment({ ...asked, paymentId: "pi_missing" })).toMatchObject({
+      kind: "unknown",
+    });
+  });
+});

@@ -16,6 +16,7 @@ import Stripe from "stripe";
 import type {
   ActionRequired,
   AttachResult,
+  CancelResult,
   ChargeInput,
   ChargeResult,
   PaymentProvider,
@@ -462,6 +463,59 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         }
         return result;
       }
+    },
+
+    async cancelPayment(input): Promise<CancelResult> {
+      const deadline = Date.now() + deadlineMs;
+      const state = { left: false };
+      const unknown = (why: unknown): CancelResult => ({
+        kind: "unknown",
+        message: why instanceof Error ? why.message : String(why),
+      });
+      let intent: Stripe.PaymentIntent;
+      try {
+        intent = await attempts(
+          "payment cancel",
+          deadline,
+          (timeout) =>
+            stripe.paymentIntents.cancel(
+              input.paymentId,
+              { cancellation_reason: "abandoned" },
+              // Asked again after a lost answer, the key replays the first cancel's answer.
+              { idempotencyKey: `${input.orderKey}:cancel`, timeout },
+            ),
+          state,
+        );
+      } catch (error) {
+        // Stripe's refusal to cancel an intent that is past waiting (succeeded, canceled,
+        // processing) says nothing of what it is: read it. Anything else leaves it unknown.
+        if (
+          !(error instanceof Stripe.errors.StripeInvalidRequestError) ||
+          error.code !== "payment_intent_unexpected_state"
+        ) {
+          return unknown(error);
+        }
+        try {
+          intent = await attempts(
+            "payment lookup",
+            deadline,
+            (timeout) => stripe.paymentIntents.retrieve(input.paymentId, {}, { timeout }),
+            state,
+          );
+        } catch (again) {
+          return unknown(again);
+        }
+      }
+      if (intent?.id !== input.paymentId || !matches(intent, input)) {
+        log(
+          `stripe: payment ${input.paymentId} does not match order ${input.orderKey}: not trusted`,
+        );
+        return unknown("the payment found does not match the order");
+      }
+      if (intent.status === "canceled") return { kind: "cancelled" };
+      if (intent.status === "succeeded") return { kind: "succeeded", chargeId: intent.id };
+      // Processing (a rare payment method mid-way): neither paid nor stoppable yet.
+      return unknown(`the payment is ${intent.status}`);
     },
 
     async findPayment(input) {

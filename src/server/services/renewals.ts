@@ -38,7 +38,12 @@ import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import type { ActionRequired, ChargeResult, PaymentProvider } from "../payments/provider.ts";
+import type {
+  ActionRequired,
+  CancelResult,
+  ChargeResult,
+  PaymentProvider,
+} from "../payments/provider.ts";
 import { PeriodicPass } from "../periodic-pass.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
 import { numberAfterCommit, numberWaiting } from "./invoice-numbering.ts";
@@ -88,8 +93,9 @@ export function renewalPaymentPath(secret: Buffer, renewalId: string): string {
  * What became of a renewal payment the customer was asked to authenticate (3-D Secure):
  * `paid` (recorded now, or before), still `waiting` for the customer, `refused` (the step
  * failed, or the card declined after it), `unknown` (the provider could not say), `busy` (the
- * account is being changed: ask again), or `closed` (no longer payable: the period was paid
- * otherwise, the subscription lapsed or changed).
+ * account is being changed: ask again), `cancelled` (cancelled at the provider once it no longer
+ * paid for anything: a new attempt replaced it, the subscription lapsed or changed; decision
+ * 0070), or `closed` (no longer payable: the period was paid otherwise, or no payment waited).
  */
 export type CustomerPayment =
   | { kind: "paid"; renewal: Renewal }
@@ -103,6 +109,7 @@ export type CustomerPayment =
   | { kind: "refused"; renewal: Renewal; code: string }
   | { kind: "unknown"; renewal: Renewal }
   | { kind: "busy"; renewal: Renewal }
+  | { kind: "cancelled"; renewal: Renewal }
   | { kind: "closed"; renewal: Renewal | null };
 
 /** What one pass did. */
@@ -206,6 +213,16 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
     } catch (error) {
       log.error("renewals: a pass failed", error);
     }
+    // Each round also cancels the payments that wait for a customer but pay for nothing any more
+    // (decision 0070): a renewal lapsed or closed, a period a purchase or a cancellation replaced.
+    try {
+      await this.retireUnpayable();
+    } catch (error) {
+      log.error(
+        "renewals: cancelling unpayable payments failed; the next round tries again",
+        error,
+      );
+    }
     // Each round also numbers the invoices whose pass after their charge failed or was cut off
     // by a crash (decision 0062): what a request left waiting waits at most one round.
     try {
@@ -267,16 +284,28 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
       return "waiting";
     }
     const { charge } = priced;
-    // A refused attempt whose payment the customer may have authenticated since (the page's
-    // confirmation lost, or never asked): recorded now rather than charged again.
+    // A refused attempt whose payment still waits for the customer: cancelled before a new
+    // attempt replaces it, so that a page left open cannot pay it too (decision 0070); paid
+    // meanwhile (the page's confirmation lost, or never asked), it is recorded instead of
+    // charging again.
     const open = await Renewals.forPeriod(db, {
       userId: user.id,
       periodAnchor: step.slot.anchor,
       periodIndex: step.slot.index,
     });
-    if (open?.state === "failed" && open.paymentKey !== null && open.nextAttemptAt <= now) {
-      const settled = await this.settleLocked(user, sub, open, now);
-      if (settled.kind === "paid") return "charged";
+    if (
+      open?.state === "failed" &&
+      open.paymentKey !== null &&
+      open.paymentRetired === null &&
+      open.nextAttemptAt <= now
+    ) {
+      const before = await this.cancelWaiting(user, open, now, "a new attempt replaces it");
+      // The provider cannot say: no new payment beside one that may yet be paid; next round.
+      if (before.kind === "unknown") return "waiting";
+      if (before.kind === "succeeded") {
+        const settled = await this.settleLocked(user, sub, open, now);
+        return settled.kind === "paid" ? "charged" : "waiting";
+      }
     }
     const claim = await db.transaction((tx) =>
       Renewals.claim(tx, {
@@ -337,7 +366,9 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
     const renewal = await Renewals.byId(db, renewalId);
     if (renewal === null) return { kind: "closed", renewal: null };
     if (renewal.state === "charged") return { kind: "paid", renewal };
-    if (renewal.state !== "failed" || renewal.paymentKey === null) {
+    if (renewal.paymentRetired === "cancelled") return { kind: "cancelled", renewal };
+    // A payment that waits on a renewal no longer due is cancelled by settleLocked.
+    if (renewal.state === "claimed" || renewal.paymentKey === null) {
       return { kind: "closed", renewal };
     }
     const outcome = await tryWithAccountLock(
@@ -365,7 +396,14 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
   ): Promise<CustomerPayment> {
     const { db, catalog, payments, log } = this.deps;
     const { paymentId, paymentKey } = renewal;
-    if (renewal.state !== "failed" || paymentId === null || paymentKey === null) {
+    if (renewal.paymentRetired === "cancelled") return { kind: "cancelled", renewal };
+    if (
+      renewal.state === "charged" ||
+      renewal.state === "claimed" ||
+      paymentId === null ||
+      paymentKey === null ||
+      renewal.paymentRetired !== null
+    ) {
       return { kind: "closed", renewal };
     }
     // The period it pays for must still be the one due: not lapsed, not replaced by a purchase.
@@ -375,23 +413,21 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
       now,
     );
     if (
+      renewal.state !== "failed" ||
       step.kind !== "renew" ||
       step.slot.anchor !== renewal.periodAnchor ||
-      step.slot.index !== renewal.periodIndex ||
-      !user.paymentCustomer
+      step.slot.index !== renewal.periodIndex
     ) {
-      return { kind: "closed", renewal };
+      return this.retireLocked(user, renewal, now);
     }
+    if (!user.paymentCustomer) return { kind: "closed", renewal };
     let found: ChargeResult | null;
     try {
       // Read back from the provider (Stripe: the PaymentIntent retrieved by its id, its amount,
       // currency, customer and order key checked), never taken from the browser.
-      found = await payments.findPayment({
-        customerId: user.paymentCustomer,
-        orderKey: paymentKey,
-        amount: renewal.amount,
-        paymentId,
-      });
+      found = await payments.findPayment(
+        asked(user.paymentCustomer, renewal, paymentId, paymentKey),
+      );
     } catch (error) {
       log.warn(`renewals: ${renewal.id} payment ${paymentId} could not be read: ${String(error)}`);
       return { kind: "unknown", renewal };
@@ -432,6 +468,104 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
     return after.state === "charged"
       ? { kind: "paid", renewal: after }
       : { kind: "closed", renewal: after };
+  }
+
+  /**
+   * Cancels the payment of `renewal` that waits for the customer (decision 0070), recorded on
+   * the renewal once the provider says it can no longer be paid. `succeeded` and `unknown` are
+   * the caller's.
+   */
+  private async cancelWaiting(
+    user: User,
+    renewal: Renewal,
+    now: number,
+    why: string,
+  ): Promise<CancelResult> {
+    const { db, payments, log } = this.deps;
+    const { paymentId, paymentKey } = renewal;
+    if (paymentId === null || paymentKey === null) return { kind: "cancelled" };
+    let answer: CancelResult;
+    if (!user.paymentCustomer) {
+      answer = { kind: "unknown", message: "the account has no customer at the provider" };
+    } else {
+      try {
+        answer = await payments.cancelPayment(
+          asked(user.paymentCustomer, renewal, paymentId, paymentKey),
+        );
+      } catch (error) {
+        answer = {
+          kind: "unknown",
+          message: error instanceof Error ? error.message : String(error),
+        };
+      }
+    }
+    if (answer.kind === "cancelled") {
+      await db.transaction((tx) =>
+        Renewals.retirePayment(tx, { id: renewal.id, paymentKey, retired: "cancelled", now }),
+      );
+      log.info(`renewals: ${renewal.id} payment ${paymentId} cancelled: ${why}`);
+    } else if (answer.kind === "unknown") {
+      log.warn(
+        `renewals: ${renewal.id} payment ${paymentId} could not be cancelled (${why}): ${answer.message}; tried again next round`,
+      );
+    }
+    return answer;
+  }
+
+  /**
+   * The waiting payment of a renewal that no longer pays for anything (lapsed, closed, or its
+   * period replaced or not renewed), the account's lock held: cancelled. Found paid meanwhile,
+   * it paid for a period that is no longer due: no order is written (nothing was bought), the
+   * renewal records it, and support is told to give the money back, as the reconciliation
+   * reports a payment it cannot match (the worker does not refund: decision 0070).
+   */
+  private async retireLocked(user: User, renewal: Renewal, now: number): Promise<CustomerPayment> {
+    const { db, log } = this.deps;
+    const answer = await this.cancelWaiting(user, renewal, now, "its renewal is no longer due");
+    if (answer.kind === "unknown") return { kind: "unknown", renewal };
+    if (answer.kind === "succeeded") {
+      const marked = await db.transaction((tx) =>
+        Renewals.retirePayment(tx, {
+          id: renewal.id,
+          paymentKey: renewal.paymentKey ?? "",
+          retired: "paid",
+          now,
+        }),
+      );
+      if (marked) {
+        log.error(
+          `renewals: SUPPORT renewal ${renewal.id} of account ${renewal.userId}: payment ${answer.chargeId} (${renewal.amount} cents) was paid after its period stopped being due (${renewal.state}); no order is written: refund it at the provider`,
+        );
+      }
+      return { kind: "closed", renewal: (await Renewals.byId(db, renewal.id)) ?? renewal };
+    }
+    return { kind: "cancelled", renewal: (await Renewals.byId(db, renewal.id)) ?? renewal };
+  }
+
+  /**
+   * Cancels, each under its account's lock, the payments that still wait for a customer on
+   * renewals that no longer pay for anything (Renewals.unpayableWaiting). A busy account, or a
+   * provider that cannot say, is left to the next round.
+   */
+  private async retireUnpayable(): Promise<void> {
+    const { db, clock, log } = this.deps;
+    for (const found of await Renewals.unpayableWaiting(db, BATCH)) {
+      try {
+        await tryWithAccountLock(
+          this.deps,
+          found.userId,
+          async ({ user }) => {
+            const sub = await Subscriptions.get(db, user.id);
+            const fresh = await Renewals.byId(db, found.id);
+            if (!sub || !fresh) return;
+            await this.settleLocked(user, sub, fresh, clock.now());
+          },
+          `renewal:${this.id}`,
+        );
+      } catch (error) {
+        log.error(`renewals: ${found.id} waiting payment not cancelled`, error);
+      }
+    }
   }
 
   /** What the period of `step` costs this customer now (the order summary's recurring figures). */
@@ -566,7 +700,8 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
           error: code,
           nextAttemptAt: next,
           now,
-          payment: next === null ? null : payment,
+          // On the lapse too: the payment is then cancelled with the renewal's (retireUnpayable).
+          payment,
         }))
       )
         return false;
@@ -636,6 +771,14 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
     });
     mailer.kick();
   }
+}
+
+/**
+ * A renewal's waiting payment as the provider is asked about it: by its id, and trusted only
+ * when it is the renewal's (customer, order key, amount).
+ */
+function asked(customerId: string, renewal: Renewal, paymentId: string, paymentKey: string) {
+  return { customerId, orderKey: paymentKey, amount: renewal.amount, paymentId };
 }
 
 /** The facts of a subscription the renewal rules read. */

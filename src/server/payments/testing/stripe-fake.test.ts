@@ -94,3 +94,61 @@ describe.skipIf(!present)("the Stripe fake's objects are Stripe's shapes", () =>
     }
   });
 });
+
+describe("the Stripe fake cancels a PaymentIntent as Stripe does", () => {
+  const fake = new StripeFake();
+  beforeAll(async () => {
+    await fake.start();
+  });
+  afterAll(async () => {
+    await fake.stop();
+  });
+
+  async function intentOf(pm: string, confirm = true) {
+    const stripe = stripeClient("sk_test_fake", fake.url);
+    const customer = await stripe.customers.create({ email: "c@example.com" });
+    const create = {
+      amount: 999,
+      currency: "usd",
+      customer: customer.id,
+      payment_method: pm,
+      confirm,
+      off_session: true,
+      metadata: { order_key: "k" },
+    };
+    const intent = await stripe.paymentIntents
+      .create(create)
+      .catch((error: { payment_intent?: { id: string } }) => error.payment_intent);
+    return { stripe, id: intent?.id ?? "" };
+  }
+
+  it("a waiting intent is canceled with its reason; confirming it afterwards fails", async () => {
+    const { stripe, id } = await intentOf("pm_card_authenticationRequired");
+    const canceled = await stripe.paymentIntents.cancel(id, { cancellation_reason: "abandoned" });
+    expect(canceled).toMatchObject({ id, status: "canceled", cancellation_reason: "abandoned" });
+    expect(canceled.canceled_at).toEqual(expect.any(Number));
+    await expect(
+      stripe.paymentIntents.confirm(id, { payment_method: "pm_card_authenticationRequired" }),
+    ).rejects.toMatchObject({ statusCode: 400, code: "payment_intent_unexpected_state" });
+    await expect(stripe.paymentIntents.cancel(id)).rejects.toMatchObject({
+      statusCode: 400,
+      code: "payment_intent_unexpected_state",
+    });
+  });
+
+  it("a succeeded intent cannot be canceled; an unknown reason is refused", async () => {
+    const { stripe, id } = await intentOf("pm_card_visa");
+    await expect(stripe.paymentIntents.cancel(id)).rejects.toMatchObject({
+      statusCode: 400,
+      code: "payment_intent_unexpected_state",
+      payment_intent: expect.objectContaining({ id, status: "succeeded" }),
+    });
+    const waiting = await intentOf("pm_card_authenticationRequired");
+    await expect(
+      waiting.stripe.paymentIntents.cancel(waiting.id, {
+        cancellation_reason: "bored" as "abandoned",
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, param: "cancellation_reason" });
+    expect(fake.paymentIntents.get(waiting.id)?.status).toBe("requires_payment_method");
+  });
+});

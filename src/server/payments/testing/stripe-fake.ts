@@ -7,7 +7,9 @@
 // What it does as Stripe does: test PaymentMethods (`pm_card_visa`, ...) behave as Stripe's test
 // cards (declines with code and decline_code, 3-D Secure on setup or on every payment);
 // idempotency keys replay the first answer with `Idempotent-Replayed: true`; a deleted customer
-// answers resource_missing; search finds PaymentIntents by metadata. What it adds: faults, queued
+// answers resource_missing; search finds PaymentIntents by metadata; a PaymentIntent is cancelled
+// in the statuses Stripe allows (400 payment_intent_unexpected_state once succeeded or canceled),
+// and a canceled one can no longer be confirmed. What it adds: faults, queued
 // per call (`fault()`), to test what a real network does: the answer lost after the work was done,
 // a 5xx without an error object, a slow answer, 429; and dashboard actions (refund, dispute,
 // completing or failing a 3-D Secure step) as methods.
@@ -248,6 +250,10 @@ export class StripeFake {
       return;
     }
     const intent = this.paymentIntents.get(intentId);
+    // Stripe.js's confirm of a canceled (or succeeded) intent fails: no step to complete.
+    if (intent?.status === "canceled" || intent?.status === "succeeded") {
+      throw new Error(`payment_intent_unexpected_state: the payment is ${intent.status}`);
+    }
     if (
       intent?.status === "requires_payment_method" &&
       intent.last_payment_error?.code === "authentication_required"
@@ -397,6 +403,12 @@ export class StripeFake {
     if (method === "GET" && path === "/v1/payment_intents/search") return [200, this.search(p)];
     if (method === "GET" && path === "/v1/payment_intents") return [200, this.list(p)];
     if (method === "POST" && path === "/v1/payment_intents") return this.createPayment(p);
+    m = path.match(/^\/v1\/payment_intents\/([^/]+)\/(cancel|confirm)$/);
+    if (m && method === "POST") {
+      const pi = this.paymentIntents.get(m[1] as string);
+      if (!pi) return missing("payment_intent", m[1] as string);
+      return m[2] === "cancel" ? this.cancelPayment(pi, p) : this.confirmPayment(pi);
+    }
     m = path.match(/^\/v1\/payment_intents\/([^/]+)$/);
     if (m) {
       const pi = this.paymentIntents.get(m[1] as string);
@@ -582,6 +594,57 @@ export class StripeFake {
     return [200, intent];
   }
 
+  /**
+   * POST /v1/payment_intents/:id/cancel: an intent that has not succeeded is cancelled, and every
+   * later operation on it fails ("requires_payment_method, requires_capture,
+   * requires_confirmation, requires_action or, in rare cases, processing", Stripe's reference);
+   * a succeeded or canceled one answers 400 payment_intent_unexpected_state.
+   */
+  private cancelPayment(
+    intent: Stripe.PaymentIntent,
+    p: Record<string, unknown>,
+  ): [number, unknown] {
+    const reason = p.cancellation_reason;
+    if (reason !== undefined && !CANCELLATION_REASONS.includes(reason as never)) {
+      return [
+        400,
+        {
+          error: {
+            type: "invalid_request_error",
+            code: "parameter_invalid_string",
+            param: "cancellation_reason",
+            message: `Invalid cancellation_reason: must be one of ${CANCELLATION_REASONS.join(", ")}`,
+          },
+        },
+      ];
+    }
+    if (intent.status === "succeeded" || intent.status === "canceled") {
+      return unexpectedState(intent, "cancel");
+    }
+    intent.status = "canceled";
+    intent.canceled_at = now();
+    intent.cancellation_reason = (reason ?? null) as Stripe.PaymentIntent.CancellationReason | null;
+    intent.next_action = null;
+    return [200, intent];
+  }
+
+  /**
+   * POST /v1/payment_intents/:id/confirm, as Stripe.js's confirmCardPayment sends it from the
+   * renewal's page: an intent that waits for the customer now waits for the bank's step
+   * (`authenticate` plays it); a succeeded or canceled one cannot be confirmed.
+   */
+  private confirmPayment(intent: Stripe.PaymentIntent): [number, unknown] {
+    if (intent.status === "succeeded" || intent.status === "canceled") {
+      return unexpectedState(intent, "confirm");
+    }
+    if (intent.status === "requires_payment_method" || intent.status === "requires_action") {
+      intent.status = "requires_action";
+      intent.last_payment_error = null;
+      intent.next_action = { type: "use_stripe_sdk" } as Stripe.PaymentIntent.NextAction;
+    }
+    return [200, intent];
+  }
+
   private succeed(intent: Stripe.PaymentIntent): void {
     const charge = {
       id: id("ch"),
@@ -687,6 +750,27 @@ function declined(
   left: { payment_intent: Stripe.PaymentIntent } | { setup_intent: Stripe.SetupIntent },
 ): [number, unknown] {
   return [402, { error: { ...error, ...left } }];
+}
+
+/** Stripe's values of a PaymentIntent's cancellation_reason that a cancel request may give. */
+const CANCELLATION_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "abandoned"];
+
+/** Stripe's answer to an operation the intent's status does not allow (the intent included). */
+function unexpectedState(
+  intent: Stripe.PaymentIntent,
+  what: "cancel" | "confirm",
+): [number, unknown] {
+  return [
+    400,
+    {
+      error: {
+        type: "invalid_request_error",
+        code: "payment_intent_unexpected_state",
+        message: `You cannot ${what} this PaymentIntent because it has a status of ${intent.status}.`,
+        payment_intent: intent,
+      },
+    },
+  ];
 }
 
 function authenticationFailure() {
