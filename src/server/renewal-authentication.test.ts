@@ -12,10 +12,11 @@ import { Renewals } from "./db/renewals.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { stripeClient } from "./payments/stripe.ts";
+import { reconcileStripe } from "./payments/stripe-reconcile.ts";
 import { StripeFake } from "./payments/testing/stripe-fake.ts";
 import { RenewalWorker } from "./services/renewals.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
-import { startStripeServer, stopStripeServer } from "./testing/stripe-server.ts";
+import { fakeStripeClient, startStripeServer, stopStripeServer } from "./testing/stripe-server.ts";
 
 const AUTHENTICATE_EVERY_PAYMENT = "4000002760003184";
 const PASSWORD = "secret-1";
@@ -558,6 +559,26 @@ describe("Stripe: a renewal that needs the customer, through the fake", () => {
     const text = await (await fetch(`${server.running.url}${link}`)).text();
     expect(text).toContain("does not renew anything. We will refund it.");
     expect(text).not.toContain("data-secret");
+    // Reconciliation keeps the page's word: the payment is refunded once, without a grace time.
+    const { db, mailer, config } = server.running.deps;
+    const reconcile = () =>
+      reconcileStripe(
+        {
+          db,
+          mailer,
+          config,
+          log: server.log,
+          clock: server.clock,
+          stripe: fakeStripeClient(fake),
+        },
+        { sinceMs: 0, graceMs: 24 * 3_600_000 },
+      );
+    expect((await reconcile()).refunded).toEqual([first?.paymentId]);
+    await reconcile(); // a second pass (or server) refunds nothing more (one idempotency key)
+    expect(
+      [...fake.refunds.values()].filter((r) => r.payment_intent === first?.paymentId),
+    ).toHaveLength(1);
+    expect(await renewalOrders(server, userId)).toHaveLength(0);
     // The error was expected: the server's close() fails on any other.
     server.log.lines.splice(server.log.lines.indexOf(support[0] ?? ""), 1);
   });

@@ -4,7 +4,9 @@
 //     records it (it finds the payment); once `graceMs` has passed without one, it is refunded
 //     (an order is only ever written by the purchase, which alone knows what was bought and at
 //     which price). Renewal payments are the renewal worker's: its next attempt with the same key
-//     finds the payment and records the period; they are reported, not refunded.
+//     finds the payment and records the period; they are reported, not refunded, unless the
+//     worker found the payment made after its period stopped being due (decision 0070): then
+//     refunded at once.
 //   - An order whose payment is not a succeeded payment of its amount: reported for support
 //     (refunding or ending it is a person's decision), never changed silently.
 // Every server with PAYMENTS=stripe runs it every RECONCILE_INTERVAL_SECONDS (reconcile-schedule.ts),
@@ -16,6 +18,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
 import { Orders } from "../db/orders.ts";
 import { Refunds } from "../db/refunds.ts";
+import { Renewals } from "../db/renewals.ts";
 import type { Logger } from "../log.ts";
 import type { InvoiceDeps } from "../services/invoices.ts";
 import { recordRefund } from "../services/refunds.ts";
@@ -52,14 +55,20 @@ export async function reconcileStripe(
     if (!orderKey || intent.status !== "succeeded") continue;
     report.checked += 1;
     if (await Orders.byChargeRef(db, intent.id)) continue;
-    if (orderKey.startsWith("renewal:")) {
+    // A renewal payment the customer confirmed after its period stopped being due (the worker
+    // found it so when cancelling it, decision 0070): no order will ever pay for it, refunded as
+    // a purchase payment without an order is, at once.
+    const renewalId = orderKey.startsWith("renewal:") ? orderKey.split(":")[1] : null;
+    const renewal = renewalId ? await Renewals.byId(db, renewalId) : null;
+    const notDue = renewal?.paymentKey === orderKey && renewal.paymentRetired === "paid";
+    if (renewalId && !notDue) {
       report.renewalsWithoutOrder.push(intent.id);
       log.warn(
         `reconcile: renewal payment ${intent.id} (${orderKey}) has no order yet: the renewal worker records it on its next attempt`,
       );
       continue;
     }
-    if (now - intent.created * 1000 < graceMs) {
+    if (!notDue && now - intent.created * 1000 < graceMs) {
       report.waiting.push(intent.id);
       log.info(`reconcile: payment ${intent.id} (${orderKey}) has no order yet; left to its retry`);
       continue;
@@ -67,7 +76,10 @@ export async function reconcileStripe(
     let refund: Stripe.Refund;
     try {
       refund = await stripe.refunds.create(
-        { payment_intent: intent.id, metadata: { reason: "no_order", order_key: orderKey } },
+        {
+          payment_intent: intent.id,
+          metadata: { reason: notDue ? "renewal_not_due" : "no_order", order_key: orderKey },
+        },
         { idempotencyKey: `reconcile:refund:${intent.id}` },
       );
     } catch (error) {

@@ -534,7 +534,7 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
       );
       if (marked) {
         log.error(
-          `renewals: SUPPORT renewal ${renewal.id} of account ${renewal.userId}: payment ${answer.chargeId} (${renewal.amount} cents) was paid after its period stopped being due (${renewal.state}); no order is written: refund it at the provider`,
+          `renewals: SUPPORT renewal ${renewal.id} of account ${renewal.userId}: payment ${answer.chargeId} (${renewal.amount} cents) was paid after its period stopped being due (${renewal.state}); no order is written; reconciliation refunds it (Stripe), else refund it at the provider`,
         );
       }
       return { kind: "closed", renewal: (await Renewals.byId(db, renewal.id)) ?? renewal };
