@@ -1,7 +1,7 @@
-// Statements outside transactions (reads, `runAlone`) on a few PostgreSQL connections that every
+// Reads outside transactions (`Db.get`, `Db.all`) on a few PostgreSQL connections that every
 // request shares, pipelined (docs/decisions/0068-postgresql-shared-pipelined-connections.md).
 //
-// A statement checked out of the pool costs the server a socket write of its own: node-postgres
+// A statement on a pooled connection costs the server a socket write of its own: node-postgres
 // writes one statement at a time per connection and waits for its answer. On a machine where the
 // database shares the cores, that write (which wakes the database's process) was a third of the
 // server's CPU on the order summary. Here each connection is in node-postgres's pipeline mode
@@ -11,10 +11,11 @@
 // statements of all the requests of one turn go out in one write, and their answers come back in
 // few reads.
 //
-// Only single statements outside a transaction come here: a transaction needs a connection of its
-// own from the pool (its statements must not interleave with other requests'). A statement waits
-// behind those sent before it on its connection, so a slow one delays the others there; these are
-// the short reads of a request and the one-statement writes of `runAlone`.
+// Only single reads come here. A transaction needs a connection of its own from the pool (its
+// statements must not interleave with other requests'), and so does a write that commits alone
+// (`runAlone`): its COMMIT waits for the disk, and every statement behind it on a shared
+// connection would wait too. A read waits behind those sent before it on its connection, so a
+// slow one delays the others there; these are the short reads of a request.
 import type { PgNamedQuery, PgResult } from "./postgres.ts";
 import type { StatementRunner } from "./postgres-statement.ts";
 

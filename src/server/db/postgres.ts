@@ -14,6 +14,9 @@
 // turn in a lane of this process, one at a time, so that a burst of transactions on one row (50
 // purchases of one account at once) settles instead of failing each other again and again.
 //
+// Reads outside transactions share a few pipelined connections (postgres-shared.ts), and named
+// statements are described once per connection (postgres-statement.ts): docs/decisions/0068.
+//
 // The pool is anything shaped like node-postgres's `Pool` (PgPool below): `pg` in production,
 // an in-process PGlite in the tests (testing/pglite.ts), so both run this same code.
 import pg from "pg";
@@ -65,9 +68,9 @@ export type PostgresOptions = {
    */
   statement?: StatementRunner;
   /**
-   * Connections shared by every statement outside a transaction (reads, `runAlone`), pipelined
+   * Connections shared by the reads outside transactions (`get`, `all`), pipelined
    * (postgres-shared.ts): `open` makes a client in node-postgres's pipeline mode, at most `count`
-   * at once. Without it such statements take a pooled connection each.
+   * at once. Without it each read takes a pooled connection.
    */
   shared?: { open: () => PgPipelinedClient; count: number };
 };
@@ -185,6 +188,12 @@ export function isRetryable(error: unknown): boolean {
 
 type Runner = (text: string, values?: unknown[]) => Promise<PgResult>;
 
+/**
+ * A statement that only reads. A write through `get` or `all` outside a transaction (an
+ * `UPDATE ... RETURNING`) commits alone, and goes to the pool as `runAlone`'s do.
+ */
+const READ = /^\s*SELECT\b/i;
+
 /** node-postgres's own way: its query config, described at every execution. */
 const queryConfig: StatementRunner = (client, query) => (client as PgClient).query(query);
 
@@ -228,7 +237,14 @@ export class PostgresDb implements Db {
   readonly dialect = "postgres";
   readonly pool: PgPool;
   private readonly maxAttempts: number;
+  /** Reads outside transactions: on the shared connections when there are (postgres-shared.ts). */
   private readonly direct: Queryable;
+  /**
+   * `runAlone`'s writes: on a pooled connection each. Their COMMIT waits for the WAL to reach
+   * the disk, which would hold up every statement behind it on a shared connection; on the pool,
+   * commits that wait together share one flush.
+   */
+  private readonly alone: Queryable;
   private closed = false;
   /** Transactions run again after a serialization failure or deadlock (for the tests, figures). */
   retries = 0;
@@ -247,13 +263,16 @@ export class PostgresDb implements Db {
     const shared =
       options.shared && new SharedConnections(options.shared.open, options.shared.count, statement);
     this.shared = shared ?? null;
-    this.direct = queryable((text, values) =>
-      shared && values !== undefined
-        ? shared.query({ name: statementName(text), text, values })
-        : this.prepare
-          ? this.onClient(text, values)
-          : this.pool.query(text, values),
-    );
+    const pooled: Runner = (text, values) =>
+      this.prepare ? this.onClient(text, values) : this.pool.query(text, values);
+    this.alone = queryable(pooled);
+    this.direct = shared
+      ? queryable((text, values) =>
+          values === undefined || !READ.test(text)
+            ? pooled(text, values)
+            : shared.query({ name: statementName(text), text, values }),
+        )
+      : this.alone;
   }
 
   /** One prepared statement on a pooled client; a stale plan drops the client and runs again. */
@@ -297,7 +316,7 @@ export class PostgresDb implements Db {
    */
   runAlone(sql: string, values?: readonly SqlValue[]): Promise<{ changes: number }> {
     if (this.closed) return Promise.reject(new Error("The database is closed."));
-    return this.direct.run(sql, values);
+    return this.alone.run(sql, values);
   }
 
   async transaction<T>(
