@@ -182,6 +182,54 @@ describe.skipIf(!url)("prepared statements on a PostgreSQL server", () => {
   });
 });
 
+describe.skipIf(!url)("statements outside transactions on a PostgreSQL server", () => {
+  it("answers many at once, each with its own rows, and one that fails fails alone", async () => {
+    const { db } = await openTestPostgres(url ?? "", 2);
+    try {
+      await db.exec("CREATE TABLE shared_t (a BIGINT PRIMARY KEY, b TEXT)");
+      // 300 statements from as many "requests" at once: inserts that commit alone (a third of
+      // them repeat a key and must fail with UniqueViolation), and reads of what committed.
+      const outcomes = await Promise.all(
+        Array.from({ length: 300 }, async (_, i) => {
+          const a = i % 3 === 2 ? i - 1 : i;
+          try {
+            await db.runAlone("INSERT INTO shared_t (a, b) VALUES (?, ?)", [a, `row ${i}`]);
+          } catch (error) {
+            return error instanceof UniqueViolation ? "taken" : error;
+          }
+          const row = await db.get<{ a: number; b: string }>(
+            "SELECT a, b FROM shared_t WHERE a = ?",
+            [a],
+          );
+          return row?.b === `row ${i}` && row.a === a ? "read back" : row;
+        }),
+      );
+      expect(outcomes.filter((o) => o === "taken")).toHaveLength(100);
+      expect(outcomes.filter((o) => o === "read back")).toHaveLength(200);
+      expect(await db.get("SELECT COUNT(*) AS n FROM shared_t")).toEqual({ n: 200 });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("reads a statement alike at every execution: nulls, a repeated name, integers past 2^53 refused", async () => {
+    const { db } = await openTestPostgres(url ?? "", 1);
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await db.get("SELECT 1 AS x, NULL AS y, ? AS x", [`v${i}`])).toEqual({
+          x: `v${i}`,
+          y: null,
+        });
+      }
+      const big = (n: bigint) => db.get("SELECT ?::bigint AS big", [n]);
+      await expect(big(2n ** 60n)).rejects.toThrow(/beyond JavaScript's safe integers/);
+      expect(await big(5n)).toEqual({ big: 5 });
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe("PostgreSQL rendering", () => {
   it("numbers ? placeholders outside literals, quoted names and comments", () => {
     expect(

@@ -14,6 +14,9 @@
 // turn in a lane of this process, one at a time, so that a burst of transactions on one row (50
 // purchases of one account at once) settles instead of failing each other again and again.
 //
+// Reads outside transactions share a few pipelined connections (postgres-shared.ts), and named
+// statements are described once per connection (postgres-statement.ts): docs/decisions/0068.
+//
 // The pool is anything shaped like node-postgres's `Pool` (PgPool below): `pg` in production,
 // an in-process PGlite in the tests (testing/pglite.ts), so both run this same code.
 import pg from "pg";
@@ -25,6 +28,8 @@ import {
   type TransactionOptions,
   UniqueViolation,
 } from "./db.ts";
+import { isStalePlan, type PgPipelinedClient, SharedConnections } from "./postgres-shared.ts";
+import { describedStatements, type StatementRunner } from "./postgres-statement.ts";
 
 export type PgResult = { rows: Row[]; rowCount: number | null };
 
@@ -57,19 +62,18 @@ export type PostgresOptions = {
    * planning it at every execution: the pool must take node-postgres's query config.
    */
   prepare?: boolean;
+  /**
+   * How a named statement runs on a client (with `prepare`): node-postgres's query config by
+   * default; `openPostgres` describes each statement once per connection (postgres-statement.ts).
+   */
+  statement?: StatementRunner;
+  /**
+   * Connections shared by the reads outside transactions (`get`, `all`), pipelined
+   * (postgres-shared.ts): `open` makes a client in node-postgres's pipeline mode, at most `count`
+   * at once. Without it each read takes a pooled connection.
+   */
+  shared?: { open: () => PgPipelinedClient; count: number };
 };
-
-/**
- * A prepared statement whose result columns changed since it was prepared (a migration on
- * another server added a column to a table read with `*`): PostgreSQL refuses to run it again
- * on that connection. The connection is dropped and the statement runs again on a new one.
- */
-function isStalePlan(error: unknown): boolean {
-  return (
-    sqlState(error) === "0A000" &&
-    /cached plan must not change result type/.test((error as Error).message ?? "")
-  );
-}
 
 /** Names of prepared statements: one per distinct SQL text, the same on every connection. */
 const statementNames = new Map<string, string>();
@@ -184,12 +188,21 @@ export function isRetryable(error: unknown): boolean {
 
 type Runner = (text: string, values?: unknown[]) => Promise<PgResult>;
 
+/**
+ * A statement that only reads. A write through `get` or `all` outside a transaction (an
+ * `UPDATE ... RETURNING`) commits alone, and goes to the pool as `runAlone`'s do.
+ */
+const READ = /^\s*SELECT\b/i;
+
+/** node-postgres's own way: its query config, described at every execution. */
+const queryConfig: StatementRunner = (client, query) => (client as PgClient).query(query);
+
 /** Runs statements with values on `client` as named statements (PostgresOptions.prepare). */
-function preparedOn(client: PgClient): Runner {
+function preparedOn(client: PgClient, statement: StatementRunner): Runner {
   return (text, values) =>
     values === undefined
       ? client.query(text)
-      : client.query({ name: statementName(text), text, values });
+      : statement(client, { name: statementName(text), text, values });
 }
 
 function queryable(run: Runner): Queryable {
@@ -224,21 +237,42 @@ export class PostgresDb implements Db {
   readonly dialect = "postgres";
   readonly pool: PgPool;
   private readonly maxAttempts: number;
+  /** Reads outside transactions: on the shared connections when there are (postgres-shared.ts). */
   private readonly direct: Queryable;
+  /**
+   * `runAlone`'s writes: on a pooled connection each. Their COMMIT waits for the WAL to reach
+   * the disk, which would hold up every statement behind it on a shared connection; on the pool,
+   * commits that wait together share one flush.
+   */
+  private readonly alone: Queryable;
   private closed = false;
   /** Transactions run again after a serialization failure or deadlock (for the tests, figures). */
   retries = 0;
   private lane: Promise<void> = Promise.resolve();
 
   private readonly prepare: boolean;
+  private readonly statement: StatementRunner;
+  private readonly shared: SharedConnections | null;
 
   constructor(pool: PgPool, options: PostgresOptions = {}) {
     this.pool = pool;
     this.maxAttempts = options.maxAttempts ?? 20;
     this.prepare = options.prepare ?? false;
-    this.direct = queryable((text, values) =>
-      this.prepare ? this.onClient(text, values) : this.pool.query(text, values),
-    );
+    const statement = options.statement ?? queryConfig;
+    this.statement = statement;
+    const shared =
+      options.shared && new SharedConnections(options.shared.open, options.shared.count, statement);
+    this.shared = shared ?? null;
+    const pooled: Runner = (text, values) =>
+      this.prepare ? this.onClient(text, values) : this.pool.query(text, values);
+    this.alone = queryable(pooled);
+    this.direct = shared
+      ? queryable((text, values) =>
+          values === undefined || !READ.test(text)
+            ? pooled(text, values)
+            : shared.query({ name: statementName(text), text, values }),
+        )
+      : this.alone;
   }
 
   /** One prepared statement on a pooled client; a stale plan drops the client and runs again. */
@@ -246,7 +280,7 @@ export class PostgresDb implements Db {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect();
       try {
-        const result = await preparedOn(client)(text, values);
+        const result = await preparedOn(client, this.statement)(text, values);
         client.release();
         return result;
       } catch (error) {
@@ -282,7 +316,7 @@ export class PostgresDb implements Db {
    */
   runAlone(sql: string, values?: readonly SqlValue[]): Promise<{ changes: number }> {
     if (this.closed) return Promise.reject(new Error("The database is closed."));
-    return this.direct.run(sql, values);
+    return this.alone.run(sql, values);
   }
 
   async transaction<T>(
@@ -331,7 +365,7 @@ export class PostgresDb implements Db {
     try {
       await client.query(begin);
       const run: Runner = this.prepare
-        ? preparedOn(client)
+        ? preparedOn(client, this.statement)
         : (text, values) => client.query(text, values);
       const value = await work(queryable(run));
       await client.query("COMMIT");
@@ -357,6 +391,7 @@ export class PostgresDb implements Db {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.shared?.close();
     await this.pool.end();
   }
 }
@@ -421,19 +456,25 @@ export type PostgresConnection = {
   poolSize?: number;
 };
 
+/** BIGINT and NUMERIC as numbers (toNumber); every other type as node-postgres reads it. */
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === 20 || oid === 1700
+      ? toNumber
+      : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
+};
+
+/** Options of every connection to `connection`'s database, pooled or shared. */
+function clientConfig(connection: PostgresConnection): pg.ClientConfig {
+  return { connectionString: connection.url, connectionTimeoutMillis: 10_000, types };
+}
+
 /** A node-postgres pool that reads BIGINT and NUMERIC as numbers. */
 export function createPgPool(connection: PostgresConnection): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: connection.url,
+    ...clientConfig(connection),
     max: connection.poolSize ?? 10,
-    connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
-    types: {
-      getTypeParser: ((oid: number, format?: "text" | "binary") =>
-        oid === 20 || oid === 1700
-          ? toNumber
-          : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
-    },
   });
   // An idle client whose server went away emits here; without a listener it would stop the
   // process. The next query gets a new connection.
@@ -441,9 +482,22 @@ export function createPgPool(connection: PostgresConnection): pg.Pool {
   return pool;
 }
 
+/**
+ * Connections shared by the statements outside transactions (postgres-shared.ts), besides the
+ * pool's: two, so that the database can work on two statements at once, each on a core.
+ */
+export const SHARED_CONNECTIONS = 2;
+
 export function openPostgres(connection: PostgresConnection, options?: PostgresOptions) {
   return new PostgresDb(createPgPool(connection) as unknown as PgPool, {
     prepare: true,
+    statement: describedStatements(
+      types.getTypeParser as (oid: number) => (text: string) => unknown,
+    ),
+    shared: {
+      open: () => new pg.Client({ ...clientConfig(connection), pipeline: true }),
+      count: SHARED_CONNECTIONS,
+    },
     ...options,
   });
 }

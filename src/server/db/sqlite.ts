@@ -15,6 +15,7 @@ import {
   type TransactionOptions,
   UniqueViolation,
 } from "./db.ts";
+import { compileRow } from "./mapper.ts";
 
 type Job = {
   work: (tx: Queryable) => Promise<unknown>;
@@ -41,11 +42,7 @@ function toParam(value: SqlValue): Param {
 type Read = { statement: StatementSync; row: (values: unknown[]) => Row };
 
 function rowBuilder(statement: StatementSync): (values: unknown[]) => Row {
-  // Column names come from the program's own SQL (mapper.ts), quoted as string literals.
-  const fields = statement.columns().map((c, i) => `${JSON.stringify(c.name)}: v[${i}]`);
-  return new Function("v", `return { __proto__: null, ${fields.join(", ")} };`) as (
-    values: unknown[],
-  ) => Row;
+  return compileRow(statement.columns().map((c) => c.name));
 }
 
 /** SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY. */

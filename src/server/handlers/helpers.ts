@@ -4,11 +4,13 @@ import type { User } from "../db/users.ts";
 import { type Account, loadAccount } from "../services/account.ts";
 
 /**
- * The account of the signed-in user, or of `user` read afresh (inside an account lock the copy
- * read with the session may be stale, so it is used only when no user is passed).
+ * The account of the signed-in user, or of `user`. The subscription, coupons and billing details
+ * read with the session (one statement, one snapshot: db/users.ts) are used when `user` is the
+ * very user read with them; a user read afresh (under an account lock, where the session's copy
+ * may be stale) has its account read afresh too.
  */
 export async function accountOf(ctx: Ctx, user?: User): Promise<Account> {
-  if (user) return loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
-  const u = await ctx.requireUser();
-  return loadAccount(ctx.app.db, ctx.app.catalog, u, ctx.now(), ctx.sessionRows);
+  const u = user ?? (await ctx.requireUser());
+  const read = ctx.sessionRows?.user === u ? ctx.sessionRows : null;
+  return loadAccount(ctx.app.db, ctx.app.catalog, u, ctx.now(), read);
 }
