@@ -4,8 +4,9 @@
 // a changed price, colour or missing section fails, a line one pixel taller does not, and the
 // page's full height is never compared. At 320, 375, 768 and 1280 pixels the layout is checked
 // without pixels (visual/sections.ts): nothing scrolls sideways, nothing overlaps, nothing shows
-// outside a compared section, and the key elements are on the first screen. The last tests change
-// a page on purpose and prove the check fails on each kind of change and passes a 1-px reflow.
+// outside a compared section, and the key elements are on the first screen. The last test changes
+// a page on purpose, one change at a time, and proves the check fails on each kind of change and
+// passes a 1-px reflow.
 //
 // What a page shows depends on the visitor's clock (the inline script shows campaign prices and
 // banners inside their windows, and writes the footer's year), so the browser's clock is set to
@@ -75,114 +76,177 @@ for (const [name, path] of PAGES) {
 // The check itself: each kind of change a person would notice fails it, and a reflow by a pixel,
 // which is what a new Chromium build brings, passes. On the page whose baselines a Chromium patch
 // release broke (issue 17), at the width where it has cards side by side.
-test.describe("the visual check", () => {
+//
+// All on one load of that page (several checks of one state share one load: e2e/README.md,
+// decision 0069): each change is made, checked and undone in a step of its own, and before the
+// next step the page must read and lie exactly as it came (every section's text and box, and no
+// style sheet added), so no step sees another's change. The checks of a step are soft, so that
+// every kind of change the check misses is reported, each under its step's name.
+test("the visual check passes a reflow by a pixel and fails each change a person would notice", async ({
+  page,
+}, testInfo) => {
   const [name, path, width] = ["plans-education", "/plans/education", 768] as const;
   const key = `${name}-${width}`;
   const teacher = "section card-teacher";
+  /** Puts the page back as it was before a change. */
+  type Undo = () => Promise<unknown>;
+  // Half the one-check test's time limit for each of the seven checks below (each was a test of
+  // its own), as they share a context and a load.
+  test.setTimeout((7 * test.info().timeout) / 2);
 
-  test("passes the page as it is, with a section one pixel lower and a line one pixel taller", async ({
-    page,
-  }, testInfo) => {
-    await open(page, name, path, width);
-    const before = await readSections(page);
-    await page.addStyleTag({
-      content: `
+  await open(page, name, path, width);
+  const untouched = await readSections(page);
+  // The colour change shows in no section's text or box: its style sheet must be gone too.
+  const styleSheets = () => page.evaluate(() => document.styleSheets.length);
+  const untouchedSheets = await styleSheets();
+  const addStyle = async (content: string): Promise<Undo> => {
+    const tag = await page.addStyleTag({ content });
+    return () => tag.evaluate((el) => (el as Element).remove());
+  };
+  /** Makes a change and checks what it shows (`change`), then undoes it. */
+  const proof = (title: string, change: () => Promise<Undo[]>) =>
+    test.step(title, async () => {
+      const undo = await change();
+      for (const step of undo.reverse()) await step();
+      expect(await readSections(page), `the page as it came, after "${title}"`).toEqual(untouched);
+      expect(await styleSheets(), `no style left, after "${title}"`).toBe(untouchedSheets);
+    });
+  const differences = () => visualDifferences(page, key, testInfo, { mayWrite: false });
+
+  await proof(
+    "passes the page as it is, with a section one pixel lower and a line one pixel taller",
+    async () => {
+      const undo = await addStyle(`
         /* The tab's heading a pixel taller: the cards and everything below move down by one. */
         main .panel > h2 { padding-bottom: 1px; }
         /* One line of the Schools card one pixel taller, as in the Chromium 156 report. */
         main .calc .hint { padding-top: 1px; }
-      `,
-    });
-    // The reflow happened: the Schools card a pixel lower and a pixel taller, the testimonials
-    // two pixels lower.
-    const after = await readSections(page);
-    const box = (sections: Section[], section: string) => sections.find((s) => s.name === section);
-    expect(box(after, "card-schools")?.y).toBeCloseTo((box(before, "card-schools")?.y ?? 0) + 1);
-    expect(box(after, "card-schools")?.height).toBeCloseTo(
-      (box(before, "card-schools")?.height ?? 0) + 1,
-    );
-    expect(box(after, "quotes-what-customers-say")?.y).toBeCloseTo(
-      (box(before, "quotes-what-customers-say")?.y ?? 0) + 2,
-    );
-    expect(await visualDifferences(page, key, testInfo, { mayWrite: false })).toEqual([]);
-    expect(await layoutProblems(page, firstScreen(width))).toEqual([]);
-  });
+      `);
+      // The reflow happened: the Schools card a pixel lower and a pixel taller, the testimonials
+      // two pixels lower.
+      const after = await readSections(page);
+      const box = (sections: Section[], section: string) =>
+        sections.find((s) => s.name === section);
+      expect
+        .soft(box(after, "card-schools")?.y)
+        .toBeCloseTo((box(untouched, "card-schools")?.y ?? 0) + 1);
+      expect
+        .soft(box(after, "card-schools")?.height)
+        .toBeCloseTo((box(untouched, "card-schools")?.height ?? 0) + 1);
+      expect
+        .soft(box(after, "quotes-what-customers-say")?.y)
+        .toBeCloseTo((box(untouched, "quotes-what-customers-say")?.y ?? 0) + 2);
+      expect.soft(await differences()).toEqual([]);
+      expect.soft(await layoutProblems(page, firstScreen(width))).toEqual([]);
+      return [undo];
+    },
+  );
 
-  test("fails a changed price digit", async ({ page }, testInfo) => {
-    await open(page, name, path, width);
+  await proof("fails a changed price digit", async () => {
     const price = page.locator("article.card .price strong").filter({ visible: true }).first();
     await expect(price).toHaveText("$89.00");
-    await price.evaluate((el) => {
-      el.textContent = "$88.00";
-    });
-    const problems = await visualDifferences(page, key, testInfo, { mayWrite: false });
-    expect(problems).toEqual([
-      expect.stringMatching(
-        new RegExp(`^${teacher} reads ".*\\$88\\.00 /year.*" where it read ".*\\$89\\.00 /year`),
-      ),
-      expect.stringMatching(new RegExp(`^${teacher}: \\d+ pixels differ`)),
-    ]);
+    const undo = await changeText(price, "$89.00", "$88.00");
+    expect
+      .soft(await differences())
+      .toEqual([
+        expect.stringMatching(
+          new RegExp(`^${teacher} reads ".*\\$88\\.00 /year.*" where it read ".*\\$89\\.00 /year`),
+        ),
+        expect.stringMatching(new RegExp(`^${teacher}: \\d+ pixels differ`)),
+      ]);
+    return [undo];
   });
 
-  test("fails a changed digit in the small print", async ({ page }, testInfo) => {
-    await open(page, name, path, width);
+  await proof("fails a changed digit in the small print", async () => {
     // The Schools card's extra-seat price, in the smallest text of the card.
     const note = page.locator("article.card .note").filter({ visible: true }).first();
     await expect(note).toContainText("$4.99");
-    await note.evaluate((el) => {
-      el.textContent = (el.textContent ?? "").replace("$4.99", "$4.98");
-    });
+    const undo = await changeText(note, "$4.99", "$4.98");
     // Too few pixels for the tolerant pixel comparison (decision 0026): the text catches it.
-    const problems = await visualDifferences(page, key, testInfo, { mayWrite: false });
-    expect(problems).toEqual([expect.stringMatching(/^section card-schools reads .*\$4\.98/)]);
+    expect
+      .soft(await differences())
+      .toEqual([expect.stringMatching(/^section card-schools reads .*\$4\.98/)]);
+    return [undo];
   });
 
-  test("fails a changed colour", async ({ page }, testInfo) => {
-    await open(page, name, path, width);
+  await proof("fails a changed colour", async () => {
     // The buy buttons green instead of the brand's violet.
-    await page.addStyleTag({ content: ".btn { background: #0a6b35 !important; }" });
-    const problems = await visualDifferences(page, key, testInfo, { mayWrite: false });
-    expect(problems).toEqual([
-      expect.stringMatching(new RegExp(`^${teacher}: \\d+ pixels differ`)),
-      expect.stringMatching(/^section card-schools: \d+ pixels differ/),
-    ]);
+    const undo = await addStyle(".btn { background: #0a6b35 !important; }");
+    expect
+      .soft(await differences())
+      .toEqual([
+        expect.stringMatching(new RegExp(`^${teacher}: \\d+ pixels differ`)),
+        expect.stringMatching(/^section card-schools: \d+ pixels differ/),
+      ]);
+    return [undo];
   });
 
-  test("fails a missing section", async ({ page }, testInfo) => {
-    await open(page, name, path, width);
-    await page.locator("#panel-education .quotes").evaluate((el) => el.remove());
-    const problems = await visualDifferences(page, key, testInfo, { mayWrite: false });
-    expect(problems).toContain("section quotes-what-customers-say is gone");
+  await proof("fails a missing section", async () => {
+    const quotes = await page.locator("#panel-education .quotes").evaluateHandle((el) => {
+      const [parent, next] = [el.parentNode, el.nextSibling];
+      el.remove();
+      return { el, parent, next };
+    });
+    const undo = () =>
+      quotes.evaluate(({ el, parent, next }) => {
+        parent?.insertBefore(el, next);
+      });
+    expect.soft(await differences()).toContain("section quotes-what-customers-say is gone");
+    return [undo];
   });
 
-  test("fails a broken layout", async ({ page }, testInfo) => {
-    await open(page, name, path, width);
+  await proof("fails a broken layout", async () => {
     // The cards one under the other, full width, instead of side by side.
-    await page.addStyleTag({ content: "main .cards { display: block; }" });
-    const problems = await visualDifferences(page, key, testInfo, { mayWrite: false });
-    expect(problems).toContain(
-      'arrangement: was "card-schools: beside card-teacher", now "card-schools: below card-teacher"',
-    );
-    expect(problems).toContainEqual(expect.stringMatching(/^section card-teacher: \d+ px wide/));
+    const undo = await addStyle("main .cards { display: block; }");
+    const problems = await differences();
+    expect
+      .soft(problems)
+      .toContain(
+        'arrangement: was "card-schools: beside card-teacher", now "card-schools: below card-teacher"',
+      );
+    expect
+      .soft(problems)
+      .toContainEqual(expect.stringMatching(/^section card-teacher: \d+ px wide/));
+    return [undo];
   });
 
-  test("the layout checks fail overlapping boxes, a page that scrolls sideways and a heading pushed off the first screen", async ({
-    page,
-  }) => {
-    await open(page, name, path, width);
-    // The Schools seat calculator pulled up over the price above it.
-    const style = await page.addStyleTag({ content: "main .card > .calc { margin-top: -80px; }" });
-    expect(await layoutProblems(page, firstScreen(width))).toContainEqual(
-      expect.stringMatching(/<form\.calc> .* overlap/),
-    );
-    await style.evaluate((el) => (el as Element).remove());
-    await page.addStyleTag({ content: "main .cards { grid-template-columns: 500px 500px; }" });
-    expect(await layoutProblems(page, firstScreen(width))).toContainEqual(
-      expect.stringMatching(/^the page scrolls sideways/),
-    );
-    await page.addStyleTag({ content: "main .wrap > h1 { margin-top: 1100px; }" });
-    expect(await layoutProblems(page, firstScreen(width))).toContainEqual(
-      expect.stringMatching(/<h1> "Plans" is not on the first screen/),
-    );
-  });
+  await proof(
+    "the layout checks fail overlapping boxes, a page that scrolls sideways and a heading pushed off the first screen",
+    async () => {
+      // The Schools seat calculator pulled up over the price above it.
+      const overlap = await addStyle("main .card > .calc { margin-top: -80px; }");
+      expect
+        .soft(await layoutProblems(page, firstScreen(width)))
+        .toContainEqual(expect.stringMatching(/<form\.calc> .* overlap/));
+      await overlap();
+      const sideways = await addStyle("main .cards { grid-template-columns: 500px 500px; }");
+      expect
+        .soft(await layoutProblems(page, firstScreen(width)))
+        .toContainEqual(expect.stringMatching(/^the page scrolls sideways/));
+      const pushedDown = await addStyle("main .wrap > h1 { margin-top: 1100px; }");
+      expect
+        .soft(await layoutProblems(page, firstScreen(width)))
+        .toContainEqual(expect.stringMatching(/<h1> "Plans" is not on the first screen/));
+      return [sideways, pushedDown];
+    },
+  );
 });
+
+/** Replaces `from` with `to` in an element's text; what puts the element back as it was. */
+async function changeText(
+  element: ReturnType<Page["locator"]>,
+  from: string,
+  to: string,
+): Promise<() => Promise<unknown>> {
+  const html = await element.evaluate((el) => el.innerHTML);
+  await element.evaluate(
+    (el, [a, b]) => {
+      el.textContent = (el.textContent ?? "").replace(a, b);
+    },
+    [from, to] as const,
+  );
+  return () =>
+    element.evaluate((el, original) => {
+      el.innerHTML = original;
+    }, html);
+}
