@@ -257,6 +257,29 @@ describe("faults: each ends with one charge or none, and the truth told", () => 
     const other = await stripe.charge(purchase(card, "order:1:amount", 200));
     expect(other).toMatchObject({ ok: false, kind: "unknown" });
   });
+
+  it("a payment looked up by its id is trusted only when the reply is that payment", async () => {
+    const card = await customerWith();
+    const first = await stripe.charge(purchase(card, "order:2:twice", 100));
+    // A second attempt of the same order (another idempotency key): the same order key.
+    const second = await stripe.charge({
+      ...purchase(card, "order:2:twice", 100),
+      idempotencyKey: "order:2:twice:again",
+    });
+    if (!first.ok || !second.ok) throw new Error("not charged");
+    // The other payment of the same customer and amount, answered for the first's id.
+    const asked = { customerId: card.customerId, orderKey: "order:2:twice", amount: 100 };
+    const intentId = first.chargeId;
+    fake.fault("GET", `/v1/payment_intents/${intentId}`, {
+      kind: "other-intent",
+      id: second.chargeId,
+    });
+    expect(await stripe.findPayment({ ...asked, paymentId: intentId })).toMatchObject({
+      ok: false,
+      kind: "unknown",
+    });
+    expect(await stripe.findPayment({ ...asked, paymentId: intentId })).toMatchObject({ ok: true });
+  });
 });
 
 describe("cancelling a payment that waits for the customer", () => {

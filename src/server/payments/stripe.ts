@@ -239,7 +239,8 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       intent = ours.find((i) => i.status === "succeeded") ?? ours[0];
     }
     if (!intent) return null;
-    if (!matches(intent, input)) {
+    // Retrieved by its id: the reply must be that payment, as cancelPayment checks too.
+    if (!matches(intent, input) || (input.paymentId && intent.id !== input.paymentId)) {
       log(`stripe: payment ${intent.id} does not match order ${input.orderKey}: not trusted`);
       return { ok: false, kind: "unknown", message: "the payment found does not match the order" };
     }

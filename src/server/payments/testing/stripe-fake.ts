@@ -87,7 +87,9 @@ export type Fault =
   /** The work is done, the answer sent after `ms`. */
   | { kind: "slow"; ms: number }
   /** The connection is refused before anything is read (the request never arrives). */
-  | { kind: "reset-before" };
+  | { kind: "reset-before" }
+  /** The work is done, and the answer is another stored PaymentIntent (a proxy's or cache's mix-up). */
+  | { kind: "other-intent"; id: string };
 
 export type FakeRequest = {
   method: string;
@@ -352,6 +354,9 @@ export class StripeFake {
       res.writeHead(fault.status ?? 500, { "content-type": "application/json" });
       res.end(JSON.stringify({ status: "unavailable" }));
       return;
+    }
+    if (fault?.kind === "other-intent") {
+      stored = { status: 200, body: JSON.stringify(this.paymentIntents.get(fault.id) ?? null) };
     }
     if (fault?.kind === "slow") await new Promise((r) => setTimeout(r, fault.ms));
     if (res.destroyed) return;
