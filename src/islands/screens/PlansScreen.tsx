@@ -19,6 +19,7 @@ import { $location, $query, navigate } from "../../stores/router.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { ReportedLink } from "../chrome/HubLinks.tsx";
+import { useLoadedStore } from "../use-loaded-store.ts";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 import { SignUpScreen } from "./SessionScreens.tsx";
 
@@ -41,10 +42,11 @@ function withParam(search: string, key: string, value: string): string {
 export function PlansScreen({ title }: { title: string }) {
   const query = useStore($query);
   const location = useStore($location);
-  const state = useStore(loadOptions.$state);
-  const options = useStore($options);
+  // The plans' arrival shows the list: rendered in slices (use-loaded-store.ts).
+  const state = useLoadedStore(loadOptions.$state);
+  const options = useLoadedStore($options);
   const user = useStore($user);
-  const productInfo = useStore($productInfo);
+  const productInfo = useLoadedStore($productInfo);
   const tab = TABS.find((t) => t === query.tab) ?? TABS.find((t) => t === query.tier) ?? "personal";
   // The period the URL asks for, else the account's own: a monthly subscriber sees the monthly
   // plans, their current one marked.
