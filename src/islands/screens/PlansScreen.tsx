@@ -5,7 +5,7 @@
 // cannot buy here and whom to ask.
 
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { lazy, useEffect } from "react";
 import { trialOffered } from "../../domain/account/trials.ts";
 import { planCards } from "../../domain/checkout/plan-cards.ts";
 import { managedReason, planStatus } from "../../domain/checkout/purchase.ts";
@@ -16,12 +16,19 @@ import { premiumTemplatesLine } from "../../domain/pricing/premium-templates.ts"
 import { type RequestMode, termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
 import { $options, $productInfo, loadOptions } from "../../stores/products.ts";
 import { $location, $query, navigate } from "../../stores/router.ts";
+import { reporter } from "../../stores/telemetry.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { ReportedLink } from "../chrome/HubLinks.tsx";
 import { useLoadedStore } from "../use-loaded-store.ts";
 import { Busy, Frame, Problem } from "./Frame.tsx";
-import { SignUpScreen } from "./SessionScreens.tsx";
+
+// Only a visitor on the sign-up tab needs the sign-up form: its chunk (and the field errors')
+// is not loaded with the plans (issue 22 item 12: two requests and their start-up work fewer).
+const SignUpScreen = lazy(async () => ({
+  default: (await reporter.watchChunk(import("./SessionScreens.tsx"), { name: "session" }))
+    .SignUpScreen,
+}));
 
 const TABS = ["personal", "business", "education"] as const;
 const FREE_CODE = "wv_free";
