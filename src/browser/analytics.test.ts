@@ -99,6 +99,29 @@ describe("instrumentation events", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("looks sessionStorage up at the first once-per-session event, not at creation", () => {
+    const session = fakeSession();
+    let lookups = 0;
+    const { analytics } = setup({
+      storage: () => {
+        lookups += 1;
+        return session;
+      },
+    });
+    expect(analytics.track("plan selected")).toBe(true);
+    expect(lookups).toBe(0);
+    expect([analytics.trackAddToCart(), analytics.trackAddToCart()]).toEqual([true, false]);
+    expect(lookups).toBe(1);
+    // What it remembered is in that storage: a new page of the same session does not fire again.
+    expect(setup({ storage: session }).analytics.trackAddToCart()).toBe(false);
+  });
+
+  it("still fires once per page when there is no sessionStorage", () => {
+    const { analytics, sent } = setup({ storage: () => null });
+    expect([analytics.trackAddToCart(), analytics.trackAddToCart()]).toEqual([true, false]);
+    expect(sent).toHaveLength(1);
+  });
+
   it("keeps the checkout running when sending fails", async () => {
     const { analytics } = setup({ send: () => Promise.reject(new Error("offline")) });
     expect(analytics.track("x")).toBe(true);

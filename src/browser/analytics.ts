@@ -73,8 +73,12 @@ export type AnalyticsOptions = {
   send: (body: InstrumentationBody) => unknown;
   /** Read at each event, so a change of preference applies at once. */
   allowed: () => boolean;
-  /** sessionStorage: what has fired this browser session. */
-  storage?: SessionStore | null;
+  /**
+   * sessionStorage: what has fired this browser session. A function is called at the first event
+   * that needs it, not at creation: in Chromium the first touch of sessionStorage is a
+   * synchronous round trip to the browser process, which start-up should not wait on.
+   */
+  storage?: SessionStore | null | (() => SessionStore | null);
 };
 
 export type Analytics = {
@@ -94,9 +98,16 @@ const KEY_PREFIX = "checkout.analytics.";
 export function createAnalytics(options: AnalyticsOptions): Analytics {
   // Where storage is blocked (some private modes, sandboxed frames), once per page instead.
   const fallback = new Set<string>();
+  let resolved: SessionStore | null | undefined;
+  const storage = (): SessionStore | null => {
+    if (resolved === undefined)
+      resolved =
+        typeof options.storage === "function" ? options.storage() : (options.storage ?? null);
+    return resolved;
+  };
   const seen = (key: string): boolean => {
     try {
-      if (options.storage?.getItem(KEY_PREFIX + key) === "1") return true;
+      if (storage()?.getItem(KEY_PREFIX + key) === "1") return true;
     } catch {
       // Storage refused: the page's own memory answers.
     }
@@ -105,7 +116,7 @@ export function createAnalytics(options: AnalyticsOptions): Analytics {
   const mark = (key: string): void => {
     fallback.add(key);
     try {
-      options.storage?.setItem(KEY_PREFIX + key, "1");
+      storage()?.setItem(KEY_PREFIX + key, "1");
     } catch {
       // Storage refused: remembered for this page only.
     }

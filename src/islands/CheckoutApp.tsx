@@ -7,14 +7,15 @@ import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { $app, initApp } from "../stores/app.ts";
 import { $navigation } from "../stores/guard.ts";
-import { $location, $route } from "../stores/router.ts";
+import { $location, $query, $route } from "../stores/router.ts";
 import { $browserSupported, $host, closeFrame, startCheckout } from "../stores/start.ts";
 import { $user } from "../stores/user.ts";
 import { Footer } from "./chrome/Footer.tsx";
 import { Header } from "./chrome/Header.tsx";
 import { LoginToolbar, type SignUpMode } from "./chrome/LoginToolbar.tsx";
 import { Problem } from "./screens/Frame.tsx";
-import { AppNotice, ScreenView } from "./screens/ScreenView.tsx";
+import { AppNotice, preloadScreen, ScreenView } from "./screens/ScreenView.tsx";
+import { useLoadedStore } from "./use-loaded-store.ts";
 
 function Loader() {
   return (
@@ -26,13 +27,18 @@ function Loader() {
 }
 
 export default function CheckoutApp() {
-  const app = useStore($app);
+  // The end of start-up shows the whole app: rendered in slices (use-loaded-store.ts).
+  const app = useLoadedStore($app);
   const route = useStore($route);
   const user = useStore($user);
   const host = useStore($host);
   const supported = useStore($browserSupported);
   const navigation = useStore($navigation);
-  useEffect(() => startCheckout(window), []);
+  useEffect(() => {
+    const stop = startCheckout(window);
+    preloadScreen($route.get(), $query.get().p === "trial");
+    return stop;
+  }, []);
   if (!app.loaded) {
     return (
       <main id="main" className="cart-main">

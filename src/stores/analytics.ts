@@ -18,7 +18,8 @@ function sessionStorageOrNull(): Storage | null {
 export const analytics = createAnalytics({
   send: (body) => api().call(endpoints.instrumentation, { body }),
   allowed: () => $user.get().privacyUsageAnalytics,
-  storage: sessionStorageOrNull(),
+  // Looked up at the first once-per-session event, not when this module loads (see the option).
+  storage: sessionStorageOrNull,
 });
 
 /**

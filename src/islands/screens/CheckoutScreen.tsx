@@ -17,6 +17,7 @@ import { loadAnalytics, reporter } from "../../stores/telemetry.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { PlanChoices } from "../checkout/PlanChoices.tsx";
+import { useLoadedStore } from "../use-loaded-store.ts";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 
 // The payment step (the billing address, card fields, PayPal, and later the providers' SDKs)
@@ -31,6 +32,11 @@ const couponChunk = () =>
   reporter.watchChunk(import("../checkout/CouponForm.tsx"), { name: "payment" });
 const summaryChunk = () =>
   reporter.watchChunk(import("../checkout/OrderSummary.tsx"), { name: "payment" });
+/** The payment step's chunks, started with this screen's (ScreenView's preloadScreen). */
+export function preloadPaymentStep(): void {
+  for (const chunk of [addressChunk, paymentChunk, couponChunk, summaryChunk])
+    void chunk().catch(() => {});
+}
 const AddressForm = lazy(() => addressChunk().then((m) => ({ default: m.AddressForm })));
 const CouponForm = lazy(() => couponChunk().then((m) => ({ default: m.CouponForm })));
 const PaymentForm = lazy(() => paymentChunk().then((m) => ({ default: m.PaymentForm })));
@@ -46,11 +52,13 @@ function exportHref(search: string, code: string): string {
 export function CheckoutScreen({ title, singleExport }: { title: string; singleExport?: boolean }) {
   const query = useStore($query);
   const user = useStore($user);
-  const plans = useStore($allPlans);
-  const plansState = useStore(loadAllPlans.$state);
-  const plan = useStore($checkoutPlan);
-  const summaryState = useStore(loadOrderSummary.$state);
-  const { orderSummary } = useStore($payment);
+  // The plan and its summary show the whole checkout (the forms, the payment step): rendered in
+  // slices (use-loaded-store.ts), together, as they arrive together.
+  const plans = useLoadedStore($allPlans);
+  const plansState = useLoadedStore(loadAllPlans.$state);
+  const plan = useLoadedStore($checkoutPlan);
+  const summaryState = useLoadedStore(loadOrderSummary.$state);
+  const { orderSummary } = useLoadedStore($payment);
   const { search } = useStore($location);
   const product = query.productCode;
   const exports = singleExport ? singleExportChoice(product, query.resolution) : null;
@@ -63,8 +71,7 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
     }
     if (!product) return;
     void loadAnalytics().then((m) => m.analytics.trackAddToCart({ product }));
-    for (const chunk of [addressChunk, paymentChunk, couponChunk, summaryChunk])
-      void chunk().catch(() => {});
+    preloadPaymentStep();
     void openCheckout();
   }, [product, chosenExport]);
   // Nothing moves under the reader's eyes (UX.md; layout shift ≤ 0.01, e2e/cart/layout-shift):

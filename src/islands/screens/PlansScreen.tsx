@@ -5,7 +5,7 @@
 // cannot buy here and whom to ask.
 
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { lazy, useEffect } from "react";
 import { trialOffered } from "../../domain/account/trials.ts";
 import { planCards } from "../../domain/checkout/plan-cards.ts";
 import { managedReason, planStatus } from "../../domain/checkout/purchase.ts";
@@ -16,11 +16,19 @@ import { premiumTemplatesLine } from "../../domain/pricing/premium-templates.ts"
 import { type RequestMode, termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
 import { $options, $productInfo, loadOptions } from "../../stores/products.ts";
 import { $location, $query, navigate } from "../../stores/router.ts";
+import { reporter } from "../../stores/telemetry.ts";
 import { $user } from "../../stores/user.ts";
 import { ManagedNotice } from "../checkout/ManagedNotice.tsx";
 import { ReportedLink } from "../chrome/HubLinks.tsx";
+import { useLoadedStore } from "../use-loaded-store.ts";
 import { Busy, Frame, Problem } from "./Frame.tsx";
-import { SignUpScreen } from "./SessionScreens.tsx";
+
+// Only a visitor on the sign-up tab needs the sign-up form: its chunk (and the field errors')
+// is not loaded with the plans (issue 22 item 12: two requests and their start-up work fewer).
+const SignUpScreen = lazy(async () => ({
+  default: (await reporter.watchChunk(import("./SessionScreens.tsx"), { name: "session" }))
+    .SignUpScreen,
+}));
 
 const TABS = ["personal", "business", "education"] as const;
 const FREE_CODE = "wv_free";
@@ -41,10 +49,11 @@ function withParam(search: string, key: string, value: string): string {
 export function PlansScreen({ title }: { title: string }) {
   const query = useStore($query);
   const location = useStore($location);
-  const state = useStore(loadOptions.$state);
-  const options = useStore($options);
+  // The plans' arrival shows the list: rendered in slices (use-loaded-store.ts).
+  const state = useLoadedStore(loadOptions.$state);
+  const options = useLoadedStore($options);
   const user = useStore($user);
-  const productInfo = useStore($productInfo);
+  const productInfo = useLoadedStore($productInfo);
   const tab = TABS.find((t) => t === query.tab) ?? TABS.find((t) => t === query.tier) ?? "personal";
   // The period the URL asks for, else the account's own: a monthly subscriber sees the monthly
   // plans, their current one marked.
