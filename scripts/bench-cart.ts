@@ -200,11 +200,13 @@ export async function benchCart(): Promise<Figures> {
     log: { info() {}, warn() {}, error: (message) => console.error(message) },
   });
   const origin = running.url.replace("localhost", "127.0.0.1");
-  const chromium = await startChromium();
   const figures: Figures = { "signed in as": BENCH_ACCOUNT };
   const missed: string[] = [];
   let browser: Awaited<ReturnType<typeof playwright.connectOverCDP>> | undefined;
+  let chromium: Awaited<ReturnType<typeof startChromium>> | undefined;
   try {
+    // Inside the try: a browser that fails to start still closes the server and its data folder.
+    chromium = await startChromium();
     // Sign in through the page, as a person would: the cookie lands in the browser's profile.
     browser = await playwright.connectOverCDP(`http://127.0.0.1:${chromium.port}`);
     const page = await browser.contexts()[0]?.newPage();
@@ -265,7 +267,7 @@ export async function benchCart(): Promise<Figures> {
   } finally {
     // Every handle closed, whatever failed: an open CDP connection keeps `npm run bench` alive.
     await browser?.close().catch(() => undefined);
-    await chromium.stop();
+    await chromium?.stop();
     await running.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
