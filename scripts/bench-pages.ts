@@ -61,7 +61,11 @@ export function startChromium(): Promise<{ port: number; stop: () => Promise<voi
   const profile = mkdtempSync(join(tmpdir(), "bench-pages-chromium-"));
   const child = spawn(
     executable,
-    [...CHROME_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`],
+    // The first tab opens about:blank: left to itself, Chromium 156's first tab loads the new
+    // tab page, whose address has to be resolved, and with no network here the resolution took
+    // 5 s, or over a minute, before Playwright's connectOverCDP could answer (it timed out at
+    // 30 s in 2 runs of 4 of `npm run bench`).
+    [...CHROME_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
     {
       stdio: ["ignore", "ignore", "pipe"],
     },
