@@ -1,6 +1,4 @@
-import { mkdtempSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumArgs, findChromium } from "./scripts/find-chromium.ts";
 import { timeLimitScale } from "./scripts/time-limit-scale.ts";
@@ -60,17 +58,19 @@ export default defineConfig({
     // The same Node that runs Playwright (Node 24 from the `node` dev dependency) runs the server.
     command: `"${process.execPath}" e2e/serve.ts`,
     url: baseURL,
-    // A fresh data folder per run: the demo accounts as seeded, nothing left from a previous run.
+    // A fresh data folder per run is e2e/serve.ts's own, removed when it exits.
     // SQLite whatever the run's environment says: CI sets DATABASE_URL for the PostgreSQL unit
     // tests (.ci/run), which is not a database this server may use (empty counts as unset).
     env: {
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATA_DIR: mkdtempSync(join(tmpdir(), "checkout-e2e-")),
       DATABASE_URL: "",
       SERVER_SECRET: "",
     },
     reuseExistingServer: false,
+    // Stopped as a deployment stops it (SIGTERM: a clean close), not Playwright's default SIGKILL,
+    // so the server removes its data folder (e2e/serve.ts).
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     // How long Playwright waits for the server to answer (it polls, so a quick start is not held
     // up). It starts in about 3 s on a quiet 2-core machine, but took 50 s at a load of 27 (eight
     // people's builds and tests on two cores), past the former 30 s: the whole stage then failed

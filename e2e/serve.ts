@@ -10,7 +10,14 @@
 // from 127.0.0.1 (a forwarded address would make them no local request, issue 18 item 19), and a
 // run signs up and in a few hundred times a minute. The limits themselves are proven by the unit
 // tests (security.test.ts, several-servers.test.ts); scripts/serve.ts never passes a scale.
-import { existsSync } from "node:fs";
+//
+// Its data folder is new for each run and removed when the server exits: the demo accounts as
+// seeded, nothing left from a previous run, and nothing left behind in the temporary folder (it
+// was made by playwright.config.ts, whose every load, in the runner and in each worker, left a
+// folder: 352 of them after a day's runs).
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer } from "../src/server/main.ts";
 import { createStaticHandler } from "../src/server/static-files.ts";
@@ -25,6 +32,10 @@ if (!existsSync(distDir)) {
   console.error(`e2e serve: ${distDir} does not exist; run \`npx astro build\` first.`);
   process.exit(1);
 }
+
+const dataDir = mkdtempSync(join(tmpdir(), "checkout-e2e-"));
+process.env.DATA_DIR = dataDir;
+process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
 
 // No log or env passed: the server reads process.env (PORT, HOST, DATA_DIR, ...) and handles
 // SIGTERM and SIGINT as scripts/serve.ts's does, so Playwright stops it the same way.
