@@ -246,6 +246,9 @@ describe("support refunds and the reconciliation", () => {
     expect(old.refunded).toEqual([orphan.id]);
     expect(chargeOf(orphan.id).refunded).toBe(true);
     const again = await reconcileStripe(deps, { sinceMs: Date.now() - 60_000, graceMs: 0 });
+    // Refunded already: the next pass neither refunds nor reports it again.
+    expect(again.refunded).toEqual([]);
+    expect(again.waiting).toEqual([]);
     expect([...fake.refunds.values()].filter((r) => r.payment_intent === orphan.id)).toHaveLength(
       1,
     );

@@ -49,6 +49,8 @@ export async function reconcileStripe(
   for await (const intent of stripe.paymentIntents.list({
     created: { gte: Math.floor(options.sinceMs / 1000) },
     limit: 100,
+    // Its charge, to see a refund made already (a refund leaves the intent `succeeded`).
+    expand: ["data.latest_charge"],
   })) {
     seen.set(intent.id, intent);
     const orderKey = intent.metadata?.order_key;
@@ -68,6 +70,10 @@ export async function reconcileStripe(
       );
       continue;
     }
+    // Refunded already (an earlier pass, another server, the dashboard): nothing left to do, and
+    // not reported again at every pass of the 48 hours it stays in the window.
+    const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
+    if (charge?.refunded) continue;
     if (!notDue && now - intent.created * 1000 < graceMs) {
       report.waiting.push(intent.id);
       log.info(`reconcile: payment ${intent.id} (${orderKey}) has no order yet; left to its retry`);

@@ -739,9 +739,16 @@ export class StripeFake {
   private list(p: Record<string, unknown>): unknown {
     const created = p.created as { gte?: string } | undefined;
     const gte = created?.gte ? Number(created.gte) : 0;
+    const expand = Array.isArray(p.expand) ? (p.expand as string[]) : [];
     const data = [...this.paymentIntents.values()]
       .filter((i) => i.created >= gte)
-      .sort((a, b) => b.created - a.created);
+      .sort((a, b) => b.created - a.created)
+      .map((i) =>
+        // As Stripe expands a list's field: `data.latest_charge` gives the Charge object.
+        expand.includes("data.latest_charge") && typeof i.latest_charge === "string"
+          ? { ...i, latest_charge: this.charges.get(i.latest_charge) ?? i.latest_charge }
+          : i,
+      );
     return { object: "list", data, has_more: false, url: "/v1/payment_intents" };
   }
 }
