@@ -19,7 +19,7 @@ import {
 import { randomId } from "../auth/tokens.ts";
 import type { Config } from "../config.ts";
 import type { Queryable } from "../db/db.ts";
-import { Instances } from "../db/instances.ts";
+import { type Instance, Instances } from "../db/instances.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
@@ -35,10 +35,10 @@ type PriceDeps = {
 };
 
 /** The workspace the account owns, or null (a member's workspace is its owner's to change). */
-export async function ownedInstance(q: Queryable, user: User): Promise<number | null> {
+export async function ownedInstance(q: Queryable, user: User): Promise<Instance | null> {
   if (user.instanceId === null) return null;
   const instance = await Instances.byId(q, user.instanceId);
-  return instance?.ownerUserId === user.id ? instance.id : null;
+  return instance?.ownerUserId === user.id ? instance : null;
 }
 
 /**
@@ -78,9 +78,7 @@ async function licensedBasis(
   sub: Subscription,
   productCode: string,
 ): Promise<PriceBasis | null> {
-  const owned = await ownedInstance(db, user);
-  if (owned === null) return null;
-  const structure = (await Instances.byId(db, owned))?.licensePricingStructure ?? null;
+  const structure = (await ownedInstance(db, user))?.licensePricingStructure ?? null;
   if (structure === null) return null;
   return currentPriceBasis(catalog, productCode, {
     priceGroup: user.priceTestingGroupValue,
@@ -179,7 +177,7 @@ export async function recordPaidRenewal(
   await Subscriptions.update(tx, user.id, { ...changes.subscription, updatedAt: paid.now });
   if (changes.workspace !== null) {
     const owned = await ownedInstance(tx, user);
-    if (owned !== null) await Instances.update(tx, owned, changes.workspace);
+    if (owned !== null) await Instances.update(tx, owned.id, changes.workspace);
   }
   // The renewal's e-mail is its receipt: it names the invoice's number, so the numbering pass
   // right after the commit queues it (decision 0062).

@@ -803,7 +803,9 @@ export function billingState(sub: Subscription) {
 async function seatsHeld(q: Queryable, user: User): Promise<number> {
   const owned = await ownedInstance(q, user);
   if (owned === null) return 0;
-  return (await Users.countApprovedMembers(q, owned)) + (await Invites.countPending(q, owned));
+  return (
+    (await Users.countApprovedMembers(q, owned.id)) + (await Invites.countPending(q, owned.id))
+  );
 }
 
 /**
@@ -832,5 +834,5 @@ export async function endSubscription(
   });
   await Renewals.closeFailed(tx, user.id, now);
   const owned = await ownedInstance(tx, user);
-  if (owned !== null) await Instances.update(tx, owned, { productCode: FREE_PRODUCT });
+  if (owned !== null) await Instances.update(tx, owned.id, { productCode: FREE_PRODUCT });
 }
