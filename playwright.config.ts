@@ -1,14 +1,15 @@
 import { loadavg } from "node:os";
 import { defineConfig, devices } from "@playwright/test";
-import { chromiumArgs, findChromium } from "./scripts/find-chromium.ts";
+import { chromiumArgs, findTestBrowser } from "./scripts/find-chromium.ts";
 import { timeLimitScale } from "./scripts/time-limit-scale.ts";
 
 // Browser tests run against the built site (npm test builds it first) served by e2e/serve.ts (what
-// scripts/serve.ts serves, with a cheaper password hash: see there), in an installed Chromium: we
+// scripts/serve.ts serves, with a cheaper password hash: see there), in an installed Chromium, its
+// headless shell where there is one (decision 0071): we
 // never download browser builds (scripts/ensure-chromium.ts).
 const port = Number(process.env.E2E_PORT ?? 4399);
 const baseURL = `http://127.0.0.1:${port}`;
-const executablePath = findChromium();
+const executablePath = findTestBrowser();
 if (!executablePath) {
   throw new Error("No Chromium found. Run `node scripts/ensure-chromium.ts` or set CHROMIUM_PATH.");
 }

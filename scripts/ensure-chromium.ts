@@ -1,8 +1,10 @@
-// Makes sure a Chromium is installed before browser tests run. No test is ever skipped for lack of
-// a browser: either one is found, one is installed (Debian, as root), or this exits non-zero.
+// Makes sure the browsers are installed before browser tests run. No test is ever skipped for lack
+// of a browser: either they are found, installed (Debian, as root), or this exits non-zero.
+// Two Debian packages of one Chromium build: `chromium-headless-shell`, which the browser tests
+// run in (decision 0071), and `chromium`, the full browser `npm run bench` measures pages in.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { findChromium } from "./find-chromium.ts";
+import { type BrowserKind, findTestBrowser, installedBrowser } from "./find-chromium.ts";
 
 function run(command: string, args: string[]): void {
   console.log(`ensure-chromium: running ${[command, ...args].join(" ")}`);
@@ -16,25 +18,30 @@ function run(command: string, args: string[]): void {
   }
 }
 
-const found = findChromium();
-if (found) {
-  console.log(`ensure-chromium: using ${found}`);
-} else if (existsSync("/etc/debian_version") && process.getuid?.() === 0) {
-  console.log("ensure-chromium: no Chromium found; installing the Debian package `chromium`.");
+const packages: Record<BrowserKind, string> = {
+  full: "chromium",
+  "headless-shell": "chromium-headless-shell",
+};
+const chosen = process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH);
+const debianRoot = existsSync("/etc/debian_version") && process.getuid?.() === 0;
+const missing = (Object.keys(packages) as BrowserKind[])
+  .filter((kind) => installedBrowser(kind) === undefined)
+  .map((kind) => packages[kind]);
+
+if (!chosen && debianRoot && missing.length > 0) {
+  console.log(`ensure-chromium: installing the Debian package(s) ${missing.join(", ")}.`);
   run("apt-get", ["update"]);
-  run("apt-get", ["install", "-y", "--no-install-recommends", "chromium"]);
-  const installed = findChromium();
-  if (!installed) {
-    console.error("ensure-chromium: apt-get finished but no Chromium was found afterwards.");
-    process.exit(1);
-  }
-  console.log(`ensure-chromium: installed ${installed}`);
+  run("apt-get", ["install", "-y", "--no-install-recommends", ...missing]);
+}
+const found = findTestBrowser();
+if (found) {
+  console.log(`ensure-chromium: browser tests use ${found}`);
 } else {
   console.error(
     [
       "ensure-chromium: no Chromium found, and this is not Debian as root, so none was installed.",
-      "Install one (Debian/Ubuntu: `sudo apt-get install chromium`) or set CHROMIUM_PATH to a",
-      "Chromium or Chrome executable, then run the tests again.",
+      "Install one (Debian/Ubuntu: `sudo apt-get install chromium-headless-shell chromium`) or set",
+      "CHROMIUM_PATH to a Chromium or Chrome executable, then run the tests again.",
     ].join("\n"),
   );
   process.exit(1);

@@ -5,6 +5,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
+export type BrowserKind = "full" | "headless-shell";
+
 export type FindChromiumDeps = {
   env: Record<string, string | undefined>;
   exists: (path: string) => boolean;
@@ -36,23 +38,54 @@ export const chromiumArgs = [
   "--no-first-run",
 ];
 
-/**
- * Path of a Chromium executable: `CHROMIUM_PATH` if it exists, then the Debian package, then a
- * browser left in Playwright's cache (`~/.cache/ms-playwright/chromium-*\/chrome-linux*\/chrome`).
- */
-export function findChromium(deps: Partial<FindChromiumDeps> = {}): string | undefined {
-  const { env, exists, home, list } = { ...defaultDeps, ...deps };
-  const candidates: string[] = [];
-  if (env.CHROMIUM_PATH) candidates.push(env.CHROMIUM_PATH);
-  candidates.push("/usr/bin/chromium", "/usr/bin/chromium-browser");
+/** Where a browser of `kind` may live: the Debian package, then Playwright's cache (newest first). */
+function places(kind: BrowserKind, deps: FindChromiumDeps): string[] {
+  const { home, list } = deps;
+  const candidates =
+    kind === "headless-shell"
+      ? ["/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell"]
+      : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
   const cache = join(home, ".cache", "ms-playwright");
+  const prefix = kind === "headless-shell" ? "chromium_headless_shell-" : "chromium-";
+  const file = kind === "headless-shell" ? "headless_shell" : "chrome";
   // Newest revision first: the directory names end in a build number.
   const builds = list(cache)
-    .filter((name) => name.startsWith("chromium-"))
+    .filter((name) => name.startsWith(prefix))
     .sort((a, b) => b.localeCompare(a, "en", { numeric: true }));
   for (const build of builds) {
-    const platforms = list(join(cache, build)).filter((name) => name.startsWith("chrome-linux"));
-    for (const platform of platforms) candidates.push(join(cache, build, platform, "chrome"));
+    const platforms = list(join(cache, build)).filter((name) => name.startsWith("chrome-"));
+    for (const platform of platforms) candidates.push(join(cache, build, platform, file));
   }
-  return candidates.find((path) => exists(path));
+  return candidates;
+}
+
+/** The installed browser of `kind`, whatever `CHROMIUM_PATH` says. */
+export function installedBrowser(
+  kind: BrowserKind,
+  deps: Partial<FindChromiumDeps> = {},
+): string | undefined {
+  const all = { ...defaultDeps, ...deps };
+  return places(kind, all).find((path) => all.exists(path));
+}
+
+/**
+ * The full Chromium, as a visitor runs it (Lighthouse's figures): `CHROMIUM_PATH` if it exists,
+ * then the Debian package, then a browser left in Playwright's cache.
+ */
+export function findChromium(deps: Partial<FindChromiumDeps> = {}): string | undefined {
+  const { env, exists } = { ...defaultDeps, ...deps };
+  if (env.CHROMIUM_PATH && exists(env.CHROMIUM_PATH)) return env.CHROMIUM_PATH;
+  return installedBrowser("full", deps);
+}
+
+/**
+ * The browser for the browser tests: `CHROMIUM_PATH` if it exists, else Chromium's headless shell
+ * (Debian's `chromium-headless-shell`, the build Playwright itself runs headless tests in), else
+ * the full Chromium. The shell is the same Blink without the desktop browser around it: the
+ * browser stage took half the CPU time in it (decision 0071).
+ */
+export function findTestBrowser(deps: Partial<FindChromiumDeps> = {}): string | undefined {
+  const { env, exists } = { ...defaultDeps, ...deps };
+  if (env.CHROMIUM_PATH && exists(env.CHROMIUM_PATH)) return env.CHROMIUM_PATH;
+  return installedBrowser("headless-shell", deps) ?? installedBrowser("full", deps);
 }
