@@ -4,9 +4,9 @@ import { chromiumArgs, findTestBrowser } from "./scripts/find-chromium.ts";
 import { timeLimitScale } from "./scripts/time-limit-scale.ts";
 
 // Browser tests run against the built site (npm test builds it first) served by e2e/serve.ts (what
-// scripts/serve.ts serves, with a cheaper password hash: see there), in an installed Chromium, its
-// headless shell where there is one (decision 0071): we
-// never download browser builds (scripts/ensure-chromium.ts).
+// scripts/serve.ts serves, with a cheaper password hash: see there), in an installed Chromium (its
+// headless shell where there is one, decision 0071): we never download browser builds
+// (scripts/ensure-chromium.ts).
 const port = Number(process.env.E2E_PORT ?? 4399);
 const baseURL = `http://127.0.0.1:${port}`;
 const executablePath = findTestBrowser();
