@@ -1,8 +1,12 @@
-// `npm test`: every check CI runs, in order, stopping at the first failure.
-// `node scripts/test.ts unit lint` runs only the named stages (same order).
+// `npm test`: every check CI runs. A stage starts once the stages it comes after have passed and
+// a core is free, so single-threaded checks run beside each other (scripts/stages.ts, decision
+// 0072); after a failure nothing new starts. The log reads in the table's order, with each
+// stage's time. `node scripts/test.ts unit lint` runs only the named stages.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { runStages, type Stage } from "./stages.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -13,18 +17,6 @@ function bin(pkg: string, name: string): string {
   if (!entry) throw new Error(`${pkg} has no bin named ${name}`);
   return `${root}node_modules/${pkg}/${entry}`;
 }
-
-type Stage = {
-  name: string;
-  title: string;
-  commands: string[][];
-  needs?: string;
-  /**
-   * Run the commands at once, each one's output held back and printed whole, in order, when all
-   * have ended: neither waits for the other, and a failure still reads as one command's output.
-   */
-  together?: boolean;
-};
 
 const stages: Stage[] = [
   {
@@ -54,6 +46,9 @@ const stages: Stage[] = [
     name: "unit",
     title: "unit and component tests (vitest)",
     commands: [[bin("vitest", "vitest"), "run"]],
+    // Tests run the catalog's bundle as `npx catalog` does.
+    after: ["catalog"],
+    fillsMachine: true,
   },
   {
     name: "build",
@@ -61,47 +56,45 @@ const stages: Stage[] = [
     // The "as of" builds (scripts/pages-as-of.ts) come after dist/, here rather than inside a
     // Playwright worker, where each held the worker for tens of seconds (issue 17).
     commands: [[bin("astro", "astro"), "build"], ["scripts/pages-as-of.ts"]],
+    // astro build and astro check both write the generated types in .astro/ as they start.
+    after: ["catalog", "types"],
   },
   {
     name: "browser",
     title: "browser tests (playwright)",
-    commands: [["scripts/ensure-chromium.ts"], [bin("@playwright/test", "playwright"), "test"]],
+    commands: [[bin("@playwright/test", "playwright"), "test"]],
+    // The longest stage, and the one that fills the machine most: last, once everything else
+    // passed, so a failure anywhere reports in a minute or two rather than after it.
+    after: ["catalog", "types", "lint", "unit", "build"],
+    fillsMachine: true,
+    // Installing the browsers (a new machine: ~15 s of download and unpacking) happens while
+    // the other stages run.
+    early: [["scripts/ensure-chromium.ts"]],
   },
 ];
 
-/** Runs a command with this Node; its output goes to the terminal, or into `held` when given. */
-function run(args: string[], held?: Buffer[]): Promise<number> {
+/** Runs a command with this Node, its output (stdout and stderr) to `write`. */
+function run(args: string[], write: (chunk: string | Uint8Array) => void): Promise<number> {
   return new Promise((done) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
-      stdio: held ? ["ignore", "pipe", "pipe"] : "inherit",
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", ...(held ? { FORCE_COLOR: "1" } : {}) },
+      stdio: ["ignore", "pipe", "pipe"],
+      // Output goes through a pipe now (held or passed on): keep a terminal's colours.
+      env: {
+        ...process.env,
+        ASTRO_TELEMETRY_DISABLED: "1",
+        ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}),
+      },
     });
-    child.stdout?.on("data", (chunk: Buffer) => held?.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => held?.push(chunk));
+    child.stdout?.on("data", write);
+    child.stderr?.on("data", write);
     child.on("error", (error) => {
-      console.error(error);
+      write(`${String(error)}\n`);
       done(1);
     });
     child.on("close", (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
 }
-
-/** The commands of a `together` stage: the first failing exit code (0 when none failed). */
-async function runTogether(commands: string[][]): Promise<number> {
-  const outputs = commands.map(() => [] as Buffer[]);
-  const codes = await Promise.all(commands.map((command, i) => run(command, outputs[i])));
-  let failed = 0;
-  commands.forEach((command, i) => {
-    const name = command.map((part) => part.replace(`${root}node_modules/`, "")).join(" ");
-    console.log(`--- ${name} (exit code ${codes[i]}) ---`);
-    process.stdout.write(Buffer.concat(outputs[i] ?? []));
-    if (codes[i] !== 0 && failed === 0) failed = codes[i] ?? 1;
-  });
-  return failed;
-}
-
-const seconds = (start: number) => `${((performance.now() - start) / 1000).toFixed(1)}s`;
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !stages.some((stage) => stage.name === name));
@@ -113,34 +106,25 @@ if (unknown.length > 0) {
 }
 
 const selected = wanted.length > 0 ? stages.filter((stage) => wanted.includes(stage.name)) : stages;
-const timings: string[] = [];
 const allStart = performance.now();
-for (const stage of selected) {
-  console.log(`\n=== test: ${stage.name}: ${stage.title} ===`);
-  const start = performance.now();
-  if (stage.needs && !existsSync(`${root}${stage.needs}`)) {
-    console.error(`\n✗ test: stage "${stage.name}" cannot run: ${stage.needs} does not exist.`);
-    process.exit(1);
-  }
-  // A together stage is one step of all its commands; otherwise each command is a step.
-  const steps = stage.together ? [stage.commands] : stage.commands.map((command) => [command]);
-  for (const step of steps) {
-    const code = step.length > 1 ? await runTogether(step) : await run(step[0] ?? []);
-    if (code !== 0) {
-      timings.push(`${stage.name} FAILED ${seconds(start)}`);
-      console.error(
-        `\n✗ test: stage "${stage.name}" (${stage.title}) failed with exit code ${code}.`,
-      );
-      console.error(`  timings: ${timings.join(", ")}`);
-      // The plain closing line CI reads (stages, not single tests: each runner prints its own).
-      console.log(`stages: ${timings.length - 1} passed, 1 failed`);
-      process.exit(code);
-    }
-  }
-  timings.push(`${stage.name} ${seconds(start)}`);
-  console.log(`=== test: ${stage.name} passed in ${seconds(start)} ===`);
+const result = await runStages(selected, {
+  cores: availableParallelism(),
+  run,
+  out: (chunk) => process.stdout.write(chunk),
+  now: () => performance.now(),
+  exists: (path) => existsSync(`${root}${path}`),
+  label: (command) => command.map((part) => part.replace(`${root}node_modules/`, "")).join(" "),
+});
+const total = ((performance.now() - allStart) / 1000).toFixed(1);
+if (result.failed > 0) {
+  console.error(
+    `\n✗ test: ${result.failed} stage(s) failed after ${total}s; timings: ${result.timings.join(", ")}`,
+  );
+} else {
+  console.log(
+    `\n✓ test: all ${selected.length} stage(s) passed in ${total}s: ${result.timings.join(", ")}`,
+  );
 }
-console.log(
-  `\n✓ test: all ${selected.length} stage(s) passed in ${seconds(allStart)}: ${timings.join(", ")}`,
-);
-console.log(`stages: ${selected.length} passed, 0 failed`);
+// The plain closing line CI reads (stages, not single tests: each runner prints its own).
+console.log(`stages: ${result.passed} passed, ${result.failed} failed`);
+process.exit(result.code);
