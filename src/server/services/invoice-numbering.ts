@@ -19,6 +19,7 @@ import { Invoices, type StoredInvoice } from "../db/invoices.ts";
 import { type WaitingInvoice, WaitingInvoices } from "../db/waiting-invoices.ts";
 import type { Logger } from "../log.ts";
 import type { Mail, Mailer } from "../mail/mailer.ts";
+import { PassesAfterNow } from "./pass-after-now.ts";
 import { waitingReceiptMail } from "./receipts.ts";
 
 export type InvoiceDeps = {
@@ -91,36 +92,22 @@ async function numberBatch(
   return stored;
 }
 
-/** The passes of one database in this process: the one running, and the one due after it. */
-type Passes = { running: Promise<number> | null; next: Promise<number> | null };
-const passesOf = new WeakMap<Db, Passes>();
+/** The passes of one database in this process. */
+const passesOf = new WeakMap<Db, PassesAfterNow<number>>();
 
 /**
- * A pass that starts after this call: a new one, or, when one is running (it may have read the
- * waiting invoices before the caller's committed), the one due right after it. The requests that
- * commit while a pass runs all wait for that one next pass: this process takes the numbering
+ * A pass that starts after this call (pass-after-now.ts): a new one, or, when one is running (it
+ * may have read the waiting invoices before the caller's committed), the next one. The requests
+ * that commit while a pass runs all wait for that one next pass: this process takes the numbering
  * lock once per batch, not once per order, and its requests never queue on the lock one by one.
  */
 function passAfterNow(deps: NumberingDeps): Promise<number> {
   let passes = passesOf.get(deps.db);
   if (!passes) {
-    passes = { running: null, next: null };
+    passes = new PassesAfterNow<number>();
     passesOf.set(deps.db, passes);
   }
-  const own = passes;
-  if (own.running === null) {
-    own.running = pass(deps).finally(() => {
-      own.running = null;
-    });
-    return own.running;
-  }
-  own.next ??= own.running
-    .catch(() => 0)
-    .then(() => {
-      own.next = null;
-      return passAfterNow(deps);
-    });
-  return own.next;
+  return passes.after(() => pass(deps));
 }
 
 async function pass(deps: NumberingDeps): Promise<number> {
