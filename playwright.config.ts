@@ -17,7 +17,8 @@ if (!executablePath) {
 // Every time limit (a test's 30 s, an expectation's 5 s) times the machine's oversubscription when
 // the run starts (scripts/time-limit-scale.ts, decision 0030); E2E_TIMEOUT_SCALE sets it.
 const timeoutScale = timeLimitScale("E2E_TIMEOUT_SCALE");
-if (timeoutScale !== 1) {
+// Said once, by the runner: every worker loads this file too (TEST_WORKER_INDEX is set in workers).
+if (timeoutScale !== 1 && process.env.TEST_WORKER_INDEX === undefined) {
   console.log(`playwright: time limits x${timeoutScale} (load ${loadavg()[0].toFixed(1)})`);
 }
 
