@@ -106,7 +106,6 @@ export function runStages(stages: Stage[], deps: StagesDeps): Promise<StagesResu
   }));
   let front = 0;
   let failedAny = false;
-  let running = 0;
   let resolveAll: (result: StagesResult) => void = () => {};
   const done = new Promise<StagesResult>((resolve) => {
     resolveAll = resolve;
@@ -132,7 +131,6 @@ export function runStages(stages: Stage[], deps: StagesDeps): Promise<StagesResu
   const start = (run: StageRun, job: Job) => {
     job.status = "running";
     job.started = deps.now();
-    running += 1;
     const sink = (chunk: string | Uint8Array) => {
       if (job.held) job.held.push(chunk);
       else write(run, chunk);
@@ -150,7 +148,6 @@ export function runStages(stages: Stage[], deps: StagesDeps): Promise<StagesResu
     job.ended = deps.now();
     job.code = code;
     job.status = code === 0 ? "passed" : "failed";
-    running -= 1;
     // A failed command: the commands of its stage that were to come after it never run.
     if (code !== 0 && !run.stage.together) {
       for (const next of run.own) if (next.status === "waiting") next.status = "skipped";
@@ -242,6 +239,9 @@ export function runStages(stages: Stage[], deps: StagesDeps): Promise<StagesResu
     }
   };
 
+  const anyRunning = () =>
+    runs.some((run) => [...run.early, ...run.own].some((job) => job.status === "running"));
+
   const step = () => {
     for (const run of runs) {
       if (run.status !== "running") continue;
@@ -249,11 +249,12 @@ export function runStages(stages: Stage[], deps: StagesDeps): Promise<StagesResu
       close(run);
     }
     launch();
-    if (running === 0) {
+    const ended = !anyRunning();
+    if (ended) {
       for (const run of runs) if (run.status === "waiting") run.status = "not run";
     }
     advance();
-    if (running === 0) resolveAll(result());
+    if (ended) resolveAll(result());
   };
 
   const result = (): StagesResult => {
