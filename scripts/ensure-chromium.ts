@@ -4,7 +4,12 @@
 // run in (decision 0071), and `chromium`, the full browser `npm run bench` measures pages in.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { type BrowserKind, findTestBrowser, installedBrowser } from "./find-chromium.ts";
+import {
+  type BrowserKind,
+  chosenBrowser,
+  findTestBrowser,
+  installedBrowser,
+} from "./find-chromium.ts";
 
 function run(command: string, args: string[]): void {
   console.log(`ensure-chromium: running ${[command, ...args].join(" ")}`);
@@ -22,13 +27,12 @@ const packages: Record<BrowserKind, string> = {
   full: "chromium",
   "headless-shell": "chromium-headless-shell",
 };
-const chosen = process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH);
 const debianRoot = existsSync("/etc/debian_version") && process.getuid?.() === 0;
 const missing = (Object.keys(packages) as BrowserKind[])
   .filter((kind) => installedBrowser(kind) === undefined)
   .map((kind) => packages[kind]);
 
-if (!chosen && debianRoot && missing.length > 0) {
+if (!chosenBrowser() && debianRoot && missing.length > 0) {
   console.log(`ensure-chromium: installing the Debian package(s) ${missing.join(", ")}.`);
   run("apt-get", ["update"]);
   run("apt-get", ["install", "-y", "--no-install-recommends", ...missing]);

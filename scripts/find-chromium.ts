@@ -68,14 +68,18 @@ export function installedBrowser(
   return places(kind, all).find((path) => all.exists(path));
 }
 
+/** `CHROMIUM_PATH` when it names a file that exists: the browser a person chose, of any kind. */
+export function chosenBrowser(deps: Partial<FindChromiumDeps> = {}): string | undefined {
+  const { env, exists } = { ...defaultDeps, ...deps };
+  return env.CHROMIUM_PATH && exists(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : undefined;
+}
+
 /**
  * The full Chromium, as a visitor runs it (Lighthouse's figures): `CHROMIUM_PATH` if it exists,
  * then the Debian package, then a browser left in Playwright's cache.
  */
 export function findChromium(deps: Partial<FindChromiumDeps> = {}): string | undefined {
-  const { env, exists } = { ...defaultDeps, ...deps };
-  if (env.CHROMIUM_PATH && exists(env.CHROMIUM_PATH)) return env.CHROMIUM_PATH;
-  return installedBrowser("full", deps);
+  return chosenBrowser(deps) ?? installedBrowser("full", deps);
 }
 
 /**
@@ -85,7 +89,9 @@ export function findChromium(deps: Partial<FindChromiumDeps> = {}): string | und
  * browser stage took half the CPU time in it (decision 0071).
  */
 export function findTestBrowser(deps: Partial<FindChromiumDeps> = {}): string | undefined {
-  const { env, exists } = { ...defaultDeps, ...deps };
-  if (env.CHROMIUM_PATH && exists(env.CHROMIUM_PATH)) return env.CHROMIUM_PATH;
-  return installedBrowser("headless-shell", deps) ?? installedBrowser("full", deps);
+  return (
+    chosenBrowser(deps) ??
+    installedBrowser("headless-shell", deps) ??
+    installedBrowser("full", deps)
+  );
 }
