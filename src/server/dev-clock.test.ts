@@ -134,14 +134,25 @@ describe("/dev/clock in a local run started with CLOCK_START", () => {
     expect(read.now).toBeLessThan(Date.parse(START) + 60_000);
     // With RENEWAL_INTERVAL_SECONDS=0 the server has no worker: the clock still moves.
     expect(running.renewals).toBeNull();
-    const moved = await post({ set: "2027-02-15T12:00:00Z" });
-    expect(await moved.json()).toMatchObject({
-      now: Date.parse("2027-02-15T12:00:00Z"),
-      iso: "2027-02-15T12:00:00.000Z",
-      renewals: null,
-    });
+    // The local run's clock keeps running at real speed after a move, so the answer reads the
+    // moved-to time plus at most the real time the request took, never less and never more.
+    const target = Date.parse("2027-02-15T12:00:00Z");
+    const setSentAt = Date.now();
+    const moved = (await (await post({ set: "2027-02-15T12:00:00Z" })).json()) as {
+      now: number;
+      iso: string;
+      renewals: unknown;
+    };
+    const setTook = Date.now() - setSentAt;
+    expect(moved.renewals).toBeNull();
+    expect(moved.now).toBeGreaterThanOrEqual(target);
+    expect(moved.now).toBeLessThanOrEqual(target + setTook);
+    expect(moved.iso).toBe(new Date(moved.now).toISOString());
+    const advanceSentAt = Date.now();
     const advanced = (await (await post({ advanceMs: 1000 })).json()) as { now: number };
-    expect(advanced.now).toBeGreaterThanOrEqual(Date.parse("2027-02-15T12:00:01Z"));
+    const advanceTook = Date.now() - advanceSentAt;
+    expect(advanced.now).toBeGreaterThanOrEqual(moved.now + 1000);
+    expect(advanced.now).toBeLessThanOrEqual(moved.now + 1000 + setTook + advanceTook);
     expect(running.deps.clock.now()).toBeGreaterThanOrEqual(advanced.now);
   });
 
