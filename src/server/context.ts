@@ -11,7 +11,8 @@ import { tokenHash } from "./auth/tokens.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Db, Queryable, TransactionOptions } from "./db/db.ts";
-import { type SessionRows, type User, Users } from "./db/users.ts";
+import { sessionRows } from "./db/session-cache.ts";
+import type { SessionRows, User } from "./db/users.ts";
 import { type Client, clientKey } from "./http/client-address.ts";
 import { parseCookies } from "./http/cookies.ts";
 import type { RateLimiter, RateRuleName } from "./http/rate-limit.ts";
@@ -158,7 +159,7 @@ export class Ctx {
   user(): Promise<User | null> {
     this.sessionUser ??= (async () => {
       const hash = this.sessionHash();
-      const found = hash ? await Users.bySession(this.app.db, hash, this.now()) : null;
+      const found = hash ? await sessionRows(this.app.db, hash, this.now()) : null;
       this.sessionRows = found;
       return found?.user ?? null;
     })();

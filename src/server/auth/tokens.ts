@@ -1,9 +1,9 @@
 // Random secrets (session ids, reset tokens, e-mail codes, ids) and how they are stored: as an
 // HMAC under the server's secret key, so a copy of the database alone gives nothing usable.
 import {
-  createHash,
   createHmac,
   createSecretKey,
+  hash,
   type KeyObject,
   randomBytes,
   randomInt,
@@ -41,5 +41,6 @@ export function keyedHash(secret: Buffer, value: string): string {
  * bits cannot be reversed, so no key is needed, and this runs on every signed-in request.
  */
 export function tokenHash(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
+  // The one-shot form: about half the cost of a Hash object for a short input.
+  return hash("sha256", token, "base64url");
 }

@@ -53,6 +53,14 @@ export interface Db extends Queryable {
    * that no serializable transaction is needed around it (docs/decisions/0034).
    */
   runAlone(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
+  /**
+   * A mark that differs whenever a read outside a transaction may answer differently than when
+   * the mark was taken: after any change this process made through any path, and after any
+   * commit by another process. Taken once the database is idle, as such reads are. Only where
+   * that is cheap to know (SQLite, one file); absent where other servers commit without telling
+   * this one (PostgreSQL), and then nothing read may be kept between requests.
+   */
+  changeMark?(): Promise<string>;
   close(): void | Promise<void>;
 }
 

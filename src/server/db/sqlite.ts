@@ -45,6 +45,9 @@ function rowBuilder(statement: StatementSync): (values: unknown[]) => Row {
   return compileRow(statement.columns().map((c) => c.name));
 }
 
+const TOTAL_CHANGES_SQL = "SELECT total_changes() AS own";
+const DATA_VERSION_SQL = "PRAGMA data_version";
+
 /** SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY. */
 const UNIQUE_CODES = new Set([2067, 1555]);
 
@@ -79,6 +82,8 @@ export class SqliteDb implements Db {
   private scheduled = false;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  /** Scripts run through exec (changeMark). */
+  private scripts = 0;
   private readonly tx: Queryable;
 
   constructor(path: string, options: SqliteOptions = {}) {
@@ -149,6 +154,7 @@ export class SqliteDb implements Db {
     // A script may change tables (migrations): a read's column list, and so its row builder,
     // is worked out again at its next use.
     this.reads.clear();
+    this.scripts += 1;
     try {
       this.raw.exec(sql);
     } catch (error) {
@@ -159,6 +165,21 @@ export class SqliteDb implements Db {
   /** Reads outside a transaction never see a group that is not committed yet. */
   private idle(): Promise<void> {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Db.changeMark, once no group is running: this connection's row changes (total_changes():
+   * every row written through it, committed or rolled back, through this class or `raw`), the
+   * file's data_version (it moves when another connection commits, tables created or altered
+   * included) and the scripts run through this class (migrations: DDL changes no row count).
+   * Equal marks mean a read outside a transaction would answer as it did. A table altered
+   * through `raw` is not seen: nothing does that once the server answers.
+   */
+  async changeMark(): Promise<string> {
+    if (this.busy) await this.idle();
+    const own = this.getNow<Row>(TOTAL_CHANGES_SQL, [])?.own;
+    const others = this.getNow<Row>(DATA_VERSION_SQL, [])?.data_version;
+    return `${own}:${others}:${this.scripts}`;
   }
 
   async get<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {

@@ -108,6 +108,8 @@ export type SessionRows = {
   redeemedCoupons: string[];
   /** The billing details given at checkout (BillingDetailsTable.get), or null. */
   billing: BillingDetails | null;
+  /** When the session ends (ms): found only by a lookup before then. */
+  sessionExpiresAt: number;
 };
 
 /**
@@ -126,12 +128,13 @@ const billingJoined = joinedColumns<BillingDetails>(
  * at the database's default isolation (read committed there). That is safe: a single statement
  * reads one snapshot, so the session, user, subscription, coupons and billing details it returns
  * were all committed together, and a session deleted (signed out, or revoked on another server)
- * before it started is not found. Nothing is cached between requests, so a revocation takes effect
- * at the next request on every server. No ORDER BY: sorting the rare coupon rows here is cheaper
- * than asking SQLite for a sort of the join.
+ * before it started is not found. What it returns is kept between requests only while the
+ * database is unchanged (session-cache.ts, SQLite only), so a revocation takes effect at the next
+ * request on every server. No ORDER BY: sorting the rare coupon rows here is cheaper than asking
+ * SQLite for a sort of the join.
  */
 const SESSION_SQL = `SELECT users.*, subscriptions.*, coupon_redemptions.coupon AS redeemed_coupon,
-       ${billingJoined.select}
+       sessions.expires_at AS session_expires_at, ${billingJoined.select}
        FROM sessions
        JOIN users ON users.id = sessions.user_id
        LEFT JOIN subscriptions ON subscriptions.user_id = users.id
@@ -210,6 +213,7 @@ export const Users = {
         row.billing_user_id === null || row.billing_user_id === undefined
           ? null
           : billingJoined.fromRow(row),
+      sessionExpiresAt: Number(row.session_expires_at),
     };
   },
   async byEmail(q: Queryable, email: string): Promise<User | null> {
