@@ -46,7 +46,7 @@ const valueMapper = (value: unknown) =>
  * node-postgres's `Query`, whose handlers (called by the client as messages arrive) its types do
  * not list: the class below replaces them.
  */
-const QueryBase = pg.Query as unknown as new (config: PgNamedQuery) => object;
+const QueryBase = pg.Query as unknown as new (text: string) => object;
 
 class DescribedQuery extends QueryBase {
   private readonly config: PgNamedQuery;
@@ -63,7 +63,11 @@ class DescribedQuery extends QueryBase {
     getTypeParser: (oid: number) => Parser,
     done: (error: Error | null, result?: PgResult) => void,
   ) {
-    super({ name: config.name, text: config.text, values: config.values });
+    // The text alone: node-postgres copies a config object property by property through its
+    // descriptors (cloneQueryConfig), about 3 µs per statement on the order summary's profile.
+    // The client reads the name and text of the query it answers (the statements it parsed).
+    super(config.text);
+    Object.assign(this, { name: config.name, values: config.values });
     this.config = config;
     this.getTypeParser = getTypeParser;
     this.done = done;

@@ -16,9 +16,10 @@ import { type SessionRows, Users } from "./users.ts";
 /** Sessions kept at most per database; the oldest kept goes first. */
 export const MAX_KEPT_SESSIONS = 10_000;
 
-type Kept = { mark: string; rows: SessionRows };
+/** The sessions looked up since the database last changed (`mark`). */
+type Kept = { mark: string; sessions: Map<string, SessionRows> };
 
-const kept = new WeakMap<Db, Map<string, Kept>>();
+const kept = new WeakMap<Db, Kept>();
 
 /** Freezes what is kept, so that a request that changed it would fail, not leak into the next. */
 function deepFreeze<T>(value: T): T {
@@ -40,25 +41,27 @@ export async function sessionRows(
   now: number,
 ): Promise<SessionRows | null> {
   if (!db.changeMark) return Users.bySession(db, idHash, now);
-  let sessions = kept.get(db);
-  if (!sessions) {
-    sessions = new Map();
-    kept.set(db, sessions);
-  }
-  // Taken before the read: a change committed between the two leaves the kept rows under the
-  // older mark, which the next request finds different, so it reads again.
+  // Taken before the read: a change committed between the two leaves the rows under the older
+  // mark, which the next request finds different, so it reads again.
   const mark = await db.changeMark();
-  const last = sessions.get(idHash);
-  if (last && last.mark === mark && now < last.rows.sessionExpiresAt) return last.rows;
+  let since = kept.get(db);
+  // A change makes every kept lookup stale: they go at once, so what is kept is only what was
+  // looked up since the last write.
+  if (since?.mark !== mark) {
+    since = { mark, sessions: new Map() };
+    kept.set(db, since);
+  }
+  const last = since.sessions.get(idHash);
+  if (last && now < last.sessionExpiresAt) return last;
   const rows = await Users.bySession(db, idHash, now);
   if (!rows) {
-    sessions.delete(idHash);
+    since.sessions.delete(idHash);
     return null;
   }
-  if (!last && sessions.size >= MAX_KEPT_SESSIONS) {
-    const oldest = sessions.keys().next();
-    if (!oldest.done) sessions.delete(oldest.value);
+  if (!last && since.sessions.size >= MAX_KEPT_SESSIONS) {
+    const oldest = since.sessions.keys().next();
+    if (!oldest.done) since.sessions.delete(oldest.value);
   }
-  sessions.set(idHash, { mark, rows: deepFreeze(rows) });
+  since.sessions.set(idHash, deepFreeze(rows));
   return rows;
 }
