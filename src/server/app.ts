@@ -55,6 +55,17 @@ export type App = {
   routes: Routes;
 };
 
+/** Adds `extra` to a flat header list (writeHead's cheapest form), a name per value. */
+function pushHeaders(headers: string[], extra: Headers | undefined): void {
+  if (!extra) return;
+  for (const name in extra) {
+    const value = extra[name];
+    if (value === undefined) continue;
+    if (typeof value === "string") headers.push(name, value);
+    else for (const v of value) headers.push(name, v);
+  }
+}
+
 export function createApp(deps: AppDeps): App {
   const router = new Router<{ handler: Handler; endpoint: Endpoint | null }>();
   const routes: Routes = {
@@ -94,16 +105,9 @@ export function createApp(deps: AppDeps): App {
   function write(ctx: Ctx, res: ServerResponse, reply: Reply): void {
     const head = ctx.req.method === "HEAD";
     // One writeHead with a flat header list: cheaper than a setHeader per header.
-    const headers: string[] = [...commonHeaders];
-    const push = (extra: Headers | undefined) => {
-      if (!extra) return;
-      for (const [name, value] of Object.entries(extra)) {
-        if (Array.isArray(value)) for (const v of value) headers.push(name, v);
-        else headers.push(name, value);
-      }
-    };
-    push(ctx.responseHeaders);
-    push(reply.headers);
+    const headers: string[] = commonHeaders.slice();
+    pushHeaders(headers, ctx.responseHeaders);
+    pushHeaders(headers, reply.headers);
     switch (reply.kind) {
       case "json": {
         let body = reply.body;

@@ -89,7 +89,8 @@ export function canonicalAddress(value: string): string | null {
  * or host usually holds a whole /64 and can pick a new address for every request.
  */
 export function clientKey(address: string): string {
-  if (!isIPv6(address)) return address;
+  // An IPv4 address (most requests) has no colon: no need for the IPv6 pattern.
+  if (!address.includes(":") || !isIPv6(address)) return address;
   const groups = ipv6Groups(address).slice(0, 4);
   const prefix = new SocketAddress({ address: `${groups.join(":")}::`, family: "ipv6" }).address;
   return `${prefix}/64`;
@@ -125,14 +126,38 @@ function headerValues(value: string | string[] | undefined): string[] {
     .filter((v) => v.length > 0);
 }
 
+/**
+ * A socket peer's canonical address and whether it is a trusted proxy, worked out once per
+ * address and proxy list: a keep-alive connection sends many requests from one peer, and the
+ * address patterns cost more than the rest of the lookup. At most PEERS_KEPT addresses are kept.
+ */
+const PEERS_KEPT = 4096;
+const peers = new WeakMap<TrustedProxies, Map<string, { peer: string; trusted: boolean }>>();
+
+function peerOf(socketAddress: string, proxies: TrustedProxies) {
+  let known = peers.get(proxies);
+  if (!known) {
+    known = new Map();
+    peers.set(proxies, known);
+  }
+  let found = known.get(socketAddress);
+  if (!found) {
+    const peer = canonicalAddress(socketAddress) ?? "unknown";
+    found = { peer, trusted: proxies.has(peer) };
+    if (known.size >= PEERS_KEPT) known.clear();
+    known.set(socketAddress, found);
+  }
+  return found;
+}
+
 /** The client of a request, from its socket peer and, behind trusted proxies, their headers. */
 export function resolveClient(
   socketAddress: string | undefined,
   headers: IncomingHttpHeaders,
   proxies: TrustedProxies,
 ): Client {
-  const peer = canonicalAddress(socketAddress ?? "") ?? "unknown";
-  if (!proxies.has(peer)) return { address: peer, forwardedProto: null };
+  const { peer, trusted } = peerOf(socketAddress ?? "", proxies);
+  if (!trusted) return { address: peer, forwardedProto: null };
   let address = peer;
   for (const hop of headerValues(headers["x-forwarded-for"]).reverse()) {
     const hopAddress = canonicalAddress(hop);
