@@ -87,7 +87,10 @@ export type AppDeps = {
   passwords: PasswordHasher;
   /** The reset page's human check (the sandbox's proof of work unless a provider is passed). */
   humanCheck: HumanVerifier;
-  /** Check every 2xx JSON answer against the contract (tests turn it on). */
+  /**
+   * Check every 2xx JSON answer against the contract, and freeze the session lookups kept between
+   * requests (db/session-cache.ts) so that a handler changing one fails (tests turn it on).
+   */
   validateResponses: boolean;
   /** Work started after an answer went out (e-mails); close() waits for it. */
   background: Set<Promise<unknown>>;
@@ -159,7 +162,9 @@ export class Ctx {
   user(): Promise<User | null> {
     this.sessionUser ??= (async () => {
       const hash = this.sessionHash();
-      const found = hash ? await sessionRows(this.app.db, hash, this.now()) : null;
+      const found = hash
+        ? await sessionRows(this.app.db, hash, this.now(), { freeze: this.app.validateResponses })
+        : null;
       this.sessionRows = found;
       return found?.user ?? null;
     })();
