@@ -39,9 +39,13 @@ function proxyRanges(entry: string): Range[] | null {
   return [{ address, prefix, family }];
 }
 
+/** Socket peers whose canonical address a TrustedProxies keeps at most (TrustedProxies.peer). */
+const PEERS_KEPT = 4096;
+
 /** The proxies whose X-Forwarded-* headers are believed. */
 export class TrustedProxies {
   private readonly list = new BlockList();
+  private readonly peers = new Map<string, { peer: string; trusted: boolean }>();
   readonly size: number;
 
   /** Entries are checked by config.ts (isProxyEntry); one that is not an entry throws. */
@@ -59,6 +63,22 @@ export class TrustedProxies {
     if (this.size === 0) return false;
     if (isIPv4(address)) return this.list.check(address, "ipv4");
     return isIPv6(address) && this.list.check(address, "ipv6");
+  }
+
+  /**
+   * A socket peer's canonical address (or "unknown") and whether it is one of these proxies,
+   * worked out once per address: a keep-alive connection sends many requests from one peer, and
+   * the address patterns cost more than the rest of the lookup. At most PEERS_KEPT are kept.
+   */
+  peer(socketAddress: string): { peer: string; trusted: boolean } {
+    let found = this.peers.get(socketAddress);
+    if (!found) {
+      const peer = canonicalAddress(socketAddress) ?? "unknown";
+      found = { peer, trusted: this.has(peer) };
+      if (this.peers.size >= PEERS_KEPT) this.peers.clear();
+      this.peers.set(socketAddress, found);
+    }
+    return found;
   }
 }
 
@@ -126,37 +146,13 @@ function headerValues(value: string | string[] | undefined): string[] {
     .filter((v) => v.length > 0);
 }
 
-/**
- * A socket peer's canonical address and whether it is a trusted proxy, worked out once per
- * address and proxy list: a keep-alive connection sends many requests from one peer, and the
- * address patterns cost more than the rest of the lookup. At most PEERS_KEPT addresses are kept.
- */
-const PEERS_KEPT = 4096;
-const peers = new WeakMap<TrustedProxies, Map<string, { peer: string; trusted: boolean }>>();
-
-function peerOf(socketAddress: string, proxies: TrustedProxies) {
-  let known = peers.get(proxies);
-  if (!known) {
-    known = new Map();
-    peers.set(proxies, known);
-  }
-  let found = known.get(socketAddress);
-  if (!found) {
-    const peer = canonicalAddress(socketAddress) ?? "unknown";
-    found = { peer, trusted: proxies.has(peer) };
-    if (known.size >= PEERS_KEPT) known.clear();
-    known.set(socketAddress, found);
-  }
-  return found;
-}
-
 /** The client of a request, from its socket peer and, behind trusted proxies, their headers. */
 export function resolveClient(
   socketAddress: string | undefined,
   headers: IncomingHttpHeaders,
   proxies: TrustedProxies,
 ): Client {
-  const { peer, trusted } = peerOf(socketAddress ?? "", proxies);
+  const { peer, trusted } = proxies.peer(socketAddress ?? "");
   if (!trusted) return { address: peer, forwardedProto: null };
   let address = peer;
   for (const hop of headerValues(headers["x-forwarded-for"]).reverse()) {
