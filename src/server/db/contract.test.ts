@@ -17,6 +17,7 @@ import {
   postgresUrl,
   tellPostgresSkipped,
 } from "../testing/postgres.ts";
+import { testUser } from "../testing/users.ts";
 import { AccountLocks } from "./account-locks.ts";
 import { CouponRedemptions } from "./coupon-redemptions.ts";
 import { bool, type Db, UniqueViolation } from "./db.ts";
@@ -32,7 +33,7 @@ import { Secrets } from "./secrets.ts";
 import { Sessions } from "./sessions.ts";
 import { SqliteDb } from "./sqlite.ts";
 import { freeSubscription, Subscriptions } from "./subscriptions.ts";
-import { newUser, Users } from "./users.ts";
+import { Users } from "./users.ts";
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 const HOUR = 3_600_000;
@@ -116,17 +117,8 @@ const backends: Backend[] = [
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${++seq}`;
 
-function someUser(overrides: Partial<Parameters<typeof newUser>[0]> = {}) {
-  const name = unique("user");
-  return newUser({
-    email: `${name}@example.com`,
-    username: name,
-    firstName: "Pat",
-    lastName: "Tester",
-    passwordHash: "scrypt$hash",
-    createdAt: NOW,
-    ...overrides,
-  });
+function someUser(overrides: Parameters<typeof testUser>[2] = {}) {
+  return testUser(unique("user"), NOW, overrides);
 }
 
 function someOrder(userId: number, overrides: Partial<Order> = {}): Order {

@@ -6,12 +6,13 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openPglite } from "../testing/pglite.ts";
+import { testUser } from "../testing/users.ts";
 import { migrate } from "./migrations.ts";
 import { sessionRows } from "./session-cache.ts";
 import { Sessions } from "./sessions.ts";
 import { SqliteDb } from "./sqlite.ts";
 import { freeSubscription, Subscriptions } from "./subscriptions.ts";
-import { newUser, Users } from "./users.ts";
+import { Users } from "./users.ts";
 
 const NOW = Date.UTC(2026, 10, 27, 12);
 /** As the tests' servers and local runs keep them: frozen. */
@@ -23,19 +24,7 @@ let seq = 0;
 /** A new account with a live session (one hour left): its session's id hash. */
 async function signedIn(db: SqliteDb | Awaited<ReturnType<typeof openPglite>>) {
   const name = `kept-${++seq}`;
-  const userId = await db.transaction((tx) =>
-    Users.insert(
-      tx,
-      newUser({
-        email: `${name}@example.com`,
-        username: name,
-        firstName: "Pat",
-        lastName: "Tester",
-        passwordHash: "scrypt$hash",
-        createdAt: NOW,
-      }),
-    ),
-  );
+  const userId = await db.transaction((tx) => Users.insert(tx, testUser(name, NOW)));
   const idHash = `hash-${name}`;
   await db.transaction((tx) =>
     Sessions.insert(tx, { idHash, userId, createdAt: NOW, expiresAt: NOW + HOUR }),
