@@ -409,7 +409,7 @@ async function orderLoad(
   return {
     ...total,
     busyCores: (machineCpuMs() - machineBefore) / (total.seconds * 1000),
-    serverCpuUs: (serversMs * 1000) / Math.max(1, total.count),
+    serverCpuUs: pids.length === 0 ? Number.NaN : (serversMs * 1000) / Math.max(1, total.count),
   };
 }
 
