@@ -381,7 +381,7 @@ export function paymentRoutes(routes: Routes): void {
         await applyOrder(tx, ctx.app.catalog, account, order, summary);
         // Issue 23: the invoice commits with the order; its number and its receipt come from
         // the numbering pass right after (decision 0062).
-        await invoiceOrder(tx, ctx.app, { order, summary, user: account.user });
+        await invoiceOrder(tx, ctx.app, { order, summary, account });
       },
       afterCommit: () => numberAfterCommit(ctx.app, order.id),
       isolation: commitIsolation(order),

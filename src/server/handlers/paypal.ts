@@ -362,7 +362,7 @@ export function paypalRoutes(routes: Routes): void {
         const settled = await db.transaction(async (tx) => {
           if (!(await PaypalApprovals.settle(tx, id, "approved", order.id))) return false;
           await applyOrder(tx, catalog, account, order, summary);
-          await invoiceOrder(tx, ctx.app, { order, summary, user });
+          await invoiceOrder(tx, ctx.app, { order, summary, account });
           await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
           return true;
         });

@@ -30,6 +30,7 @@ import {
 import type { Order } from "../db/orders.ts";
 import { type User, Users } from "../db/users.ts";
 import { type ReceiptKind, WaitingInvoices } from "../db/waiting-invoices.ts";
+import type { Account } from "./account.ts";
 import { type InvoiceDeps, numberWaitingIn } from "./invoice-numbering.ts";
 import { locationOf } from "./location.ts";
 import { receiptMail } from "./receipts.ts";
@@ -146,6 +147,11 @@ export function paymentMethodLabel(
 export type ChargeFacts = {
   order: Order;
   user: User;
+  /**
+   * The billing details the charge was priced on (its tax treatment came from them), so that
+   * the invoice shows the buyer and the treatment its amounts were worked out for.
+   */
+  billing: BillingDetails | null;
   /** The order summary's lines (or a renewal's), adding up to order.subTotal. */
   lines: readonly DocumentLine[];
   ratePercent: number;
@@ -162,8 +168,7 @@ export async function issueInvoice(
   facts: ChargeFacts,
   receipt: ReceiptKind | null = { kind: "receipt" },
 ): Promise<void> {
-  const { order, user } = facts;
-  const details = await BillingDetailsTable.get(tx, user.id);
+  const { order, user, billing: details } = facts;
   const document = invoiceDocument({
     // Given by the numbering pass; the rest of the document is fixed here.
     number: "",
@@ -307,15 +312,19 @@ export async function reissueInvoices(
   return made;
 }
 
-/** The invoice of a purchase: its lines and rate are the order summary's it was charged by. */
+/**
+ * The invoice of a purchase: its lines, rate and buyer are those of the order summary it was
+ * charged by (the account it was priced for: its user and billing details).
+ */
 export function invoiceOrder(
   tx: Queryable,
   deps: InvoiceDeps,
-  input: { order: Order; summary: OrderSummary; user: User },
+  input: { order: Order; summary: OrderSummary; account: Pick<Account, "user" | "billing"> },
 ): Promise<void> {
   return issueInvoice(tx, deps, {
     order: input.order,
-    user: input.user,
+    user: input.account.user,
+    billing: input.account.billing,
     lines: input.summary.lines,
     ratePercent: input.summary.taxRates[0]?.ratePercent ?? 0,
   });

@@ -20,6 +20,7 @@ import { randomId } from "../auth/tokens.ts";
 import type { Config } from "../config.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances } from "../db/instances.ts";
+import { BillingDetailsTable } from "../db/invoices.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
@@ -187,6 +188,8 @@ export async function recordPaidRenewal(
     {
       order,
       user,
+      // A renewal has no account read beside it: the details as its commit finds them.
+      billing: await BillingDetailsTable.get(tx, user.id),
       lines: renewalLines(order, charge, catalog),
       ratePercent: charge?.ratePercent ?? 0,
     },

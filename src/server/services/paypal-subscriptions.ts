@@ -256,7 +256,7 @@ export async function confirmApproval(
         throw new Error(`approval ${approval.id} is linked to another subscription`);
       }
       await applyOrder(tx, catalog, account, order, quote.summary);
-      await invoiceOrder(tx, deps, { order, summary: quote.summary, user });
+      await invoiceOrder(tx, deps, { order, summary: quote.summary, account });
       await Users.update(tx, user.id, { paypalSubscriptionId: sub.id });
       return true;
     });
