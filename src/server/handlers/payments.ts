@@ -361,8 +361,9 @@ export function paymentRoutes(routes: Routes): void {
       }
       chargeRef = charged.chargeId;
       // A charge pays for one order (issue 18, item 8): a key forgotten after a day and
-      // replayed finds the provider's first charge, and answers with its order.
-      const earlier = await Orders.byChargeRef(ctx.app.db, chargeRef);
+      // replayed finds the provider's first charge, and answers with its order. A charge the
+      // provider made in this call has no order yet (and orders.charge_ref is unique besides).
+      const earlier = charged.new ? null : await Orders.byChargeRef(ctx.app.db, chargeRef);
       if (earlier) return { status: 200, body: orderAnswer(earlier) };
     }
     const now = ctx.now();

@@ -46,7 +46,19 @@ export type AttachResult =
   | ActionRequired
   | ProviderFailure;
 
-export type ChargeResult = { ok: true; chargeId: string } | ActionRequired | ProviderFailure;
+export type ChargeResult =
+  | {
+      ok: true;
+      chargeId: string;
+      /**
+       * The provider made this charge in this very call: no earlier call with its idempotency
+       * key did, so nothing of ours can name it yet. Absent when the provider cannot tell (or
+       * answered an earlier call's charge).
+       */
+      new?: true;
+    }
+  | ActionRequired
+  | ProviderFailure;
 
 export type ChargeInput = {
   customerId: string;

@@ -152,7 +152,10 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
         errorCode,
         createdAt: now,
       };
-      if (await SandboxCharges.insertFirst(db, charge)) return answerOf(charge);
+      if (await SandboxCharges.insertFirst(db, charge)) {
+        const answer = answerOf(charge);
+        return answer.ok ? { ...answer, new: true } : answer;
+      }
       const first = await SandboxCharges.byKey(db, idempotencyKey);
       if (!first) throw new Error(`The sandbox charge of key ${idempotencyKey} vanished.`);
       return answerOf(first);
