@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testClock } from "../clock.ts";
 import { fingerprint, IdempotencyService } from "../services/idempotency.ts";
@@ -29,6 +30,7 @@ import { MIGRATIONS, migrate, postgresDdl } from "./migrations.ts";
 import { type Order, Orders } from "./orders.ts";
 import { Events, Outbox } from "./outbox.ts";
 import { numberPlaceholders, openPostgres, PostgresDb } from "./postgres.ts";
+import { describedStatements } from "./postgres-statement.ts";
 import { Secrets } from "./secrets.ts";
 import { Sessions } from "./sessions.ts";
 import { SqliteDb } from "./sqlite.ts";
@@ -169,6 +171,80 @@ describe.skipIf(!url)("prepared statements on a PostgreSQL server", () => {
         await db.transaction((tx) => tx.all("SELECT * FROM prepared_t WHERE a = ?", [1])),
       ).toEqual([{ a: 1, b: null, c: null }]);
     } finally {
+      await db.close();
+    }
+  });
+});
+
+describe.skipIf(!url)("a transaction's BEGIN on a PostgreSQL server", () => {
+  it("goes out with the transaction's first statement, which never runs outside it", async () => {
+    // One connection: the second transaction finds BEGIN prepared on it, as a busy pool does.
+    const { db } = await openTestPostgres(url ?? "", 1);
+    try {
+      await db.exec("CREATE TABLE begin_t (a BIGINT PRIMARY KEY)");
+      const count = async () =>
+        (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM begin_t"))?.n;
+      for (let round = 1; round <= 3; round++) {
+        await expect(
+          db.transaction(async (tx) => {
+            await tx.run("INSERT INTO begin_t (a) VALUES (?)", [round * 10]);
+            throw new Error("boom");
+          }),
+        ).rejects.toThrow("boom");
+        expect(await count()).toBe(round - 1);
+        await db.transaction((tx) => tx.run("INSERT INTO begin_t (a) VALUES (?)", [round]));
+        expect(await count()).toBe(round);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("skips the statement sent with a BEGIN that fails, in one round trip", async () => {
+    const { db, schema } = await openTestPostgres(url ?? "", 1);
+    const client = new pg.Client({ connectionString: schema.url });
+    await client.connect();
+    try {
+      await db.exec("CREATE TABLE first_t (a BIGINT)");
+      const run = describedStatements(
+        pg.types.getTypeParser as (oid: number) => (text: string) => unknown,
+      );
+      const after = run.after;
+      if (!after) throw new Error("described statements run a statement after another");
+      // A statement that parses, and fails when it runs while test.divisor is 0: BEGIN's stand-in.
+      const first = {
+        name: "first_q",
+        text: "SELECT 1 / current_setting('test.divisor')::int",
+        values: [],
+      };
+      const insert = (a: number) => ({
+        name: "insert_q",
+        text: "INSERT INTO first_t (a) VALUES ($1)",
+        values: [a],
+      });
+      let roundTrips = 0;
+      client.connection.on("readyForQuery", () => {
+        roundTrips += 1;
+      });
+      await client.query("SET test.divisor = '1'");
+      roundTrips = 0;
+      await after(client, first, insert(1)); // prepares `first` on the connection
+      expect(roundTrips).toBe(2);
+      roundTrips = 0;
+      expect(await after(client, first, insert(2))).toEqual({ rows: [], rowCount: 1 });
+      expect(roundTrips).toBe(1);
+      await client.query("SET test.divisor = '0'");
+      roundTrips = 0;
+      await expect(after(client, first, insert(3))).rejects.toThrow(/division by zero/);
+      // The connection goes on (the failure is told before its ReadyForQuery: counted with the
+      // next statement's), and the insert sent with the failing statement never ran.
+      await client.query("SET test.divisor = '1'");
+      expect(roundTrips).toBe(2);
+      await after(client, first, insert(4));
+      const rows = await client.query("SELECT a FROM first_t ORDER BY a");
+      expect(rows.rows.map((r) => Number(r.a))).toEqual([1, 2, 4]);
+    } finally {
+      await client.end();
       await db.close();
     }
   });

@@ -50,6 +50,13 @@ const QueryBase = pg.Query as unknown as new (text: string) => object;
 
 class DescribedQuery extends QueryBase {
   private readonly config: PgNamedQuery;
+  /**
+   * A statement without values parsed on the connection before (a transaction's BEGIN), run
+   * just before this one with no Sync between them: when it fails, PostgreSQL skips this one.
+   */
+  private readonly first: string | null;
+  /** CommandCompletes still to come of `first`: this statement's row count is its own. */
+  private firstCompletes: number;
   private readonly getTypeParser: (oid: number) => Parser;
   private shape: Shape | undefined;
   // Not `rows`: node-postgres reads that name as its option of rows per fetch.
@@ -62,6 +69,7 @@ class DescribedQuery extends QueryBase {
     config: PgNamedQuery,
     getTypeParser: (oid: number) => Parser,
     done: (error: Error | null, result?: PgResult) => void,
+    first: string | null = null,
   ) {
     // The text alone: node-postgres copies a config object property by property through its
     // descriptors (cloneQueryConfig), about 3 µs per statement on the order summary's profile.
@@ -71,6 +79,8 @@ class DescribedQuery extends QueryBase {
     this.config = config;
     this.getTypeParser = getTypeParser;
     this.done = done;
+    this.first = first;
+    this.firstCompletes = first === null ? 0 : 1;
   }
 
   submit(connection: pg.Connection): Error | null {
@@ -81,6 +91,8 @@ class DescribedQuery extends QueryBase {
       return new Error(
         `Prepared statements must be unique - '${name}' was used for a different statement`,
       );
+    if (this.first !== null && wire.parsedStatements[this.first] === undefined)
+      return new Error(`The statement '${this.first}' to run first is not prepared here.`);
     let shapes = described.get(connection);
     if (shapes === undefined) {
       shapes = new Map();
@@ -90,6 +102,12 @@ class DescribedQuery extends QueryBase {
     const stream = connection.stream;
     stream.cork();
     try {
+      // Bind and Execute of `first`, and no Sync: an error skips every message up to the Sync
+      // at the end, this statement's included.
+      if (this.first !== null) {
+        connection.bind({ statement: this.first, values: [], valueMapper } as pg.BindConfig, false);
+        connection.execute({ portal: "" } as unknown as pg.ExecuteConfig, false);
+      }
       if (previous === undefined) {
         connection.parse({ name, text, types: [] }, false);
         wire.submittedNamedStatements[name] = text;
@@ -133,6 +151,10 @@ class DescribedQuery extends QueryBase {
   }
 
   handleCommandComplete(message: { text: string }): void {
+    if (this.firstCompletes > 0) {
+      this.firstCompletes -= 1;
+      return;
+    }
     const match = COMMAND_ROWS.exec(message.text);
     const count = match?.[2] ?? match?.[1];
     this.rowCount = count === undefined ? null : Number(count);
@@ -154,20 +176,43 @@ class DescribedQuery extends QueryBase {
 }
 
 /** What runs a named statement on a client (PostgresOptions.statement). */
-export type StatementRunner = (client: unknown, query: PgNamedQuery) => Promise<PgResult>;
+export type StatementRunner = {
+  (client: unknown, query: PgNamedQuery): Promise<PgResult>;
+  /**
+   * Runs `first` (a statement without values: a transaction's BEGIN) and then `query` on
+   * `client`, in one write and one round trip once `first` is prepared on the connection (the
+   * first time, in two): were `first` to fail, `query` is not run. Absent where a runner cannot.
+   */
+  after?: (client: unknown, first: PgNamedQuery, query: PgNamedQuery) => Promise<PgResult>;
+};
+
+/** Whether `name` is prepared (parsed) on node-postgres's `client` as `text`. */
+function preparedHere(client: unknown, { name, text }: PgNamedQuery): boolean {
+  return ((client as pg.Client).connection as Wire).parsedStatements[name] === text;
+}
 
 /**
  * Runs named statements on node-postgres clients, described once per connection, their values
  * read with `getTypeParser` (text format).
  */
 export function describedStatements(getTypeParser: (oid: number) => Parser): StatementRunner {
-  return (client, query) =>
-    new Promise((resolve, reject) => {
+  const submit = (client: unknown, query: PgNamedQuery, first: string | null) =>
+    new Promise<PgResult>((resolve, reject) => {
       (client as pg.Client).query(
         // A Query to node-postgres (its pipeline mode takes no other kind).
-        new DescribedQuery(query, getTypeParser, (error, result) =>
-          error ? reject(error) : resolve(result as PgResult),
+        new DescribedQuery(
+          query,
+          getTypeParser,
+          (error, result) => (error ? reject(error) : resolve(result as PgResult)),
+          first,
         ),
       );
     });
+  const run: StatementRunner = (client, query) => submit(client, query, null);
+  run.after = async (client, first, query) => {
+    if (preparedHere(client, first)) return submit(client, query, first.name);
+    await submit(client, first, null);
+    return submit(client, query, null);
+  };
+  return run;
 }

@@ -363,11 +363,7 @@ export class PostgresDb implements Db {
   private async attempt<T>(begin: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query(begin);
-      const run: Runner = this.prepare
-        ? preparedOn(client, this.statement)
-        : (text, values) => client.query(text, values);
-      const value = await work(queryable(run));
+      const value = await work(queryable(this.inTransaction(client, begin)));
       await client.query("COMMIT");
       client.release();
       return value;
@@ -386,6 +382,32 @@ export class PostgresDb implements Db {
         throw new Error("The database connection was lost.", { cause: error });
       throw error;
     }
+  }
+
+  /**
+   * The statements of a transaction on `client`, BEGIN first. With prepared statements whose
+   * runner can (StatementRunner.after), BEGIN goes out with the first statement: one write and
+   * one round trip fewer per transaction, and still nothing runs outside it, since the two share
+   * one Sync and PostgreSQL skips the statement when BEGIN fails (decision 0074).
+   */
+  private inTransaction(client: PgClient, begin: string): Runner {
+    const prepared = this.prepare ? preparedOn(client, this.statement) : null;
+    const after = this.statement.after;
+    let begun: Promise<unknown> | null = null;
+    return async (text, values) => {
+      if (begun === null) {
+        if (prepared && after && values !== undefined) {
+          const beginStatement = { name: statementName(begin), text: begin, values: [] };
+          const first = after(client, beginStatement, { name: statementName(text), text, values });
+          // A statement issued meanwhile goes out after these two, as it would after BEGIN.
+          begun = first;
+          return first;
+        }
+        begun = client.query(begin);
+      }
+      await begun;
+      return prepared ? prepared(text, values) : client.query(text, values);
+    };
   }
 
   async close(): Promise<void> {
