@@ -608,6 +608,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE renewals ADD COLUMN payment_retired TEXT;
     `,
   },
+  {
+    // Decision 0074: every purchase asks whether an order holds its Idempotency-Key already
+    // (Orders.byIdempotencyKey). Through orders_user that read went through every order of the
+    // account, a cost that grew with its history (0.35 ms at 400 orders on PostgreSQL).
+    version: 26,
+    name: "orders: found by account and Idempotency-Key",
+    sql: `
+      CREATE INDEX orders_user_key ON orders(user_id, idempotency_key);
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */
