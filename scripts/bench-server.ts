@@ -1,7 +1,9 @@
 // The API server's figures for `npm run bench` (benchServer() returns them; it prints nothing).
 // `node scripts/bench-server.ts` runs it alone and prints a table; `node scripts/bench-server.ts
 // summary` measures only the order summary against the bare handler (SQLite, then PostgreSQL when
-// one answers) and each server's CPU time per answer, about a minute, for work on that request.
+// one answers) and each server's CPU time per answer, about a minute, for work on that request;
+// `node scripts/bench-server.ts orders` measures only PostgreSQL's committed orders, three runs
+// with the server's and the database's CPU per order.
 //
 // - Order-summary throughput as a ratio to a bare node:http JSON handler measured in the same run,
 //   both in child processes, loaded from this process over loopback with 50 keep-alive
@@ -29,7 +31,7 @@
 // Load is bounded in count and time, on 127.0.0.1 only.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
@@ -371,6 +373,8 @@ type Run = {
  * account of its cookie (`cookies[connection]`, or the one cookie for all): fifty customers, or one
  * customer whose orders its account lock takes one at a time.
  */
+let orderLoads = 0;
+
 async function orderLoad(
   urls: string[],
   cookies: string[],
@@ -378,6 +382,8 @@ async function orderLoad(
 ): Promise<OrderRun> {
   const orderBody = JSON.stringify({ product: { code: "single_export_hd" }, newCart: true });
   const connections = Math.floor(CONNECTIONS / urls.length);
+  // Keys of their own for each load, so that loads of the same accounts are no replays.
+  const loadNumber = ++orderLoads;
   const target = (url: string, n: number, server: number): Target => ({
     url,
     method: "POST",
@@ -387,7 +393,7 @@ async function orderLoad(
       body: orderBody,
       headers: {
         cookie: cookies[(server * connections + connection) % cookies.length] ?? "",
-        "idempotency-key": `bench-${process.pid}-${url}-${n}-${i}`,
+        "idempotency-key": `bench-${process.pid}-${loadNumber}-${url}-${n}-${i}`,
       },
     }),
   });
@@ -397,6 +403,7 @@ async function orderLoad(
     );
   await all(0, { maxRequests: 200, maxMs: 1000 }); // warm-up
   const machineBefore = machineCpuMs();
+  const databaseBefore = databaseCpuMs();
   const serversBefore = pids.map(cpuMs);
   const runs = await all(1, { maxRequests: 10_000, maxMs: 4000 });
   // Side by side: the rate is all orders over the longest run's time.
@@ -409,6 +416,7 @@ async function orderLoad(
   return {
     ...total,
     busyCores: (machineCpuMs() - machineBefore) / (total.seconds * 1000),
+    databaseCpuUs: ((databaseCpuMs() - databaseBefore) * 1000) / Math.max(1, total.count),
     serverCpuUs: pids.length === 0 ? Number.NaN : (serversMs * 1000) / Math.max(1, total.count),
   };
 }
@@ -416,9 +424,36 @@ async function orderLoad(
 type OrderRun = LoadResult & {
   /** The whole machine's CPU time during the run over its length: cores kept busy. */
   busyCores: number;
+  /** CPU time PostgreSQL's processes on this machine spent per order, µs (NaN where unknown). */
+  databaseCpuUs: number;
   /** CPU time the servers' processes spent per order, µs (NaN without their process ids). */
   serverCpuUs: number;
 };
+
+/**
+ * CPU time every PostgreSQL process of this machine (server, backends, WAL writer) spent so far,
+ * ms (Linux /proc); NaN where none is seen.
+ */
+function databaseCpuMs(): number {
+  let total = Number.NaN;
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
+  } catch {
+    return total;
+  }
+  for (const pid of entries) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (!stat.includes("(postgres)")) continue;
+      const fields = stat.split(") ")[1]?.split(" ") ?? [];
+      total = (Number.isNaN(total) ? 0 : total) + (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
 
 /** CPU time all the machine's cores spent on anything but idling so far, ms (Linux). */
 function machineCpuMs(): number {
@@ -602,6 +637,7 @@ async function benchPostgres(url: string, bareUrl: string): Promise<Figures> {
       ),
       "PostgreSQL: order errors": run.orderRun.errors,
       "PostgreSQL: server CPU per order, µs": Math.round(run.orderRun.serverCpuUs),
+      "PostgreSQL: database CPU per order, µs": Math.round(run.orderRun.databaseCpuUs),
       [`PostgreSQL: cores busy during orders (of ${cpus}; server, database, load)`]: Number(
         run.orderRun.busyCores.toFixed(2),
       ),
@@ -688,6 +724,40 @@ async function postgresFigures(bareUrl: string): Promise<Figures> {
     };
   }
   return benchPostgres(url, bareUrl);
+}
+
+/**
+ * PostgreSQL's committed orders only (the `orders` mode): three runs of fifty accounts on one
+ * server, each with the server's and the database's CPU per order, for work on that request.
+ */
+async function benchOrdersOnly(): Promise<Figures> {
+  const url = await findPostgres();
+  if (!url) return { PostgreSQL: "skipped: no PostgreSQL server answers" };
+  const schema = await benchSchema(url);
+  const api = await startChild(
+    "child-api",
+    postgresEnv(schema.url, randomBytes(32).toString("base64url")),
+  );
+  try {
+    const cookies = await cardAccounts(api.url, CONNECTIONS);
+    const figures: Figures = {};
+    for (let run = 1; run <= 3; run++) {
+      const orders = await orderLoad([api.url], cookies, [api.child.pid]);
+      figures[`run ${run}: committed orders/s`] = Math.round(
+        (orders.count - orders.errors) / orders.seconds,
+      );
+      figures[`run ${run}: order p99 latency, ms`] = Number(
+        percentile(orders.latencies, 99).toFixed(2),
+      );
+      figures[`run ${run}: server CPU per order, µs`] = Math.round(orders.serverCpuUs);
+      figures[`run ${run}: database CPU per order, µs`] = Math.round(orders.databaseCpuUs);
+      figures[`run ${run}: cores busy (of ${cpus})`] = Number(orders.busyCores.toFixed(2));
+    }
+    return figures;
+  } finally {
+    await stopChild(api.child);
+    await schema.drop();
+  }
 }
 
 /** The order summary only (the `summary` mode): SQLite, then PostgreSQL when one answers. */
@@ -795,7 +865,12 @@ if (process.argv[1] && resolve(process.argv[1]) === self) {
   if (mode === "child-api") await childApi();
   else if (mode === "child-bare") childBare();
   else {
-    const figures = mode === "summary" ? await benchSummaryOnly() : await benchServer();
+    const figures =
+      mode === "summary"
+        ? await benchSummaryOnly()
+        : mode === "orders"
+          ? await benchOrdersOnly()
+          : await benchServer();
     for (const [name, value] of Object.entries(figures)) console.log(`${name.padEnd(52)} ${value}`);
   }
 }
