@@ -200,26 +200,59 @@ describe.skipIf(!url)("a transaction's BEGIN on a PostgreSQL server", () => {
     }
   });
 
-  it("skips the statement sent with a BEGIN that fails, in one round trip", async () => {
+  it("sends the statements issued together in one batch, each answered with its own result", async () => {
+    const { db } = await openTestPostgres(url ?? "", 1);
+    try {
+      await db.exec("CREATE TABLE together_t (a BIGINT PRIMARY KEY)");
+      const answers = await db.transaction((tx) =>
+        Promise.all([
+          tx.run("INSERT INTO together_t (a) VALUES (?)", [1]),
+          tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM together_t"),
+          tx.run("INSERT INTO together_t (a) VALUES (?), (?)", [2, 3]),
+          tx.all<{ a: number }>("SELECT a FROM together_t ORDER BY a"),
+        ]),
+      );
+      expect(answers).toEqual([
+        { changes: 1 },
+        { n: 1 },
+        { changes: 2 },
+        [{ a: 1 }, { a: 2 }, { a: 3 }],
+      ]);
+      // One of them failing fails the transaction, whichever of them it is, and writes nothing.
+      await expect(
+        db.transaction((tx) =>
+          Promise.all([
+            tx.run("INSERT INTO together_t (a) VALUES (?)", [4]),
+            tx.run("INSERT INTO together_t (a) VALUES (?)", [1]),
+            tx.run("INSERT INTO together_t (a) VALUES (?)", [5]),
+          ]),
+        ),
+      ).rejects.toBeInstanceOf(UniqueViolation);
+      expect(await db.get("SELECT COUNT(*) AS n FROM together_t")).toEqual({ n: 3 });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("batches in one round trip; a failure skips what follows it, and the connection goes on", async () => {
     const { db, schema } = await openTestPostgres(url ?? "", 1);
     const client = new pg.Client({ connectionString: schema.url });
     await client.connect();
     try {
-      await db.exec("CREATE TABLE first_t (a BIGINT)");
-      const run = describedStatements(
+      await db.exec("CREATE TABLE batch_t (a BIGINT)");
+      const batch = describedStatements(
         pg.types.getTypeParser as (oid: number) => (text: string) => unknown,
-      );
-      const after = run.after;
-      if (!after) throw new Error("described statements run a statement after another");
-      // A statement that parses, and fails when it runs while test.divisor is 0: BEGIN's stand-in.
-      const first = {
-        name: "first_q",
-        text: "SELECT 1 / current_setting('test.divisor')::int",
+      ).batch;
+      if (!batch) throw new Error("described statements run in batches");
+      // Parses, and fails when it runs while test.divisor is 0 (a failed BEGIN's stand-in).
+      const failing = {
+        name: "failing_q",
+        text: "SELECT 1 / current_setting('test.divisor')::int AS one",
         values: [],
       };
-      const insert = (a: number) => ({
-        name: "insert_q",
-        text: "INSERT INTO first_t (a) VALUES ($1)",
+      const insert = (a: number, name = "insert_q") => ({
+        name,
+        text: `INSERT INTO batch_t (a) VALUES ($1) /* ${name} */`,
         values: [a],
       });
       let roundTrips = 0;
@@ -228,21 +261,32 @@ describe.skipIf(!url)("a transaction's BEGIN on a PostgreSQL server", () => {
       });
       await client.query("SET test.divisor = '1'");
       roundTrips = 0;
-      await after(client, first, insert(1)); // prepares `first` on the connection
-      expect(roundTrips).toBe(2);
-      roundTrips = 0;
-      expect(await after(client, first, insert(2))).toEqual({ rows: [], rowCount: 1 });
+      // Parsed and described on this connection in the batch itself.
+      expect(await Promise.all(batch(client, [failing, insert(1), insert(2)]))).toEqual([
+        { rows: [{ one: 1 }], rowCount: 1 },
+        { rows: [], rowCount: 1 },
+        { rows: [], rowCount: 1 },
+      ]);
       expect(roundTrips).toBe(1);
       await client.query("SET test.divisor = '0'");
       roundTrips = 0;
-      await expect(after(client, first, insert(3))).rejects.toThrow(/division by zero/);
-      // The connection goes on (the failure is told before its ReadyForQuery: counted with the
-      // next statement's), and the insert sent with the failing statement never ran.
+      const outcomes = await Promise.allSettled(
+        batch(client, [insert(3), failing, insert(4), insert(5, "never_parsed_q")]),
+      );
+      expect(outcomes.map((o) => (o.status === "rejected" ? String(o.reason) : o.value))).toEqual([
+        expect.stringMatching(/^BatchFailed: .*division by zero/),
+        expect.stringMatching(/division by zero/),
+        expect.stringMatching(/^BatchFailed: /),
+        expect.stringMatching(/^BatchFailed: /),
+      ]);
+      // The connection goes on: the statement whose Parse was skipped is parsed when it next
+      // runs. (A failure is told before its ReadyForQuery: counted with the next statement's.)
       await client.query("SET test.divisor = '1'");
       expect(roundTrips).toBe(2);
-      await after(client, first, insert(4));
-      const rows = await client.query("SELECT a FROM first_t ORDER BY a");
-      expect(rows.rows.map((r) => Number(r.a))).toEqual([1, 2, 4]);
+      await Promise.all(batch(client, [insert(6, "never_parsed_q"), failing]));
+      // The batch that failed was one implicit transaction: 3 was undone, 4 and 5 never ran.
+      const rows = await client.query("SELECT a FROM batch_t ORDER BY a");
+      expect(rows.rows.map((r) => Number(r.a))).toEqual([1, 2, 6]);
     } finally {
       await client.end();
       await db.close();

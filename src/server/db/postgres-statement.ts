@@ -48,75 +48,108 @@ const valueMapper = (value: unknown) =>
  */
 const QueryBase = pg.Query as unknown as new (text: string) => object;
 
-class DescribedQuery extends QueryBase {
-  private readonly config: PgNamedQuery;
-  /**
-   * A statement without values parsed on the connection before (a transaction's BEGIN), run
-   * just before this one with no Sync between them: when it fails, PostgreSQL skips this one.
-   */
-  private readonly first: string | null;
-  /** CommandCompletes still to come of `first`: this statement's row count is its own. */
-  private firstCompletes: number;
-  private readonly getTypeParser: (oid: number) => Parser;
-  private shape: Shape | undefined;
+/** One statement of a DescribedQuery, and what came back for it. */
+type Part = {
+  readonly config: PgNamedQuery;
+  shape: Shape | undefined;
   // Not `rows`: node-postgres reads that name as its option of rows per fetch.
-  private readonly found: Row[] = [];
-  private rowCount: number | null = null;
-  private failed: Error | null = null;
-  private readonly done: (error: Error | null, result?: PgResult) => void;
+  readonly found: Row[];
+  rowCount: number | null;
+  /** A value no parser took (an integer beyond 2^53): the statement fails when it ends. */
+  failed: Error | null;
+  /** Its Parse went out in this batch (not yet answered: its Describe neither). */
+  parsing: boolean;
+  readonly settle: (error: Error | null, result?: PgResult) => void;
+};
+
+/**
+ * What the other statements of a batch in which one failed are told. Those after it were
+ * skipped; those before it are undone: outside a transaction a batch is one implicit
+ * transaction, which the failure rolls back, and inside one the failure aborts it.
+ */
+export class BatchFailed extends Error {
+  constructor(cause: Error) {
+    super(`A statement of its batch failed: ${cause.message}`, { cause });
+    this.name = "BatchFailed";
+  }
+}
+
+class DescribedQuery extends QueryBase {
+  private readonly parts: Part[];
+  /** The part whose answers are arriving. */
+  private current = 0;
+  private readonly getTypeParser: (oid: number) => Parser;
 
   constructor(
-    config: PgNamedQuery,
+    parts: readonly Omit<Part, "shape" | "found" | "rowCount" | "failed" | "parsing">[],
     getTypeParser: (oid: number) => Parser,
-    done: (error: Error | null, result?: PgResult) => void,
-    first: string | null = null,
   ) {
+    const first = parts[0];
+    if (!first) throw new Error("A batch of no statements.");
     // The text alone: node-postgres copies a config object property by property through its
     // descriptors (cloneQueryConfig), about 3 µs per statement on the order summary's profile.
-    // The client reads the name and text of the query it answers (the statements it parsed).
-    super(config.text);
-    Object.assign(this, { name: config.name, values: config.values });
-    this.config = config;
+    super(first.config.text);
+    this.parts = parts.map((p) => ({
+      ...p,
+      shape: undefined,
+      found: [],
+      rowCount: null,
+      failed: null,
+      parsing: false,
+    }));
     this.getTypeParser = getTypeParser;
-    this.done = done;
-    this.first = first;
-    this.firstCompletes = first === null ? 0 : 1;
+    this.point(0);
+  }
+
+  /**
+   * Answers now arrive for part `index`. The client reads the name and text of the query it
+   * answers when a ParseComplete arrives (it then records the statement as parsed on the
+   * connection) or an error (it forgets the statement as submitted): those of that part.
+   */
+  private point(index: number): void {
+    this.current = index;
+    const part = this.parts[index];
+    if (part) Object.assign(this, { name: part.config.name, text: part.config.text });
   }
 
   submit(connection: pg.Connection): Error | null {
     const wire = connection as Wire;
-    const { name, text, values } = this.config;
-    const previous = wire.parsedStatements[name] ?? wire.submittedNamedStatements[name];
-    if (previous !== undefined && previous !== text)
-      return new Error(
-        `Prepared statements must be unique - '${name}' was used for a different statement`,
-      );
-    if (this.first !== null && wire.parsedStatements[this.first] === undefined)
-      return new Error(`The statement '${this.first}' to run first is not prepared here.`);
+    for (const { config } of this.parts) {
+      const previous =
+        wire.parsedStatements[config.name] ?? wire.submittedNamedStatements[config.name];
+      if (previous !== undefined && previous !== config.text)
+        return new Error(
+          `Prepared statements must be unique - '${config.name}' was used for a different statement`,
+        );
+    }
     let shapes = described.get(connection);
     if (shapes === undefined) {
       shapes = new Map();
       described.set(connection, shapes);
     }
-    this.shape = shapes.get(name);
     const stream = connection.stream;
     stream.cork();
     try {
-      // Bind and Execute of `first`, and no Sync: an error skips every message up to the Sync
-      // at the end, this statement's included.
-      if (this.first !== null) {
-        connection.bind({ statement: this.first, values: [], valueMapper } as pg.BindConfig, false);
+      // Each statement's Parse (the first time on this connection), Describe (the first time
+      // it runs here), Bind and Execute, and one Sync after the last: when one fails,
+      // PostgreSQL skips every message up to the Sync, the statements after it included.
+      for (const part of this.parts) {
+        const { name, text, values } = part.config;
+        if (
+          wire.parsedStatements[name] === undefined &&
+          wire.submittedNamedStatements[name] === undefined
+        ) {
+          connection.parse({ name, text, types: [] }, false);
+          wire.submittedNamedStatements[name] = text;
+          part.parsing = true;
+        }
+        part.shape = shapes.get(name);
+        // Its row description comes before its rows (handleRowDescription), or NoData for a
+        // statement without rows.
+        if (part.shape === undefined) connection.describe({ type: "S", name }, false);
+        connection.bind({ statement: name, values, valueMapper } as pg.BindConfig, false);
         connection.execute({ portal: "" } as unknown as pg.ExecuteConfig, false);
       }
-      if (previous === undefined) {
-        connection.parse({ name, text, types: [] }, false);
-        wire.submittedNamedStatements[name] = text;
-      }
-      // Its description the first time on this connection: the row description that answers it
-      // comes before the rows (handleRowDescription), or NoData for a statement without rows.
-      if (this.shape === undefined) connection.describe({ type: "S", name }, false);
-      connection.bind({ statement: name, values, valueMapper } as pg.BindConfig, false);
-      connection.execute({ portal: "" } as unknown as pg.ExecuteConfig, false);
       connection.sync();
     } finally {
       stream.uncork();
@@ -125,16 +158,19 @@ class DescribedQuery extends QueryBase {
   }
 
   handleRowDescription(message: { fields: Field[] }): void {
+    const part = this.parts[this.current];
+    if (!part) return;
     const fields = message.fields;
-    this.shape = {
+    part.shape = {
       parsers: fields.map((f) => this.getTypeParser(f.dataTypeID)),
       build: compileRow(fields.map((f) => f.name)),
     };
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
-    const shape = this.shape;
-    if (!shape || this.failed) return;
+    const part = this.parts[this.current];
+    const shape = part?.shape;
+    if (!part || !shape || part.failed) return;
     const raw = message.fields;
     const values = new Array<unknown>(raw.length);
     try {
@@ -143,35 +179,49 @@ class DescribedQuery extends QueryBase {
         values[i] = text === null || text === undefined ? null : (shape.parsers[i] as Parser)(text);
       }
     } catch (error) {
-      // A value no parser takes (an integer beyond 2^53): the statement fails when it ends.
-      this.failed = error as Error;
+      part.failed = error as Error;
       return;
     }
-    this.found.push(shape.build(values));
+    part.found.push(shape.build(values));
   }
 
-  handleCommandComplete(message: { text: string }): void {
-    if (this.firstCompletes > 0) {
-      this.firstCompletes -= 1;
-      return;
-    }
+  handleCommandComplete(message: { text: string }, connection: pg.Connection): void {
+    const part = this.parts[this.current];
+    if (!part) return;
     const match = COMMAND_ROWS.exec(message.text);
     const count = match?.[2] ?? match?.[1];
-    this.rowCount = count === undefined ? null : Number(count);
+    part.rowCount = count === undefined ? null : Number(count);
+    // It ran: it is parsed here, and its description (none after NoData: a statement without
+    // rows) is kept.
+    part.parsing = false;
+    if (part.shape === undefined) part.shape = null;
+    described.get(connection)?.set(part.config.name, part.shape);
+    this.point(this.current + 1);
   }
 
   handleEmptyQuery(): void {}
 
-  handleError(error: Error): void {
-    this.done(this.failed ?? error);
+  handleError(error: Error, connection: pg.Connection): void {
+    const wire = connection as Wire;
+    const failing = this.parts[this.current];
+    // The failing statement is told first: whoever waits for all of them (Promise.all) is told
+    // its error (a UniqueViolation, say), not that its batch failed.
+    failing?.settle(failing.failed ?? error);
+    for (const part of this.parts) {
+      // A Parse of this batch not answered never happened: the statement is not "submitted" on
+      // this connection any more (the client forgets only the failing one's).
+      if (part.parsing && wire.parsedStatements[part.config.name] === undefined)
+        delete wire.submittedNamedStatements[part.config.name];
+      // After the last statement ran (an error at the implicit commit): the error is theirs.
+      if (part !== failing) part.settle(failing ? new BatchFailed(error) : error);
+    }
   }
 
-  handleReadyForQuery(connection: pg.Connection): void {
-    // It ran: its description (none after NoData: a statement without rows) is kept.
-    if (this.shape === undefined) this.shape = null;
-    described.get(connection)?.set(this.config.name, this.shape);
-    if (this.failed) this.done(this.failed);
-    else this.done(null, { rows: this.found, rowCount: this.rowCount });
+  handleReadyForQuery(): void {
+    for (const part of this.parts) {
+      if (part.failed) part.settle(part.failed);
+      else part.settle(null, { rows: part.found, rowCount: part.rowCount });
+    }
   }
 }
 
@@ -179,40 +229,34 @@ class DescribedQuery extends QueryBase {
 export type StatementRunner = {
   (client: unknown, query: PgNamedQuery): Promise<PgResult>;
   /**
-   * Runs `first` (a statement without values: a transaction's BEGIN) and then `query` on
-   * `client`, in one write and one round trip once `first` is prepared on the connection (the
-   * first time, in two): were `first` to fail, `query` is not run. Absent where a runner cannot.
+   * Runs `queries` on `client` in this order, in one write and one round trip (one Sync after
+   * the last): when one fails, PostgreSQL skips those after it, and the others reject with
+   * BatchFailed. A result per statement. Absent where a runner cannot.
    */
-  after?: (client: unknown, first: PgNamedQuery, query: PgNamedQuery) => Promise<PgResult>;
+  batch?: (client: unknown, queries: readonly PgNamedQuery[]) => Promise<PgResult>[];
 };
-
-/** Whether `name` is prepared (parsed) on node-postgres's `client` as `text`. */
-function preparedHere(client: unknown, { name, text }: PgNamedQuery): boolean {
-  return ((client as pg.Client).connection as Wire).parsedStatements[name] === text;
-}
 
 /**
  * Runs named statements on node-postgres clients, described once per connection, their values
  * read with `getTypeParser` (text format).
  */
 export function describedStatements(getTypeParser: (oid: number) => Parser): StatementRunner {
-  const submit = (client: unknown, query: PgNamedQuery, first: string | null) =>
-    new Promise<PgResult>((resolve, reject) => {
-      (client as pg.Client).query(
-        // A Query to node-postgres (its pipeline mode takes no other kind).
-        new DescribedQuery(
-          query,
-          getTypeParser,
-          (error, result) => (error ? reject(error) : resolve(result as PgResult)),
-          first,
-        ),
-      );
-    });
-  const run: StatementRunner = (client, query) => submit(client, query, null);
-  run.after = async (client, first, query) => {
-    if (preparedHere(client, first)) return submit(client, query, first.name);
-    await submit(client, first, null);
-    return submit(client, query, null);
+  const batch = (client: unknown, queries: readonly PgNamedQuery[]): Promise<PgResult>[] => {
+    const parts: ConstructorParameters<typeof DescribedQuery>[0][number][] = [];
+    const results = queries.map(
+      (config) =>
+        new Promise<PgResult>((resolve, reject) => {
+          parts.push({
+            config,
+            settle: (error, result) => (error ? reject(error) : resolve(result as PgResult)),
+          });
+        }),
+    );
+    // A Query to node-postgres (its pipeline mode takes no other kind).
+    (client as pg.Client).query(new DescribedQuery(parts, getTypeParser));
+    return results;
   };
+  const run: StatementRunner = (client, query) => batch(client, [query])[0] as Promise<PgResult>;
+  run.batch = batch;
   return run;
 }
