@@ -951,12 +951,14 @@ for (const backend of backends) {
       );
       expect(await SandboxCustomers.tokenOf(db, customer)).toBe("t2");
       expect(await SandboxCustomers.tokenOf(db, "cus_none")).toBe(null);
-      expect(await SandboxCustomers.chargeErrorOf(db, "cus_none")).toBe(undefined);
+      const cardOf = async (customerId: string) =>
+        (await SandboxCharges.beforeCharge(db, unique("order"), customerId)).chargeError;
+      expect(await cardOf("cus_none")).toBe(undefined);
       const declining = unique("cus");
       await db.transaction((tx) =>
         SandboxCustomers.upsert(tx, { id: declining, tokenId: token.id, email: "a@b.c", now: NOW }),
       );
-      expect(await SandboxCustomers.chargeErrorOf(db, declining)).toBe("card_declined");
+      expect(await cardOf(declining)).toBe("card_declined");
 
       const before = await SandboxCharges.count(db);
       const charge = {
@@ -979,6 +981,16 @@ for (const backend of backends) {
         }),
       );
       expect(await SandboxCharges.byKey(db, charge.idempotencyKey)).toEqual(charge);
+      // Before a charge: the one of its key, and the card's answer; neither, for a new key and a
+      // customer without a card.
+      expect(await SandboxCharges.beforeCharge(db, charge.idempotencyKey, declining)).toEqual({
+        previous: charge,
+        chargeError: "card_declined",
+      });
+      expect(await SandboxCharges.beforeCharge(db, unique("order"), "cus_none")).toEqual({
+        previous: null,
+        chargeError: undefined,
+      });
       expect(await SandboxCharges.count(db)).toBe(before + 1);
       await expect(
         db.transaction((tx) => SandboxCharges.insert(tx, { ...charge, id: unique("ch") })),

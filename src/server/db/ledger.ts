@@ -108,16 +108,6 @@ export const SandboxCustomers = {
       [c.id, c.tokenId, c.email, c.now],
     );
   },
-  /** The charge error a customer's saved card answers with, in one query; undefined without one. */
-  async chargeErrorOf(q: Queryable, customerId: string): Promise<string | null | undefined> {
-    const r = await q.get<{ charge_error: string | null }>(
-      `SELECT card_tokens.charge_error FROM sandbox_customers
-       JOIN card_tokens ON card_tokens.id = sandbox_customers.token_id
-       WHERE sandbox_customers.id = ?`,
-      [customerId],
-    );
-    return r === undefined ? undefined : (r.charge_error ?? null);
-  },
   async tokenOf(q: Queryable, customerId: string): Promise<string | null> {
     const r = await q.get<{ token_id: string }>(
       "SELECT token_id FROM sandbox_customers WHERE id = ?",
@@ -218,6 +208,31 @@ export const SandboxSetups = {
 };
 
 export const SandboxCharges = {
+  /**
+   * What a charge asked under `idempotencyKey` for `customerId` starts from, in one statement:
+   * the charge recorded under that key already (null: none), and the charge error the
+   * customer's saved card answers with (null: none; undefined: no card saved).
+   */
+  async beforeCharge(
+    q: Queryable,
+    idempotencyKey: string,
+    customerId: string,
+  ): Promise<{ previous: SandboxCharge | null; chargeError: string | null | undefined }> {
+    const r = await q.get<Record<string, unknown>>(
+      `SELECT sandbox_charges.*, card.customer AS card_customer, card.charge_error AS card_error
+       FROM (SELECT ? AS idempotency_key, ? AS customer_id) AS asked
+       LEFT JOIN sandbox_charges ON sandbox_charges.idempotency_key = asked.idempotency_key
+       LEFT JOIN (
+         SELECT sandbox_customers.id AS customer, card_tokens.charge_error
+         FROM sandbox_customers JOIN card_tokens ON card_tokens.id = sandbox_customers.token_id
+       ) AS card ON card.customer = asked.customer_id`,
+      [idempotencyKey, customerId],
+    );
+    return {
+      previous: r?.idempotency_key == null ? null : sandboxChargeOf(r),
+      chargeError: r?.card_customer == null ? undefined : ((r.card_error as string | null) ?? null),
+    };
+  },
   async byKey(q: Queryable, idempotencyKey: string): Promise<SandboxCharge | null> {
     return sandboxChargeOf(
       await q.get<Record<string, unknown>>(

@@ -124,11 +124,15 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
     async charge({ customerId, amount, description, idempotencyKey }) {
       const now = clock.now();
       // As a provider keeps its books: the first charge recorded under a key answers every call
-      // with it. Reads, then one insert that commits alone and keeps the first charge of a key
-      // (ON CONFLICT DO NOTHING), so concurrent calls need no serializable transaction.
-      const previous = await SandboxCharges.byKey(db, idempotencyKey);
+      // with it. One read (that charge, and the customer's card), then one insert that commits
+      // alone and keeps the first charge of a key (ON CONFLICT DO NOTHING), so concurrent calls
+      // need no serializable transaction.
+      const { previous, chargeError } = await SandboxCharges.beforeCharge(
+        db,
+        idempotencyKey,
+        customerId,
+      );
       if (previous) return answerOf(previous);
-      const chargeError = await SandboxCustomers.chargeErrorOf(db, customerId);
       if (chargeError === undefined)
         return { ok: false, kind: "invalid", message: "no card is saved for this customer" };
       // An authentication card whose payments ask (3184, 3178, though authenticated when saved
