@@ -431,7 +431,9 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           const current = await lookup({ ...input, paymentId: intent.id }, deadline);
           if (current) return current;
         }
-        return outcomeOf(intent);
+        const outcome = outcomeOf(intent);
+        // Not replayed: this request made the payment, so nothing of ours can name it yet.
+        return outcome.ok && !replayed(intent) ? { ...outcome, new: true } : outcome;
       } catch (error) {
         if (error instanceof Stripe.errors.StripeCardError) {
           // An off-session payment the bank wants authenticated is a decline with its intent.
