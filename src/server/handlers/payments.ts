@@ -388,6 +388,8 @@ export function paymentRoutes(routes: Routes): void {
         ]);
       },
       afterCommit: () => numberAfterCommit(ctx.app, order.id),
+      // The answer names the order built above: the commit fills in nothing of it.
+      bodyFinal: true,
       isolation: commitIsolation(order),
     };
   });

@@ -4,11 +4,19 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
+import type { Db, Queryable } from "../db/db.ts";
 import { IdempotencyKeys } from "../db/idempotency.ts";
 import { migrate } from "../db/migrations.ts";
+import { Events } from "../db/outbox.ts";
 import { SqliteDb } from "../db/sqlite.ts";
 import { newKey, startTestServer, type TestDatabase, type TestServer } from "../testing/harness.ts";
-import { POSTGRES_SKIPPED, postgresUrl, tellPostgresSkipped } from "../testing/postgres.ts";
+import { openPglite } from "../testing/pglite.ts";
+import {
+  openTestPostgres,
+  POSTGRES_SKIPPED,
+  postgresUrl,
+  tellPostgresSkipped,
+} from "../testing/postgres.ts";
 import { fingerprint, IdempotencyService } from "./idempotency.ts";
 
 // The replay tests run on SQLite, on PostgreSQL in-process (PGlite) and, when DATABASE_URL names
@@ -154,3 +162,74 @@ describe("IdempotencyService", () => {
     expect(fingerprint("POST", "/p", { a: 1 })).not.toBe(fingerprint("POST", "/p", { a: 2 }));
   });
 });
+
+// A commit whose answer is final (Outcome.bodyFinal) completes the key beside its writes, issued
+// with them (on PostgreSQL in one batch): the writes and the stored answer still commit together
+// or not at all. On SQLite, PGlite and, when DATABASE_URL names one, a PostgreSQL server.
+const dir = mkdtempSync(join(tmpdir(), "idem-final-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const stores: { name: string; open: () => Promise<Db>; skip: boolean }[] = [
+  {
+    name: "SQLite",
+    open: async () => new SqliteDb(join(dir, "final.sqlite")),
+    skip: false,
+  },
+  { name: "PGlite", open: () => openPglite(), skip: false },
+  {
+    name: "a PostgreSQL server",
+    open: async () => (await openTestPostgres(postgresUrl() ?? "")).db,
+    skip: !postgresUrl(),
+  },
+];
+
+for (const store of stores) {
+  describe.skipIf(store.skip)(`a final answer's commit on ${store.name}`, () => {
+    let db: Db;
+    const clock = testClock(2_000_000);
+    beforeAll(async () => {
+      db = await store.open();
+      await migrate(db, clock.now());
+    });
+    afterAll(() => db.close());
+
+    const count = async (name: string) =>
+      (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM events WHERE name = ?", [name]))?.n ??
+      0;
+
+    for (const bodyFinal of [true, false]) {
+      it(`stores the answer with the writes, or neither (bodyFinal ${bodyFinal})`, async () => {
+        const service = new IdempotencyService(db, clock, "alive");
+        const print = fingerprint("POST", "/final", { bodyFinal });
+        const write = (name: string) => async (tx: Queryable) => {
+          await Promise.all([
+            Events.insert(tx, { kind: "trackjs", name, userId: null, payload: 1, now: 1 }),
+            Events.insert(tx, { kind: "trackjs", name, userId: null, payload: 2, now: 1 }),
+          ]);
+        };
+        const kept = `kept-${bodyFinal}`;
+        const work = async () => ({ status: 200, body: { kept }, bodyFinal, commit: write(kept) });
+        expect(await service.run(2, kept, print, work)).toEqual({
+          status: 200,
+          body: { kept },
+          replayed: false,
+        });
+        expect(await service.run(2, kept, print, work)).toMatchObject({ replayed: true });
+        expect(await count(kept)).toBe(2);
+
+        // Taken over by another process while the work ran: its writes must not commit.
+        const lost = `lost-${bodyFinal}`;
+        await expect(
+          service.run(2, lost, print, async () => {
+            await db.run("UPDATE idempotency_keys SET owner = ? WHERE user_id = ? AND key = ?", [
+              "another",
+              2,
+              lost,
+            ]);
+            return { status: 200, body: { lost }, bodyFinal, commit: write(lost) };
+          }),
+        ).rejects.toThrow(/taken over/);
+        expect(await count(lost)).toBe(0);
+      });
+    }
+  });
+}

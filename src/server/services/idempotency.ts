@@ -17,7 +17,7 @@ import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Clock } from "../clock.ts";
 // Its types are the request context's (context.ts), so that context.ts needs nothing of services/.
 import type { Exclusive, Idempotency, Outcome, StoredAnswer } from "../context.ts";
-import type { Db } from "../db/db.ts";
+import type { Db, Queryable } from "../db/db.ts";
 import { IdempotencyKeys } from "../db/idempotency.ts";
 
 export type { Exclusive, Outcome, StoredAnswer } from "../context.ts";
@@ -271,20 +271,27 @@ export class IdempotencyService implements Idempotency {
       await this.db.transaction((tx) => IdempotencyKeys.release(tx, userId, key, this.bootId));
       return { status: outcome.status, body: outcome.body, replayed: false };
     }
+    const complete = async (tx: Queryable) => {
+      const completed = await IdempotencyKeys.complete(tx, {
+        userId,
+        key,
+        owner: this.bootId,
+        status: outcome.status,
+        response: JSON.stringify(outcome.body),
+        now: this.clock.now(),
+      });
+      if (!completed) throw new Error(`Idempotency key ${key} was taken over while in use`);
+    };
     const commit = this.db.transaction(
       async (tx) => {
+        if (outcome.bodyFinal) {
+          // Issued together, the key's completion after the writes; both done before COMMIT.
+          await Promise.all([outcome.commit?.(tx), complete(tx)]);
+          return;
+        }
         if (outcome.commit) await outcome.commit(tx);
         // Serialised after the writes: an answer may carry what they produced (ids, names).
-        const response = JSON.stringify(outcome.body);
-        const completed = await IdempotencyKeys.complete(tx, {
-          userId,
-          key,
-          owner: this.bootId,
-          status: outcome.status,
-          response,
-          now: this.clock.now(),
-        });
-        if (!completed) throw new Error(`Idempotency key ${key} was taken over while in use`);
+        await complete(tx);
       },
       { isolation: outcome.isolation },
     );
