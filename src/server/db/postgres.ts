@@ -416,7 +416,7 @@ export class PostgresDb implements Db {
       const results = batch(client, begun ? queries : [beginQuery, ...queries]);
       if (!begun) {
         begun = results.shift() ?? Promise.resolve();
-        // Told through the statements sent with it (SkippedStatement), and through a script.
+        // Told through the statements sent with it (BatchFailed), and through a script.
         begun.catch(() => {});
       }
       for (const [i, s] of sending.entries()) s.sent(results[i] as Promise<PgResult>);
