@@ -29,7 +29,7 @@ import {
   UniqueViolation,
 } from "./db.ts";
 import { isStalePlan, type PgPipelinedClient, SharedConnections } from "./postgres-shared.ts";
-import { describedStatements, type StatementRunner } from "./postgres-statement.ts";
+import { BatchFailed, describedStatements, type StatementRunner } from "./postgres-statement.ts";
 
 export type PgResult = { rows: Row[]; rowCount: number | null };
 
@@ -409,17 +409,30 @@ export class PostgresDb implements Db {
     let issued: { query: PgNamedQuery; sent: (result: Promise<PgResult>) => void }[] = [];
     /** A script waiting for BEGIN's answer: statements issued after it go out after it. */
     let script: Promise<unknown> | null = null;
-    const send = () => {
-      const sending = issued;
-      issued = [];
+    const transmit = (sending: typeof issued) => {
       const queries = sending.map((s) => s.query);
-      const results = batch(client, begun ? queries : [beginQuery, ...queries]);
-      if (!begun) {
+      const first = begun === null;
+      const results = batch(client, first ? [beginQuery, ...queries] : queries);
+      if (first) {
         begun = results.shift() ?? Promise.resolve();
-        // Told through the statements sent with it (BatchFailed), and through a script.
+        // Told through the statements sent with it (BatchFailed), and through those after.
         begun.catch(() => {});
       }
       for (const [i, s] of sending.entries()) s.sent(results[i] as Promise<PgResult>);
+    };
+    const send = () => {
+      const sending = issued;
+      issued = [];
+      if (begun === null) return transmit(sending);
+      // A later batch goes out once BEGIN succeeded, batches in the order they were issued: one
+      // sent while BEGIN's batch is unanswered would run outside the transaction were BEGIN to
+      // fail (its Sync is its own).
+      begun.then(
+        () => transmit(sending),
+        (error: Error) => {
+          for (const s of sending) s.sent(Promise.reject(new BatchFailed(error)));
+        },
+      );
     };
     const run: Runner = (text, values) => {
       if (script) return script.then(() => run(text, values));
