@@ -284,9 +284,16 @@ describe.skipIf(!url)("a transaction's BEGIN on a PostgreSQL server", () => {
       await client.query("SET test.divisor = '1'");
       expect(roundTrips).toBe(2);
       await Promise.all(batch(client, [insert(6, "never_parsed_q"), failing]));
+      // An empty statement answers as one without rows; the next gets its own answer.
+      expect(
+        await Promise.all(batch(client, [{ name: "empty_q", text: "", values: [] }, insert(7)])),
+      ).toEqual([
+        { rows: [], rowCount: null },
+        { rows: [], rowCount: 1 },
+      ]);
       // The batch that failed was one implicit transaction: 3 was undone, 4 and 5 never ran.
       const rows = await client.query("SELECT a FROM batch_t ORDER BY a");
-      expect(rows.rows.map((r) => Number(r.a))).toEqual([1, 2, 6]);
+      expect(rows.rows.map((r) => Number(r.a))).toEqual([1, 2, 6, 7]);
     } finally {
       await client.end();
       await db.close();

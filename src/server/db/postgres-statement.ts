@@ -199,7 +199,10 @@ class DescribedQuery extends QueryBase {
     this.point(this.current + 1);
   }
 
-  handleEmptyQuery(): void {}
+  /** An empty statement ends as a command without rows does: the next part's answers follow. */
+  handleEmptyQuery(connection: pg.Connection): void {
+    this.handleCommandComplete({ text: "" }, connection);
+  }
 
   handleError(error: Error, connection: pg.Connection): void {
     const wire = connection as Wire;
