@@ -62,6 +62,24 @@ describe("a PostgreSQL transaction's batches", () => {
     ]);
   });
 
+  it("sends a script issued with statements after them, once BEGIN succeeded", async () => {
+    const { db, sent } = standIn(false);
+    await db.transaction(async (tx) => {
+      await Promise.all([
+        tx.run("INSERT INTO t (a) VALUES (?)", [1]),
+        tx.exec("CREATE TABLE u (a INTEGER)"),
+        tx.run("INSERT INTO t (b) VALUES (?)", [2]),
+      ]);
+    });
+    await later();
+    expect(sent).toEqual([
+      ["BEGIN ISOLATION LEVEL SERIALIZABLE", "INSERT INTO t (a) VALUES ($1)"],
+      ["CREATE TABLE u (a INTEGER)"],
+      ["INSERT INTO t (b) VALUES ($1)"],
+      ["COMMIT"],
+    ]);
+  });
+
   it("sends nothing more when BEGIN fails, not even a batch issued while it was unanswered", async () => {
     const { db, sent } = standIn(true);
     await expect(db.transaction(work)).rejects.toThrow("BEGIN failed");

@@ -423,6 +423,8 @@ export class PostgresDb implements Db {
     const send = () => {
       const sending = issued;
       issued = [];
+      // Sent already (a script issued in the same turn sends what was issued before it).
+      if (sending.length === 0) return;
       if (begun === null) return transmit(sending);
       // A later batch goes out once BEGIN succeeded, batches in the order they were issued: one
       // sent while BEGIN's batch is unanswered would run outside the transaction were BEGIN to
