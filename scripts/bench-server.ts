@@ -445,9 +445,7 @@ function databaseCpuMs(): number {
   for (const pid of entries) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (!stat.includes("(postgres)")) continue;
-      const fields = stat.split(") ")[1]?.split(" ") ?? [];
-      total = (Number.isNaN(total) ? 0 : total) + (Number(fields[11]) + Number(fields[12])) * 10;
+      if (stat.includes("(postgres)")) total = (Number.isNaN(total) ? 0 : total) + statCpuMs(stat);
     } catch {
       // Gone meanwhile.
     }
@@ -473,11 +471,16 @@ type SummaryRun = Pick<Run, "summaryRate" | "bareRate" | "summaryRun"> & {
   bareCpuUs: number;
 };
 
-/** A process's CPU time so far in ms (Linux /proc, 10 ms ticks), or NaN. */
+/** The CPU time (user + system, ms) in a /proc/<pid>/stat line (10 ms ticks). */
+function statCpuMs(stat: string): number {
+  const fields = stat.split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A process's CPU time so far in ms (Linux /proc), or NaN. */
 function cpuMs(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return Number.NaN;
   }

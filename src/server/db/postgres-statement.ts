@@ -1,5 +1,6 @@
-// A named statement that node-postgres describes once per connection instead of at every
-// execution (docs/decisions/0068-postgresql-shared-pipelined-connections.md).
+// Named statements that node-postgres describes once per connection instead of at every
+// execution (docs/decisions/0068-postgresql-shared-pipelined-connections.md), sent one or several
+// at a time: a batch is one write and one Sync, so one round trip (decision 0074).
 //
 // node-postgres's own query sends Describe with every Bind and Execute, and parses the row
 // description that comes back (about 75 fields for the session lookup) into parsers and an empty
