@@ -701,6 +701,97 @@ describe("strays: a subscription that pays for nothing here is cancelled and ref
   });
 });
 
+describe("events in any order (issue 33 item 2)", () => {
+  async function applied(event: SignedEvent) {
+    const response = await deliver(event);
+    return [response.status, ((await response.json()) as { applied?: string }).applied];
+  }
+
+  for (const type of ["PAYMENT.SALE.REFUNDED", "PAYMENT.SALE.REVERSED"] as const) {
+    it(`${type} before the first sale's PAYMENT.SALE.COMPLETED is kept and applied when the sale arrives`, async () => {
+      const { userId, sub, t0, orderId } = await subscriber();
+      const firstSaleId = fake.transactions.get(sub.id)?.[0]?.id as string;
+      const back = fake.event(
+        type,
+        type === "PAYMENT.SALE.REFUNDED"
+          ? { id: `REFUND-${firstSaleId}`, sale_id: firstSaleId, amount: { total: "9.99" } }
+          : { id: firstSaleId, amount: { total: "9.99", currency: "USD" } },
+      );
+      expect(await applied(back)).toEqual([200, "kept until its sale is known"]);
+      // Nothing can be taken back yet: the plan runs, PayPal keeps billing.
+      expect((await subscriptionOf(userId)).productCode).toBe(MONTHLY);
+      const sale = fake.sale(sub.id, MONTHLY_PRICE, new Date(t0), firstSaleId);
+      expect(await applied(fake.event("PAYMENT.SALE.COMPLETED", sale))).toEqual([
+        200,
+        "first payment",
+      ]);
+      // The kept event is applied now: the period paid ends, PayPal bills no more.
+      expect(await subscriptionOf(userId)).toMatchObject({
+        orderState: "cancelled",
+        expiredFlag: true,
+        productCode: "wv_free",
+      });
+      expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
+      const refunds = await db().all<{ amount: number; order_id: string }>(
+        "SELECT amount, order_id FROM refunds WHERE order_id = ?",
+        [orderId],
+      );
+      expect(refunds.map((r) => [Number(r.amount), r.order_id])).toEqual([
+        [MONTHLY_PRICE, orderId],
+      ]);
+      // PayPal delivers the refund again: recorded once.
+      expect(await applied(back)).toEqual([200, "duplicate"]);
+      expect((await db().all("SELECT id FROM refunds WHERE order_id = ?", [orderId])).length).toBe(
+        1,
+      );
+    });
+  }
+
+  it("a kept refund whose sale was recorded without it is applied by the sweep", async () => {
+    const { userId, sub, t0 } = await subscriber();
+    const firstSaleId = fake.transactions.get(sub.id)?.[0]?.id as string;
+    const refund = fake.event("PAYMENT.SALE.REFUNDED", {
+      id: `REFUND-${firstSaleId}`,
+      sale_id: firstSaleId,
+      amount: { total: "9.99", currency: "USD" },
+    });
+    expect(await applied(refund)).toEqual([200, "kept until its sale is known"]);
+    // The sale arrives while PayPal cannot cancel: the refund cannot be applied yet.
+    fake.cancelsDown = true;
+    try {
+      const sale = fake.sale(sub.id, MONTHLY_PRICE, new Date(t0), firstSaleId);
+      expect(await applied(fake.event("PAYMENT.SALE.COMPLETED", sale))).toEqual([
+        200,
+        "first payment",
+      ]);
+    } finally {
+      fake.cancelsDown = false;
+    }
+    expect((await subscriptionOf(userId)).productCode).toBe(MONTHLY);
+    const { paypal } = server.running.deps;
+    if (!paypal) throw new Error("the server has no PayPal client");
+    const run = await sweepPaypalOrphans({ ...server.running.deps, paypal });
+    expect(run.keptApplied).toBeGreaterThanOrEqual(1);
+    expect((await subscriptionOf(userId)).productCode).toBe("wv_free");
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
+  });
+
+  it("the same renewal sale under a new event id after the renewal is a duplicate: 200, one order", async () => {
+    const { email, userId, sub, t0 } = await subscriber();
+    // The first payment's PAYMENT.SALE.COMPLETED never arrived; the renewal's does.
+    const at = periodEnd(t0, 0, 1);
+    server.clock.set(at);
+    const resource = fake.sale(sub.id, MONTHLY_PRICE, new Date(at));
+    expect(await applied(fake.event("PAYMENT.SALE.COMPLETED", resource))).toEqual([200, "renewed"]);
+    // PayPal sends the same sale again under a new event id.
+    const resent = fake.event("PAYMENT.SALE.COMPLETED", resource);
+    expect(await applied(resent)).toEqual([200, "sale recorded already"]);
+    const invoices = await paypalInvoices(await server.signedIn(email, PASSWORD));
+    expect(invoices.map((i) => i.amountPaid)).toEqual([MONTHLY_PRICE, MONTHLY_PRICE]);
+    expect((await subscriptionOf(userId)).orderEnd).toBe(periodEnd(t0, 1, 1));
+  });
+});
+
 describe("two servers on one database", { timeout: 120_000 }, () => {
   it("apply the same event, delivered to both at once, once", async () => {
     const pglite = await openPglite();

@@ -66,6 +66,8 @@ export class FakePaypal {
   down = false;
   /** Set to make refunds alone answer 503 (PayPal's Payments API unreachable). */
   refundsDown = false;
+  /** Set to make subscription cancels alone answer 503. */
+  cancelsDown = false;
   private readonly secret = randomBytes(16);
   private readonly tokens = new Set<string>();
   private readonly planRequests = new Map<string, string>();
@@ -200,6 +202,8 @@ export class FakePaypal {
           },
         };
       }
+      if (method === "POST" && m[2] === "/cancel" && this.cancelsDown)
+        return { status: 503, body: { name: "SERVICE_UNAVAILABLE", message: "down" } };
       if (method === "POST" && m[2] === "/cancel") {
         if (sub.status !== "ACTIVE" && sub.status !== "SUSPENDED")
           return {
