@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { centsOf, checkSubscription, paypalTerms, paypalValue } from "./terms.ts";
+import {
+  centsOf,
+  checkSubscription,
+  paypalTerms,
+  paypalValue,
+  type SubscriptionFacts,
+} from "./terms.ts";
 
 const single = {
   productCode: "wv_single_1m",
@@ -66,7 +72,7 @@ describe("PayPal's amounts", () => {
 describe("checkSubscription", () => {
   const terms = paypalTerms({ ...single, firstTotalCents: 500 });
   const expected = { orderKey: "PAYID-1", planId: "P-1", terms };
-  const active = {
+  const active: SubscriptionFacts = {
     status: "ACTIVE",
     customId: "PAYID-1",
     planId: "P-1",
@@ -79,6 +85,13 @@ describe("checkSubscription", () => {
   };
   it("accepts the subscription asked for", () => {
     expect(checkSubscription(active, expected)).toEqual({ ok: true });
+    const runs = {
+      overriddenCycles: [
+        { sequence: 1, value: "5.00", totalCycles: 1 },
+        { sequence: 2, value: "9.99", totalCycles: 0 },
+      ],
+    };
+    expect(checkSubscription({ ...active, ...runs }, expected)).toEqual({ ok: true });
   });
   it("names what differs", () => {
     const cases: [Partial<typeof active>, string][] = [
@@ -90,6 +103,20 @@ describe("checkSubscription", () => {
       [{ lastPayment: { currency: "EUR", value: "5.00" } }, "wrong_amount"],
       // The renewals' price overridden by the buyer's browser.
       [{ overriddenCycles: [{ sequence: 2, value: "0.01" }] }, "wrong_amount"],
+      // Issue 33 item 3: the discounted first cycle set to repeat, a first cycle of another
+      // price, a renewal cycle that stops, a cycle the plan has not.
+      [
+        {
+          overriddenCycles: [
+            { sequence: 1, value: "5.00", totalCycles: 999 },
+            { sequence: 2, value: "9.99", totalCycles: 0 },
+          ],
+        },
+        "wrong_cycles",
+      ],
+      [{ overriddenCycles: [{ sequence: 1, value: "0.01" }] }, "wrong_cycles"],
+      [{ overriddenCycles: [{ sequence: 2, value: "9.99", totalCycles: 1 }] }, "wrong_cycles"],
+      [{ overriddenCycles: [{ sequence: 3, value: "9.99" }] }, "wrong_cycles"],
     ];
     for (const [change, reason] of cases) {
       expect(checkSubscription({ ...active, ...change }, expected)).toEqual({ ok: false, reason });

@@ -73,21 +73,51 @@ export type SubscriptionFacts = {
   planId: string | undefined;
   quantity: string | undefined;
   lastPayment: { currency: string; value: string } | null;
-  /** The first cycle's overridden unit price, when the plan was overridden. */
-  overriddenCycles: { sequence: number; value: string | undefined }[];
+  /**
+   * The billing cycles the subscription overrode (PayPal's plan_override): each one's unit price
+   * and how many times it runs (0: for ever), when given; what is not given is the plan's own.
+   */
+  overriddenCycles: { sequence: number; value: string | undefined; totalCycles?: number }[];
 };
 
 export type SubscriptionCheck =
   | { ok: true }
   | {
       ok: false;
-      reason: "not_active" | "wrong_custom_id" | "wrong_plan" | "wrong_quantity" | "wrong_amount";
+      reason:
+        | "not_active"
+        | "wrong_custom_id"
+        | "wrong_plan"
+        | "wrong_quantity"
+        | "wrong_amount"
+        | "wrong_cycles";
     };
+
+/**
+ * Whether the cycles a subscription overrode keep the catalogue's terms, which the plan we made
+ * has (services/paypal-plans.ts): cycle 1 is the first payment, once; cycle 2 the renewal price,
+ * for ever. A first-term price set to repeat (cycle 1 run 999 times), a renewal price changed or a
+ * renewal cycle that ends or a cycle the plan has not would bill other terms than those sold.
+ */
+function cyclesKeepTerms(facts: SubscriptionFacts, terms: PaypalTerms): boolean {
+  return facts.overriddenCycles.every((cycle) => {
+    const runs = cycle.totalCycles;
+    if (cycle.sequence === 1)
+      return (
+        (runs === undefined || runs === 1) &&
+        (cycle.value === undefined || centsOf(cycle.value) === terms.firstUnitCents)
+      );
+    if (cycle.sequence === 2)
+      return (runs === undefined || runs === 0) && centsOf(cycle.value) === terms.unitCents;
+    return false;
+  });
+}
 
 /**
  * Whether a subscription PayPal reports is the one this purchase asked for: ACTIVE (its first
  * payment taken), our order key, the plan and quantity we priced, the first payment we quoted,
- * and no override of the renewals' price.
+ * and every cycle it overrode on the catalogue's terms (the first price once, then the renewal
+ * price for ever).
  */
 export function checkSubscription(
   facts: SubscriptionFacts,
@@ -100,10 +130,11 @@ export function checkSubscription(
     return { ok: false, reason: "wrong_quantity" };
   if (
     facts.overriddenCycles.some(
-      (c) => c.sequence !== 1 && centsOf(c.value) !== expected.terms.unitCents,
+      (c) => c.sequence === 2 && centsOf(c.value) !== expected.terms.unitCents,
     )
   )
     return { ok: false, reason: "wrong_amount" };
+  if (!cyclesKeepTerms(facts, expected.terms)) return { ok: false, reason: "wrong_cycles" };
   const paid = facts.lastPayment;
   if (
     paid === null ||

@@ -131,6 +131,7 @@ function factsOf(sub: PaypalSubscription) {
     overriddenCycles: (sub.plan?.billing_cycles ?? []).map((c) => ({
       sequence: c.sequence,
       value: c.pricing_scheme?.fixed_price.value,
+      ...(typeof c.total_cycles === "number" ? { totalCycles: c.total_cycles } : {}),
     })),
   };
 }

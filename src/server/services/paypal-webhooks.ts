@@ -306,18 +306,33 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       return claimOnly(deps, event, "no renewal due: refunded");
     }
     const priced = await priceRenewal(deps, fresh, sub, step, at);
-    // What PayPal charged is what was paid; the pricing module splits it when it agrees.
+    // Only the recorded renewal price (the pricing module's, on the subscription's recorded
+    // basis) pays for a period: a sale of any other amount (terms changed at PayPal, a first-term
+    // price repeated) extends nothing, and the team is told (issue 33 item 3).
     const charge = priced.ok && priced.charge.total === cents ? priced.charge : null;
     if (charge === null) {
-      deps.log.warn(
-        `paypal: sale ${saleId} of ${cents} cents differs from the renewal price ${priced.ok ? priced.charge.total : "?"}`,
+      const expected = priced.ok ? priced.charge.total : null;
+      deps.log.error(
+        `paypal: sale ${saleId} of ${subscriptionId} took ${cents} cents, not the renewal price ${expected ?? "?"}: nothing extended, for the team to settle`,
       );
+      const flagged = await db.transaction(async (tx) => {
+        if (!(await claim(tx, deps, event))) return "duplicate";
+        await Events.insert(tx, {
+          kind: "payment",
+          name: "paypal_sale_amount_mismatch",
+          userId: fresh.id,
+          payload: { subscriptionId, saleId, cents, expected },
+          now,
+        });
+        return "amount differs: nothing extended, flagged";
+      });
+      return { status: 200, applied: flagged };
     }
     const order = renewalOrder(catalog, fresh, {
       productCode: step.productCode,
       seats: step.seats,
-      subTotal: charge?.subTotal ?? cents,
-      salesTax: charge?.salesTax ?? 0,
+      subTotal: charge.subTotal,
+      salesTax: charge.salesTax,
       total: cents,
       processor: "paypal",
       chargeRef,

@@ -329,6 +329,8 @@ export class FakePaypal {
     customId: string;
     quantity: number;
     firstCycleUnitPrice?: string | null;
+    /** How many times the overridden first cycle runs (a buyer's edit: 999 repeats it). */
+    firstCycleTotalCycles?: number;
     status?: PaypalSubscriptionStatus;
     at?: Date;
   }): PaypalSubscription {
@@ -353,7 +355,13 @@ export class FakePaypal {
         ? {
             plan: {
               billing_cycles: (plan.billing_cycles ?? []).map((c) =>
-                c.sequence === 1 ? { ...c, pricing_scheme: { fixed_price: money(unit) } } : c,
+                c.sequence === 1
+                  ? {
+                      ...c,
+                      pricing_scheme: { fixed_price: money(unit) },
+                      total_cycles: input.firstCycleTotalCycles ?? c.total_cycles,
+                    }
+                  : c,
               ),
             },
           }
