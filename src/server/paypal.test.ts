@@ -13,6 +13,7 @@ import { testClock } from "./clock.ts";
 import type { Db } from "./db/db.ts";
 import { Invoices } from "./db/invoices.ts";
 import { PaypalApprovals } from "./db/ledger.ts";
+import { Outbox } from "./db/outbox.ts";
 import { PaypalStrays } from "./db/paypal-strays.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
 import { Users } from "./db/users.ts";
@@ -852,6 +853,72 @@ describe("PayPal's terms, all of them (issue 33 item 3)", () => {
     );
     expect((await deliver(right)).status).toBe(200);
     expect((await subscriptionOf(userId)).orderEnd).toBe(periodEnd(t0, 1, 1));
+  });
+});
+
+describe("a customer who leaves stops paying (issue 33 item 4)", () => {
+  async function mailsTo(email: string) {
+    return Outbox.latest(db(), 20, email);
+  }
+
+  it("deleting the account cancels the PayPal subscription at PayPal first, and says billing stopped", async () => {
+    const { client, userId, email, sub, t0 } = await subscriber();
+    const answer = await client.call(api.deleteUser, { body: { forgetMe: true } });
+    expect(answer.ok).toBe(true);
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
+    expect(await Users.byId(db(), userId)).toBeNull();
+    const [mail] = (await mailsTo(email)).filter((m) => m.subject === "Your billing has stopped");
+    expect(mail?.body).toContain("Your account has been deleted, and your billing has stopped.");
+    expect(mail?.body).toContain("Your PayPal subscription is cancelled at PayPal");
+    // A sale PayPal took all the same (its cancel crossed the renewal) is given back, not left
+    // waiting for an account that is gone.
+    const end = periodEnd(t0, 0, 1);
+    server.clock.set(end);
+    const sale = fake.sale(sub.id, MONTHLY_PRICE, new Date(end));
+    expect((await deliver(fake.event("PAYMENT.SALE.COMPLETED", sale))).status).toBe(200);
+    expect(refundsOf(sub.id)).toEqual(["9.99"]);
+  });
+
+  it("converting to free cancels at PayPal first, and says billing stopped", async () => {
+    const { client, userId, email, sub } = await subscriber();
+    const answer = await client.call(api.disbandInstance, {
+      body: { reason: "", forgetMe: false, deleteOwner: false, deleteMembers: false },
+    });
+    expect(answer.ok && answer.body.productCode).toBe("wv_free");
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
+    expect((await subscriptionOf(userId)).orderState).toBe("cancelled");
+    const [mail] = (await mailsTo(email)).filter((m) => m.subject === "Your billing has stopped");
+    expect(mail?.body).toContain(
+      "Your account is now on the free plan, and your billing has stopped.",
+    );
+  });
+
+  it("refuses to delete or convert, changing nothing, while PayPal cannot be reached", async () => {
+    const { client, userId, email, sub } = await subscriber();
+    fake.down = true;
+    try {
+      const deleted = await client.call(api.deleteUser, { body: { forgetMe: true } });
+      const converted = await client.call(api.disbandInstance, {
+        body: { reason: "", forgetMe: false, deleteOwner: false, deleteMembers: false },
+      });
+      for (const answer of [deleted, converted])
+        expect(answer.ok || [answer.status, answer.body.error_code]).toEqual([
+          503,
+          "billing_not_stopped",
+        ]);
+    } finally {
+      fake.down = false;
+    }
+    expect(await Users.byId(db(), userId)).not.toBeNull();
+    expect(await subscriptionOf(userId)).toMatchObject({
+      productCode: MONTHLY,
+      orderState: "automatic",
+    });
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("ACTIVE");
+    expect((await mailsTo(email)).map((m) => m.subject)).not.toContain("Your billing has stopped");
+    // Retried once PayPal answers: done.
+    expect((await client.call(api.deleteUser, { body: { forgetMe: true } })).ok).toBe(true);
+    expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
   });
 });
 
