@@ -78,7 +78,7 @@ describe("checkSubscription", () => {
     planId: "P-1",
     quantity: "1",
     lastPayment: { currency: "USD", value: "5.00" },
-    overriddenCycles: [
+    cycles: [
       { sequence: 1, value: "5.00" },
       { sequence: 2, value: "9.99" },
     ],
@@ -86,7 +86,7 @@ describe("checkSubscription", () => {
   it("accepts the subscription asked for", () => {
     expect(checkSubscription(active, expected)).toEqual({ ok: true });
     const runs = {
-      overriddenCycles: [
+      cycles: [
         { sequence: 1, value: "5.00", totalCycles: 1 },
         { sequence: 2, value: "9.99", totalCycles: 0 },
       ],
@@ -102,21 +102,49 @@ describe("checkSubscription", () => {
       [{ lastPayment: { currency: "USD", value: "4.99" } }, "wrong_amount"],
       [{ lastPayment: { currency: "EUR", value: "5.00" } }, "wrong_amount"],
       // The renewals' price overridden by the buyer's browser.
-      [{ overriddenCycles: [{ sequence: 2, value: "0.01" }] }, "wrong_amount"],
+      [{ cycles: [{ sequence: 2, value: "0.01" }] }, "wrong_amount"],
       // Issue 33 item 3: the discounted first cycle set to repeat, a first cycle of another
       // price, a renewal cycle that stops, a cycle the plan has not.
       [
         {
-          overriddenCycles: [
+          cycles: [
             { sequence: 1, value: "5.00", totalCycles: 999 },
             { sequence: 2, value: "9.99", totalCycles: 0 },
           ],
         },
         "wrong_cycles",
       ],
-      [{ overriddenCycles: [{ sequence: 1, value: "0.01" }] }, "wrong_cycles"],
-      [{ overriddenCycles: [{ sequence: 2, value: "9.99", totalCycles: 1 }] }, "wrong_cycles"],
-      [{ overriddenCycles: [{ sequence: 3, value: "9.99" }] }, "wrong_cycles"],
+      [
+        {
+          cycles: [
+            { sequence: 1, value: "0.01" },
+            { sequence: 2, value: "9.99" },
+          ],
+        },
+        "wrong_cycles",
+      ],
+      [
+        {
+          cycles: [
+            { sequence: 1, value: "5.00" },
+            { sequence: 2, value: "9.99", totalCycles: 1 },
+          ],
+        },
+        "wrong_cycles",
+      ],
+      [
+        {
+          cycles: [
+            { sequence: 1, value: "5.00" },
+            { sequence: 2, value: "9.99" },
+            { sequence: 3, value: "9.99" },
+          ],
+        },
+        "wrong_cycles",
+      ],
+      // Cycles PayPal did not report cannot be checked: refused, not taken on trust.
+      [{ cycles: [{ sequence: 2, value: "9.99" }] }, "wrong_cycles"],
+      [{ cycles: [] }, "wrong_cycles"],
     ];
     for (const [change, reason] of cases) {
       expect(checkSubscription({ ...active, ...change }, expected)).toEqual({ ok: false, reason });

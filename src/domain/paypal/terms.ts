@@ -74,10 +74,10 @@ export type SubscriptionFacts = {
   quantity: string | undefined;
   lastPayment: { currency: string; value: string } | null;
   /**
-   * The billing cycles the subscription overrode (PayPal's plan_override): each one's unit price
-   * and how many times it runs (0: for ever), when given; what is not given is the plan's own.
+   * The subscription's billing cycles as PayPal reports them (its plan inline, overrides
+   * applied): each one's unit price and how many times it runs (0: for ever), when given.
    */
-  overriddenCycles: { sequence: number; value: string | undefined; totalCycles?: number }[];
+  cycles: { sequence: number; value: string | undefined; totalCycles?: number }[];
 };
 
 export type SubscriptionCheck =
@@ -94,13 +94,16 @@ export type SubscriptionCheck =
     };
 
 /**
- * Whether the cycles a subscription overrode keep the catalogue's terms, which the plan we made
- * has (services/paypal-plans.ts): cycle 1 is the first payment, once; cycle 2 the renewal price,
- * for ever. A first-term price set to repeat (cycle 1 run 999 times), a renewal price changed or a
- * renewal cycle that ends or a cycle the plan has not would bill other terms than those sold.
+ * Whether the subscription's cycles are the catalogue's terms, which the plan we made has
+ * (services/paypal-plans.ts): cycle 1 is the first payment, once; cycle 2 the renewal price, for
+ * ever; no other. A first-term price set to repeat (cycle 1 run 999 times), a renewal price
+ * changed, a renewal cycle that ends, a cycle missing or one the plan has not would bill other
+ * terms than those sold.
  */
 function cyclesKeepTerms(facts: SubscriptionFacts, terms: PaypalTerms): boolean {
-  return facts.overriddenCycles.every((cycle) => {
+  const sequences = facts.cycles.map((c) => c.sequence).sort();
+  if (sequences.join() !== "1,2") return false;
+  return facts.cycles.every((cycle) => {
     const runs = cycle.totalCycles;
     if (cycle.sequence === 1)
       return (
@@ -128,11 +131,7 @@ export function checkSubscription(
   if (facts.planId !== expected.planId) return { ok: false, reason: "wrong_plan" };
   if (Number(facts.quantity ?? "1") !== expected.terms.quantity)
     return { ok: false, reason: "wrong_quantity" };
-  if (
-    facts.overriddenCycles.some(
-      (c) => c.sequence === 2 && centsOf(c.value) !== expected.terms.unitCents,
-    )
-  )
+  if (facts.cycles.some((c) => c.sequence === 2 && centsOf(c.value) !== expected.terms.unitCents))
     return { ok: false, reason: "wrong_amount" };
   if (!cyclesKeepTerms(facts, expected.terms)) return { ok: false, reason: "wrong_cycles" };
   const paid = facts.lastPayment;

@@ -182,7 +182,14 @@ export class FakePaypal {
     if (m) {
       const sub = this.subscriptions.get(decodeURIComponent(m[1] as string));
       if (!sub) return notFound;
-      if (method === "GET" && !m[2]) return { status: 200, body: sub };
+      if (method === "GET" && !m[2]) {
+        // As PayPal: the plan inline (overrides applied) only when asked with fields=plan.
+        const { plan, ...rest } = sub;
+        const fields = (url.searchParams.get("fields") ?? "").split(",");
+        if (!fields.includes("plan")) return { status: 200, body: rest };
+        const cycles = plan?.billing_cycles ?? this.plans.get(sub.plan_id ?? "")?.billing_cycles;
+        return { status: 200, body: { ...rest, plan: { billing_cycles: cycles ?? [] } } };
+      }
       if (method === "GET" && m[2] === "/transactions") {
         const from = Date.parse(url.searchParams.get("start_time") ?? "");
         const to = Date.parse(url.searchParams.get("end_time") ?? "");
