@@ -893,6 +893,13 @@ describe("a customer who leaves stops paying (issue 33 item 4)", () => {
     );
   });
 
+  it("deletes an account whose PayPal subscription PayPal does not know (nothing there bills)", async () => {
+    const { client, userId } = await account();
+    await db().transaction((tx) => Users.update(tx, userId, { paypalSubscriptionId: "I-GONE" }));
+    expect((await client.call(api.deleteUser, { body: { forgetMe: true } })).ok).toBe(true);
+    expect(await Users.byId(db(), userId)).toBeNull();
+  });
+
   it("refuses to delete or convert, changing nothing, while PayPal cannot be reached", async () => {
     const { client, userId, email, sub } = await subscriber();
     fake.down = true;

@@ -12,6 +12,7 @@ import type { AppDeps } from "../context.ts";
 import type { Queryable } from "../db/db.ts";
 import { PaypalStrays } from "../db/paypal-strays.ts";
 import { type User, Users } from "../db/users.ts";
+import { PaypalApiError } from "../payments/paypal-client.ts";
 
 export type StopBillingDeps = Pick<AppDeps, "paypal" | "payments" | "log">;
 
@@ -35,11 +36,14 @@ export async function stopRecurringBilling(
       await deps.paypal.cancelSubscription(user.paypalSubscriptionId, why);
       stopped.paypal = true;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      deps.log.warn(
-        `billing: PayPal ${user.paypalSubscriptionId} not cancelled (${why}): ${message}`,
-      );
-      return { ok: false, provider: "paypal", message };
+      // One PayPal does not know can bill nothing: nothing to cancel.
+      if (!(error instanceof PaypalApiError && error.status === 404)) {
+        const message = error instanceof Error ? error.message : String(error);
+        deps.log.warn(
+          `billing: PayPal ${user.paypalSubscriptionId} not cancelled (${why}): ${message}`,
+        );
+        return { ok: false, provider: "paypal", message };
+      }
     }
   }
   if (user.paymentCustomer !== null) {
