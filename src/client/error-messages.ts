@@ -79,6 +79,7 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "paypal_subscriptions_only":
     case "paypal_provider_error":
     case "paypal_change_not_supported":
+    case "billing_not_stopped":
     case "webhook_not_verified":
     case "idempotency_key_required":
     case "idempotency_key_reused":

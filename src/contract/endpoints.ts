@@ -246,6 +246,7 @@ export const ERROR_CODE_LIST = [
   "paypal_subscriptions_only",
   "paypal_provider_error",
   "paypal_change_not_supported",
+  "billing_not_stopped",
   "invalid_tax_id",
   "webhook_signature_invalid",
   "webhook_not_configured",

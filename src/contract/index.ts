@@ -134,7 +134,7 @@ export const api = withSchemas(endpoints, {
   deleteUser: {
     body: user.DeleteUserRequest,
     response: Success,
-    errors: [...ACCOUNT_CHANGE_ERRORS, "not_on_trial"],
+    errors: [...ACCOUNT_CHANGE_ERRORS, "not_on_trial", "billing_not_stopped"],
   },
   verifyEmailCode: {
     body: user.VerifyEmailCodeRequest,
@@ -154,7 +154,12 @@ export const api = withSchemas(endpoints, {
   disbandInstance: {
     body: user.DisbandRequest,
     response: user.DisbandResponse,
-    errors: [...ACCOUNT_CHANGE_ERRORS, "not_instance_owner", "managed_account"],
+    errors: [
+      ...ACCOUNT_CHANGE_ERRORS,
+      "not_instance_owner",
+      "managed_account",
+      "billing_not_stopped",
+    ],
   },
   leaveInstance: {
     body: NoBody,

@@ -241,6 +241,12 @@ export const API_ERRORS = {
     message:
       "This subscription is paid through PayPal: change it by choosing PayPal at the payment step (PayPal then replaces the old subscription), or cancel it first to pay by card.",
   },
+  // Deleting or converting an account stops its billing at every provider first (issue 33).
+  billing_not_stopped: {
+    status: 503,
+    message:
+      "Your billing could not be stopped right now (the payment provider could not be reached), so nothing was changed: your account and plan are as they were. Try again in a few minutes.",
+  },
   // Idempotency
   idempotency_key_required: {
     status: 400,

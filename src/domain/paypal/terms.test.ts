@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { centsOf, checkSubscription, paypalTerms, paypalValue } from "./terms.ts";
+import {
+  centsOf,
+  checkSubscription,
+  paypalTerms,
+  paypalValue,
+  type SubscriptionFacts,
+} from "./terms.ts";
 
 const single = {
   productCode: "wv_single_1m",
@@ -66,19 +72,26 @@ describe("PayPal's amounts", () => {
 describe("checkSubscription", () => {
   const terms = paypalTerms({ ...single, firstTotalCents: 500 });
   const expected = { orderKey: "PAYID-1", planId: "P-1", terms };
-  const active = {
+  const active: SubscriptionFacts = {
     status: "ACTIVE",
     customId: "PAYID-1",
     planId: "P-1",
     quantity: "1",
     lastPayment: { currency: "USD", value: "5.00" },
-    overriddenCycles: [
+    cycles: [
       { sequence: 1, value: "5.00" },
       { sequence: 2, value: "9.99" },
     ],
   };
   it("accepts the subscription asked for", () => {
     expect(checkSubscription(active, expected)).toEqual({ ok: true });
+    const runs = {
+      cycles: [
+        { sequence: 1, value: "5.00", totalCycles: 1 },
+        { sequence: 2, value: "9.99", totalCycles: 0 },
+      ],
+    };
+    expect(checkSubscription({ ...active, ...runs }, expected)).toEqual({ ok: true });
   });
   it("names what differs", () => {
     const cases: [Partial<typeof active>, string][] = [
@@ -89,7 +102,49 @@ describe("checkSubscription", () => {
       [{ lastPayment: { currency: "USD", value: "4.99" } }, "wrong_amount"],
       [{ lastPayment: { currency: "EUR", value: "5.00" } }, "wrong_amount"],
       // The renewals' price overridden by the buyer's browser.
-      [{ overriddenCycles: [{ sequence: 2, value: "0.01" }] }, "wrong_amount"],
+      [{ cycles: [{ sequence: 2, value: "0.01" }] }, "wrong_amount"],
+      // Issue 33 item 3: the discounted first cycle set to repeat, a first cycle of another
+      // price, a renewal cycle that stops, a cycle the plan has not.
+      [
+        {
+          cycles: [
+            { sequence: 1, value: "5.00", totalCycles: 999 },
+            { sequence: 2, value: "9.99", totalCycles: 0 },
+          ],
+        },
+        "wrong_cycles",
+      ],
+      [
+        {
+          cycles: [
+            { sequence: 1, value: "0.01" },
+            { sequence: 2, value: "9.99" },
+          ],
+        },
+        "wrong_cycles",
+      ],
+      [
+        {
+          cycles: [
+            { sequence: 1, value: "5.00" },
+            { sequence: 2, value: "9.99", totalCycles: 1 },
+          ],
+        },
+        "wrong_cycles",
+      ],
+      [
+        {
+          cycles: [
+            { sequence: 1, value: "5.00" },
+            { sequence: 2, value: "9.99" },
+            { sequence: 3, value: "9.99" },
+          ],
+        },
+        "wrong_cycles",
+      ],
+      // Cycles PayPal did not report cannot be checked: refused, not taken on trust.
+      [{ cycles: [{ sequence: 2, value: "9.99" }] }, "wrong_cycles"],
+      [{ cycles: [] }, "wrong_cycles"],
     ];
     for (const [change, reason] of cases) {
       expect(checkSubscription({ ...active, ...change }, expected)).toEqual({ ok: false, reason });

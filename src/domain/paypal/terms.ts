@@ -73,21 +73,54 @@ export type SubscriptionFacts = {
   planId: string | undefined;
   quantity: string | undefined;
   lastPayment: { currency: string; value: string } | null;
-  /** The first cycle's overridden unit price, when the plan was overridden. */
-  overriddenCycles: { sequence: number; value: string | undefined }[];
+  /**
+   * The subscription's billing cycles as PayPal reports them (its plan inline, overrides
+   * applied): each one's unit price and how many times it runs (0: for ever), when given.
+   */
+  cycles: { sequence: number; value: string | undefined; totalCycles?: number }[];
 };
 
 export type SubscriptionCheck =
   | { ok: true }
   | {
       ok: false;
-      reason: "not_active" | "wrong_custom_id" | "wrong_plan" | "wrong_quantity" | "wrong_amount";
+      reason:
+        | "not_active"
+        | "wrong_custom_id"
+        | "wrong_plan"
+        | "wrong_quantity"
+        | "wrong_amount"
+        | "wrong_cycles";
     };
+
+/**
+ * Whether the subscription's cycles are the catalogue's terms, which the plan we made has
+ * (services/paypal-plans.ts): cycle 1 is the first payment, once; cycle 2 the renewal price, for
+ * ever; no other. A first-term price set to repeat (cycle 1 run 999 times), a renewal price
+ * changed, a renewal cycle that ends, a cycle missing or one the plan has not would bill other
+ * terms than those sold.
+ */
+function cyclesKeepTerms(facts: SubscriptionFacts, terms: PaypalTerms): boolean {
+  const sequences = facts.cycles.map((c) => c.sequence).sort();
+  if (sequences.join() !== "1,2") return false;
+  return facts.cycles.every((cycle) => {
+    const runs = cycle.totalCycles;
+    if (cycle.sequence === 1)
+      return (
+        (runs === undefined || runs === 1) &&
+        (cycle.value === undefined || centsOf(cycle.value) === terms.firstUnitCents)
+      );
+    if (cycle.sequence === 2)
+      return (runs === undefined || runs === 0) && centsOf(cycle.value) === terms.unitCents;
+    return false;
+  });
+}
 
 /**
  * Whether a subscription PayPal reports is the one this purchase asked for: ACTIVE (its first
  * payment taken), our order key, the plan and quantity we priced, the first payment we quoted,
- * and no override of the renewals' price.
+ * and every cycle it overrode on the catalogue's terms (the first price once, then the renewal
+ * price for ever).
  */
 export function checkSubscription(
   facts: SubscriptionFacts,
@@ -98,12 +131,9 @@ export function checkSubscription(
   if (facts.planId !== expected.planId) return { ok: false, reason: "wrong_plan" };
   if (Number(facts.quantity ?? "1") !== expected.terms.quantity)
     return { ok: false, reason: "wrong_quantity" };
-  if (
-    facts.overriddenCycles.some(
-      (c) => c.sequence !== 1 && centsOf(c.value) !== expected.terms.unitCents,
-    )
-  )
+  if (facts.cycles.some((c) => c.sequence === 2 && centsOf(c.value) !== expected.terms.unitCents))
     return { ok: false, reason: "wrong_amount" };
+  if (!cyclesKeepTerms(facts, expected.terms)) return { ok: false, reason: "wrong_cycles" };
   const paid = facts.lastPayment;
   if (
     paid === null ||

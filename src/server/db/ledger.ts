@@ -115,6 +115,10 @@ export const SandboxCustomers = {
     );
     return r?.token_id ?? null;
   },
+  /** The customer's saved card forgotten: a charge then finds no card (the provider's detach). */
+  async remove(q: Queryable, customerId: string): Promise<void> {
+    await q.run("DELETE FROM sandbox_customers WHERE id = ?", [customerId]);
+  },
 };
 
 // One charge row, written by the single-statement insert and by the plain one.

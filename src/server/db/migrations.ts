@@ -618,6 +618,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX orders_user_key ON orders(user_id, idempotency_key);
     `,
   },
+  {
+    // Issue 33 item 2 (decision 0076): a PayPal refund or reversal of a sale no order records yet
+    // (it came before the sale's PAYMENT.SALE.COMPLETED) is kept here, whole, and applied once
+    // the sale is recorded, instead of being acknowledged and lost.
+    version: 27,
+    name: "PayPal events kept until their sale is known",
+    sql: `
+      CREATE TABLE paypal_kept_events (
+        event_id TEXT PRIMARY KEY,
+        sale_id TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        kept_at INTEGER NOT NULL
+      );
+      CREATE INDEX paypal_kept_events_sale ON paypal_kept_events(sale_id);
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

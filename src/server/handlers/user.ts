@@ -21,6 +21,12 @@ import { codeHash, EMAIL_CODE_MAX_ATTEMPTS, sendEmailCode } from "../services/em
 import { isGdprCountry, locationOf } from "../services/location.ts";
 import { convertToFree, disbandInstance } from "../services/orders.ts";
 import { endSession } from "../services/sessions.ts";
+import {
+  anyStopped,
+  queueBillingStopped,
+  recordBillingStopped,
+  stopRecurringBilling,
+} from "../services/stop-billing.ts";
 import { contextView, priceSetOf, userInfoView } from "../services/views.ts";
 import { accountOf } from "./helpers.ts";
 
@@ -184,10 +190,21 @@ export function userRoutes(routes: Routes): void {
   });
 
   // Cancel trial (spec 7: DELETE /api/4/user/ {forgetMe}). forgetMe also deletes the account.
+  // Billing stops at every provider first; if one cannot be reached nothing changes here.
   routes.api(api.deleteUser, async (ctx, { body, account }) => {
     if (!account.isTrial && !body.forgetMe) return fail("not_on_trial");
+    const billing = await stopRecurringBilling(
+      ctx.app,
+      account.user,
+      body.forgetMe ? "account deleted" : "trial cancelled",
+    );
+    if (!billing.ok) return fail("billing_not_stopped");
     const now = ctx.now();
     await ctx.app.db.transaction(async (tx) => {
+      const stopped = { stopped: billing.stopped, deleted: body.forgetMe, now };
+      await recordBillingStopped(tx, account.user, stopped);
+      if (anyStopped(billing.stopped))
+        await queueBillingStopped(tx, ctx.app, account.user, stopped);
       await Events.insert(tx, {
         kind: "cancellation",
         name: "cancel_trial",
@@ -203,6 +220,7 @@ export function userRoutes(routes: Routes): void {
         await convertToFree(tx, account, now);
       }
     });
+    if (anyStopped(billing.stopped)) ctx.app.mailer.kick();
     if (body.forgetMe) await endSession(ctx);
     return json({ success: true });
   });
@@ -251,8 +269,19 @@ export function userRoutes(routes: Routes): void {
   routes.api(api.disbandInstance, async (ctx, { body, account }) => {
     if (account.isMember) return fail("not_instance_owner");
     if (account.managed) return fail("managed_account");
+    // As a deletion: billing stops at every provider first, or nothing changes.
+    const billing = await stopRecurringBilling(
+      ctx.app,
+      account.user,
+      body.deleteOwner ? "account deleted" : "converted to free",
+    );
+    if (!billing.ok) return fail("billing_not_stopped");
     const now = ctx.now();
     await ctx.app.db.transaction(async (tx) => {
+      const stopped = { stopped: billing.stopped, deleted: body.deleteOwner, now };
+      await recordBillingStopped(tx, account.user, stopped);
+      if (anyStopped(billing.stopped))
+        await queueBillingStopped(tx, ctx.app, account.user, stopped);
       await Events.insert(tx, {
         kind: "cancellation",
         name: "convert_to_free",
@@ -268,6 +297,7 @@ export function userRoutes(routes: Routes): void {
         await convertToFree(tx, account, now);
       }
     });
+    if (anyStopped(billing.stopped)) ctx.app.mailer.kick();
     if (body.deleteOwner) await endSession(ctx);
     return json({ success: true, productCode: FREE_PRODUCT });
   });

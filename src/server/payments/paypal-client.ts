@@ -59,8 +59,11 @@ export type PaypalSubscription = {
   custom_id?: string;
   start_time?: string;
   plan_overridden?: boolean;
-  /** The inline plan when overridden: only its billing cycles are read. */
-  plan?: { billing_cycles?: PaypalBillingCycle[] };
+  /**
+   * The plan inline, overrides applied (only with `fields=plan`): only its billing cycles are
+   * read, and an override may leave out what it does not change (frequency, tenure, price).
+   */
+  plan?: { billing_cycles?: Partial<PaypalBillingCycle>[] };
   billing_info?: {
     outstanding_balance?: PaypalMoney;
     last_payment?: { amount: PaypalMoney; time: string };
@@ -257,8 +260,12 @@ export class PaypalClient {
     return this.call("GET", `/v1/billing/plans?${query}`);
   }
 
+  /**
+   * The subscription with its plan inline (`fields=plan`: PayPal leaves the plan, and so the
+   * billing cycles a subscription overrode, out of the answer unless asked).
+   */
   getSubscription(id: string): Promise<PaypalSubscription> {
-    return this.call("GET", `/v1/billing/subscriptions/${encodeURIComponent(id)}`);
+    return this.call("GET", `/v1/billing/subscriptions/${encodeURIComponent(id)}?fields=plan`);
   }
 
   /** Cancels at PayPal; a subscription PayPal has already ended counts as cancelled. */

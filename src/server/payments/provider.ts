@@ -120,4 +120,13 @@ export interface PaymentProvider {
     amount: number;
     paymentId: string;
   }): Promise<CancelResult>;
+  /**
+   * Takes the saved card off the customer at the provider (Stripe: the PaymentMethod detached),
+   * so nothing can charge it again: an account deleted or converted to free (issue 33 item 4).
+   * A card already gone counts as removed; `ok: false` when the provider could not be reached.
+   */
+  removeCard(input: {
+    customerId: string;
+    paymentMethodId: string | null;
+  }): Promise<{ ok: true } | { ok: false; message: string }>;
 }

@@ -170,6 +170,11 @@ export function createSandboxProvider(db: Db, clock: Clock): PaymentProvider {
       return previous ? answerOf(previous) : null;
     },
 
+    async removeCard({ customerId }) {
+      await db.transaction((tx) => SandboxCustomers.remove(tx, customerId));
+      return { ok: true };
+    },
+
     async cancelPayment({ customerId, orderKey, amount, paymentId }): Promise<CancelResult> {
       const ours = (c: { idempotencyKey: string; customerId: string; amount: number } | null) =>
         c !== null &&

@@ -468,6 +468,29 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       }
     },
 
+    async removeCard({ paymentMethodId }) {
+      // Without a PaymentMethod the sandbox-era customer has nothing saved to detach.
+      if (paymentMethodId === null) return { ok: true };
+      const deadline = Date.now() + deadlineMs;
+      try {
+        await attempts(
+          "card detach",
+          deadline,
+          (timeout) => stripe.paymentMethods.detach(paymentMethodId, {}, { timeout }),
+          { left: false },
+        );
+        return { ok: true };
+      } catch (error) {
+        // Detached already (or never attached): nothing can charge it.
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          (error.code === "resource_missing" || /not attached/i.test(error.message))
+        )
+          return { ok: true };
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+    },
+
     async cancelPayment(input): Promise<CancelResult> {
       const deadline = Date.now() + deadlineMs;
       const state = { left: false };

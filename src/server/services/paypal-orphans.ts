@@ -5,13 +5,15 @@
 // waiting whose subscription is known (from the CREATED webhook, the browser's report right
 // after createSubscription, or a confirm call that found it pending) and confirms it the same
 // way. A subscription that paid for nothing (services/paypal-strays.ts) and is not yet cancelled
-// and refunded is settled here too. Runs every few minutes on each server; confirms are
+// and refunded is settled here too, and a refund or reversal kept until its sale is known
+// (decision 0076) is applied once it is. Runs every few minutes on each server; confirms are
 // idempotent per order key, refunds per sale.
 
 import { DAY_MS } from "../clock.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
 import { settleOpenStrays } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval, type PaypalDeps } from "./paypal-subscriptions.ts";
+import { applyKeptEvents } from "./paypal-webhooks.ts";
 
 export type SweepRun = {
   ordered: number;
@@ -23,6 +25,9 @@ export type SweepRun = {
   straysOpen: number;
   /** Cents refunded by this run. */
   refunded: number;
+  /** Kept events (decision 0076) applied by this run; kept events still waiting after it. */
+  keptApplied: number;
+  keptWaiting: number;
 };
 
 /** Approvals are left this long for their own confirm call before the sweep looks. */
@@ -39,6 +44,8 @@ export async function sweepPaypalOrphans(deps: PaypalDeps): Promise<SweepRun> {
     straysSettled: 0,
     straysOpen: 0,
     refunded: 0,
+    keptApplied: 0,
+    keptWaiting: 0,
   };
   const now = deps.clock.now();
   const waiting = await PaypalApprovals.waiting(deps.db, {
@@ -66,6 +73,11 @@ export async function sweepPaypalOrphans(deps: PaypalDeps): Promise<SweepRun> {
   run.straysSettled = strays.settled;
   run.straysOpen = strays.open;
   run.refunded = strays.refunded;
+  const kept = await applyKeptEvents(deps);
+  run.keptApplied = kept.applied;
+  run.keptWaiting = kept.kept;
+  if (kept.kept > 0)
+    deps.log.warn(`paypal sweep: ${kept.kept} refund or reversal event(s) wait for their sale`);
   if (run.ordered + run.refused + strays.settled + strays.open > 0)
     deps.log.info(
       `paypal sweep: ${run.ordered} orphan(s) ordered, ${run.refused} refused; ${strays.settled} stray(s) settled (${strays.refunded} cents refunded), ${strays.open} still open`,

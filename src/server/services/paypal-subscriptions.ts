@@ -128,9 +128,10 @@ function factsOf(sub: PaypalSubscription) {
           value: sub.billing_info.last_payment.amount.value,
         }
       : null,
-    overriddenCycles: (sub.plan?.billing_cycles ?? []).map((c) => ({
-      sequence: c.sequence,
+    cycles: (sub.plan?.billing_cycles ?? []).map((c) => ({
+      sequence: c.sequence ?? 0,
       value: c.pricing_scheme?.fixed_price.value,
+      ...(typeof c.total_cycles === "number" ? { totalCycles: c.total_cycles } : {}),
     })),
   };
 }

@@ -18,7 +18,9 @@
 //   renewal is (services/paid-renewal.ts: a change scheduled for the period end takes effect).
 //   A sale of a stray (a subscription that paid for nothing here) is refunded.
 // - PAYMENT.SALE.REFUNDED / REVERSED: recorded as refunds; a full refund or reversal of the period
-//   now paid ends it now and cancels the subscription at PayPal.
+//   now paid ends it now and cancels the subscription at PayPal. One of a sale no order records
+//   yet (it overtook the sale's PAYMENT.SALE.COMPLETED) is kept, acknowledged, and applied once
+//   the sale is recorded (decision 0076; db/paypal-kept-events.ts); the sweep retries the rest.
 // - CUSTOMER.DISPUTE.CREATED: recorded for the operator; access follows the outcome (a reversal).
 import { centsOf } from "../../domain/paypal/terms.ts";
 import { nextRenewalStep } from "../../domain/renewals/index.ts";
@@ -28,6 +30,7 @@ import type { Queryable } from "../db/db.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
 import { Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
+import { PaypalKeptEvents } from "../db/paypal-kept-events.ts";
 import { PaypalStrays } from "../db/paypal-strays.ts";
 import { Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
@@ -42,12 +45,12 @@ import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
 import { recordRefund } from "./refunds.ts";
 import { billingState } from "./renewals.ts";
 
+/** What applying an event needs (a kept event is applied without a delivery to verify). */
 export type WebhookDeps = Pick<
   AppDeps,
   "db" | "catalog" | "clock" | "log" | "mailer" | "config"
 > & {
   paypal: PaypalClient;
-  webhookId: string;
 };
 
 export type WebhookOutcome =
@@ -92,7 +95,7 @@ export function transmissionOf(
 
 /** Verifies and applies one delivery. Never changes anything for an unverified one. */
 export async function handlePaypalWebhook(
-  deps: WebhookDeps,
+  deps: WebhookDeps & { webhookId: string },
   raw: string,
   headers: Record<string, string | string[] | undefined>,
 ): Promise<WebhookOutcome> {
@@ -275,6 +278,9 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       // confirm (so a refund of it finds the order).
       const applied = await db.transaction(async (tx) => {
         if (!(await claim(tx, deps, event))) return "duplicate";
+        // The same sale under another event id, after its renewal moved the period on: one
+        // order, and the first payment's order never takes a renewal's sale id.
+        if (await Orders.byChargeRef(tx, chargeRef)) return "sale recorded already";
         const first = await Orders.byChargeRef(tx, `paypal-first:${subscriptionId}`);
         if (first)
           await Orders.setChargeRef(tx, first.id, `paypal-first:${subscriptionId}`, chargeRef);
@@ -300,18 +306,33 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       return claimOnly(deps, event, "no renewal due: refunded");
     }
     const priced = await priceRenewal(deps, fresh, sub, step, at);
-    // What PayPal charged is what was paid; the pricing module splits it when it agrees.
+    // Only the recorded renewal price (the pricing module's, on the subscription's recorded
+    // basis) pays for a period: a sale of any other amount (terms changed at PayPal, a first-term
+    // price repeated) extends nothing, and the team is told (issue 33 item 3).
     const charge = priced.ok && priced.charge.total === cents ? priced.charge : null;
     if (charge === null) {
-      deps.log.warn(
-        `paypal: sale ${saleId} of ${cents} cents differs from the renewal price ${priced.ok ? priced.charge.total : "?"}`,
+      const expected = priced.ok ? priced.charge.total : null;
+      deps.log.error(
+        `paypal: sale ${saleId} of ${subscriptionId} took ${cents} cents, not the renewal price ${expected ?? "?"}: nothing extended, for the team to settle`,
       );
+      const flagged = await db.transaction(async (tx) => {
+        if (!(await claim(tx, deps, event))) return "duplicate";
+        await Events.insert(tx, {
+          kind: "payment",
+          name: "paypal_sale_amount_mismatch",
+          userId: fresh.id,
+          payload: { subscriptionId, saleId, cents, expected },
+          now,
+        });
+        return "amount differs: nothing extended, flagged";
+      });
+      return { status: 200, applied: flagged };
     }
     const order = renewalOrder(catalog, fresh, {
       productCode: step.productCode,
       seats: step.seats,
-      subTotal: charge?.subTotal ?? cents,
-      salesTax: charge?.salesTax ?? 0,
+      subTotal: charge.subTotal,
+      salesTax: charge.salesTax,
       total: cents,
       processor: "paypal",
       chargeRef,
@@ -343,6 +364,8 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
     return { status: 200, applied };
   });
   if (renewed !== null) await numberAfterCommit(deps, renewed);
+  // A refund or reversal that overtook this sale is applied now that the sale is recorded.
+  if (outcome.status === 200) await applyKeptEvents(deps, saleId);
   return outcome;
 }
 
@@ -355,10 +378,7 @@ async function moneyBack(deps: WebhookDeps, event: PaypalEvent): Promise<Webhook
   const cents = amountOf(resource);
   if (!saleId || !refundId || cents === null) return claimOnly(deps, event, "ignored");
   const order = await Orders.byChargeRef(deps.db, `paypal-sale:${saleId}`);
-  if (!order) {
-    deps.log.warn(`paypal: ${event.event_type} of sale ${saleId}, which no order here records`);
-    return claimOnly(deps, event, "unknown sale");
-  }
+  if (!order) return keepUntilSaleKnown(deps, event, saleId);
   const user = await Users.byId(deps.db, order.userId);
   if (!user) return claimOnly(deps, event, "no account");
   return underLock(deps, user, async (fresh) => {
@@ -411,4 +431,63 @@ async function moneyBack(deps: WebhookDeps, event: PaypalEvent): Promise<Webhook
     });
     return { status: 200, applied };
   });
+}
+
+const KEPT = "kept until its sale is known";
+
+/**
+ * A refund or reversal of a sale no order records yet: kept and acknowledged, never claimed and
+ * dropped (decision 0076). Our own refund of a stray's payment concerns no order: claimed.
+ */
+async function keepUntilSaleKnown(
+  deps: WebhookDeps,
+  event: PaypalEvent,
+  saleId: string,
+): Promise<WebhookOutcome> {
+  if (await PaypalStrays.refundOf(deps.db, saleId))
+    return claimOnly(deps, event, "refund of a stray payment");
+  const now = deps.clock.now();
+  await deps.db.transaction((tx) =>
+    PaypalKeptEvents.keep(tx, {
+      eventId: event.id,
+      saleId,
+      eventType: event.event_type,
+      body: JSON.stringify(event),
+      at: now,
+    }),
+  );
+  deps.log.warn(`paypal: ${event.event_type} ${event.id} of sale ${saleId}, unknown yet: kept`);
+  // The sale recorded between the look above and the keep: its own pass may have missed this.
+  if (await Orders.byChargeRef(deps.db, `paypal-sale:${saleId}`))
+    await applyKeptEvents(deps, saleId);
+  return { status: 200, applied: KEPT };
+}
+
+/**
+ * Applies the kept events of one sale (or, without one, the oldest kept events: the sweep), each
+ * as its delivery would be: its claim makes a second application change nothing. One that still
+ * cannot be applied (its sale unknown, the account busy, PayPal unreachable) stays kept.
+ */
+export async function applyKeptEvents(
+  deps: WebhookDeps,
+  saleId?: string,
+): Promise<{ applied: number; kept: number }> {
+  const kept =
+    saleId === undefined
+      ? await PaypalKeptEvents.oldest(deps.db, 100)
+      : await PaypalKeptEvents.forSale(deps.db, saleId);
+  let applied = 0;
+  for (const one of kept) {
+    let outcome: WebhookOutcome;
+    try {
+      outcome = await moneyBack(deps, JSON.parse(one.body) as PaypalEvent);
+    } catch (error) {
+      deps.log.warn(`paypal: kept event ${one.eventId} not applied yet: ${String(error)}`);
+      continue;
+    }
+    if (outcome.status !== 200 || outcome.applied === KEPT) continue;
+    await deps.db.transaction((tx) => PaypalKeptEvents.drop(tx, one.eventId));
+    applied += 1;
+  }
+  return { applied, kept: kept.length - applied };
 }

@@ -66,6 +66,8 @@ export class FakePaypal {
   down = false;
   /** Set to make refunds alone answer 503 (PayPal's Payments API unreachable). */
   refundsDown = false;
+  /** Set to make subscription cancels alone answer 503. */
+  cancelsDown = false;
   private readonly secret = randomBytes(16);
   private readonly tokens = new Set<string>();
   private readonly planRequests = new Map<string, string>();
@@ -180,7 +182,14 @@ export class FakePaypal {
     if (m) {
       const sub = this.subscriptions.get(decodeURIComponent(m[1] as string));
       if (!sub) return notFound;
-      if (method === "GET" && !m[2]) return { status: 200, body: sub };
+      if (method === "GET" && !m[2]) {
+        // As PayPal: the plan inline (overrides applied) only when asked with fields=plan.
+        const { plan, ...rest } = sub;
+        const fields = (url.searchParams.get("fields") ?? "").split(",");
+        if (!fields.includes("plan")) return { status: 200, body: rest };
+        const cycles = plan?.billing_cycles ?? this.plans.get(sub.plan_id ?? "")?.billing_cycles;
+        return { status: 200, body: { ...rest, plan: { billing_cycles: cycles ?? [] } } };
+      }
       if (method === "GET" && m[2] === "/transactions") {
         const from = Date.parse(url.searchParams.get("start_time") ?? "");
         const to = Date.parse(url.searchParams.get("end_time") ?? "");
@@ -200,6 +209,8 @@ export class FakePaypal {
           },
         };
       }
+      if (method === "POST" && m[2] === "/cancel" && this.cancelsDown)
+        return { status: 503, body: { name: "SERVICE_UNAVAILABLE", message: "down" } };
       if (method === "POST" && m[2] === "/cancel") {
         if (sub.status !== "ACTIVE" && sub.status !== "SUSPENDED")
           return {
@@ -325,6 +336,8 @@ export class FakePaypal {
     customId: string;
     quantity: number;
     firstCycleUnitPrice?: string | null;
+    /** How many times the overridden first cycle runs (a buyer's edit: 999 repeats it). */
+    firstCycleTotalCycles?: number;
     status?: PaypalSubscriptionStatus;
     at?: Date;
   }): PaypalSubscription {
@@ -349,7 +362,13 @@ export class FakePaypal {
         ? {
             plan: {
               billing_cycles: (plan.billing_cycles ?? []).map((c) =>
-                c.sequence === 1 ? { ...c, pricing_scheme: { fixed_price: money(unit) } } : c,
+                c.sequence === 1
+                  ? {
+                      ...c,
+                      pricing_scheme: { fixed_price: money(unit) },
+                      total_cycles: input.firstCycleTotalCycles ?? c.total_cycles,
+                    }
+                  : c,
               ),
             },
           }

@@ -419,6 +419,15 @@ export class StripeFake {
       const pi = this.paymentIntents.get(m[1] as string);
       return pi ? [200, pi] : missing("payment_intent", m[1] as string);
     }
+    m = path.match(/^\/v1\/payment_methods\/([^/]+)\/detach$/);
+    if (m && method === "POST") {
+      // The fake's cards are shared by its customers: a detach is seen in `requests`, and the
+      // card comes back attached to no customer, as Stripe answers.
+      const pm = FAKE_CARDS[m[1] as string];
+      return pm
+        ? [200, paymentMethod(m[1] as string, pm, null)]
+        : missing("payment_method", m[1] as string);
+    }
     m = path.match(/^\/v1\/payment_methods\/([^/]+)$/);
     if (m) {
       const pm = FAKE_CARDS[m[1] as string];
