@@ -248,6 +248,7 @@ export const ERROR_CODE_LIST = [
   "paypal_change_not_supported",
   "invalid_tax_id",
   "webhook_signature_invalid",
+  "webhook_event_invalid",
   "webhook_not_configured",
   "webhook_not_verified",
   "webhook_not_applied",
