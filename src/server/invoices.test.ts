@@ -690,6 +690,41 @@ describe("quotes (spec 2.3 /orders?seats=)", () => {
   });
 });
 
+describe("quote PDFs under a flood", () => {
+  it("renders a few at once and sheds the rest with 429 and Retry-After; the same quote is the same bytes", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        server.client().fetch(`/orders/quote.pdf?seats=${2000 + i}`),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);
+    for (const shed of answers.filter((a) => a.status === 429)) {
+      expect(Number(shed.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(await shed.json()).toMatchObject({ error_code: "rate_limited" });
+    }
+    await Promise.all(answers.filter((a) => a.status === 200).map((a) => a.arrayBuffer()));
+    // Once the flood is over a quote is rendered again; asked by many at once, it is rendered
+    // once and every one of them gets it.
+    await expect
+      .poll(async () => {
+        const answer = await server.client().fetch("/orders/quote.pdf?seats=3000");
+        await answer.arrayBuffer();
+        return answer.status;
+      })
+      .toBe(200);
+    const same = await Promise.all(
+      Array.from({ length: 20 }, () => server.client().fetch("/orders/quote.pdf?seats=3000")),
+    );
+    expect(same.map((a) => a.status)).toEqual(same.map(() => 200));
+    const bodies = await Promise.all(same.map(async (a) => Buffer.from(await a.arrayBuffer())));
+    expect(new Set(bodies.map((b) => b.toString("base64"))).size).toBe(1);
+    expect((await extractPdfText(new Uint8Array(bodies[0] ?? []))).join(" ")).toContain("3,000");
+  });
+});
+
 /** Cents as the receipts write them: 1199 → "$11.99". */
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 

@@ -283,6 +283,20 @@ describe("rate limits", () => {
     strict.clock.advance(15 * 60_000);
   });
 
+  it("limits quote PDFs from one client, for a minute", async () => {
+    strict.clock.advance(60_000);
+    const client = strict.client();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const answer = await client.fetch(`/orders/quote.pdf?seats=${2000 + (i % 2)}`);
+      await answer.arrayBuffer();
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([...Array.from({ length: 10 }, () => 200), 429]);
+    strict.clock.advance(60_000);
+    expect((await client.fetch("/orders/quote.pdf?seats=2000")).status).toBe(200);
+  });
+
   it("limits coupon checks", async () => {
     const client = await strict.signedIn("free@demo.test");
     const statuses: number[] = [];

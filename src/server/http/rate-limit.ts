@@ -44,6 +44,11 @@ export const RATE_RULES = {
    * retries a backlog): bounded so that a flood of unsigned posts costs little.
    */
   webhookPerIp: { limit: 600, windowMs: 60_000 },
+  /**
+   * Quote PDFs (/orders/quote.pdf) from one address: unauthenticated and costly to render (a
+   * school's office asks for a few; their work is bounded per server too, invoices/quote-pdfs.ts).
+   */
+  quotePdfPerIp: { limit: 10, windowMs: 60_000 },
   telemetryPerIp: { limit: 120, windowMs: 60_000 },
   telemetryPerAccount: { limit: 60, windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;
