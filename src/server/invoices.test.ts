@@ -669,6 +669,87 @@ describe("business details", () => {
   });
 });
 
+describe("the invoice series cannot be inflated", () => {
+  it("re-issues each invoice once per change of details, and a few times a day at most", async () => {
+    const strict = await startTestServer({ rateLimitScale: 1, seed: false });
+    try {
+      const { client } = await strict.verifiedAccount("flood@example.de", "secret-password-1");
+      await client.call(api.address, { body: { name: "Kim", country: "DE" } });
+      await saveSandboxCard(client);
+      const bought = await client.call(api.upgrade, {
+        body: { product: { code: "wv_unloct17_12m" } },
+        idempotencyKey: newKey(),
+      });
+      if (!bought.ok) throw new Error(bought.body.message);
+      const count = async () => {
+        const list = await client.call(api.invoiceDocuments, {});
+        return list.ok ? list.body.documents.length : -1;
+      };
+      const save = (organisation: string) =>
+        client.call(api.saveBillingDetails, { body: { organisation, reissue: true } });
+      const first = await save("Flood GmbH");
+      expect(first.ok && first.body.reissued).toHaveLength(1);
+      expect(await count()).toBe(3);
+      // The same details again re-issue nothing.
+      const again = await save("Flood GmbH");
+      expect(again.ok && again.body.reissued).toEqual([]);
+      expect(await count()).toBe(3);
+      // Details changed back and forth: each change re-issues, until the account's allowance
+      // for the day is spent; then 429, and neither the details nor the series change.
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++)
+        statuses.push((await save(i % 2 === 0 ? "Other GmbH" : "Flood GmbH")).status);
+      expect(statuses).toEqual([200, 200, 200, ...Array.from({ length: 17 }, () => 429)]);
+      const limited = await save("Third GmbH");
+      expect(limited).toMatchObject({ status: 429, body: { error_code: "rate_limited" } });
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await count()).toBe(3 + 2 * 3);
+      const details = await client.call(api.billingDetails, {});
+      expect(details.ok && details.body.organisation).toBe("Other GmbH");
+      // Details without a re-issue are still saved.
+      const plain = await client.call(api.saveBillingDetails, { body: { organisation: "Kept" } });
+      expect(plain.ok && plain.body.organisation).toBe("Kept");
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("lists every document of the account, a page at a time, newest first", async () => {
+    const client = await buyer({
+      email: "pages@example.de",
+      address: { name: "Kim", country: "DE" },
+    });
+    await buy(client, "wv_unloct17_12m");
+    for (const organisation of ["A GmbH", "B GmbH", "C GmbH"]) {
+      const saved = await client.call(api.saveBillingDetails, {
+        body: { organisation, reissue: true },
+      });
+      expect(saved.ok && saved.body.reissued).toHaveLength(1);
+    }
+    const all = await client.call(api.invoiceDocuments, {});
+    if (!all.ok) throw new Error(all.body.message);
+    expect(all.body.documents).toHaveLength(7);
+    expect(all.body.nextCursor).toBeNull();
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await client.call(api.invoiceDocuments, {
+        query: { limit: 3, ...(cursor ? { cursor } : {}) },
+      });
+      if (!page.ok) throw new Error(page.body.message);
+      expect(page.body.documents.length).toBeLessThanOrEqual(3);
+      paged.push(...page.body.documents.map((d) => d.number));
+      if (page.body.nextCursor === null) break;
+      cursor = page.body.nextCursor;
+    }
+    expect(paged).toEqual(all.body.documents.map((d) => d.number));
+    const bad = await client.call(api.invoiceDocuments, { query: { cursor: "nope", limit: 3 } });
+    expect(bad).toMatchObject({ status: 400, body: { error_code: "invalid_request" } });
+    const tooMany = await client.call(api.invoiceDocuments, { query: { limit: 201 } });
+    expect(tooMany.status).toBe(400);
+  });
+});
+
 describe("quotes (spec 2.3 /orders?seats=)", () => {
   it("prices the seats asked for by the seat bands, valid 30 days, as a page and a PDF", async () => {
     const page = await server

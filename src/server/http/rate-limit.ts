@@ -29,6 +29,12 @@ export const RATE_RULES = {
   editUserPerIp: { limit: 20, windowMs: 60_000 },
   emailCodeVerifyPerUser: { limit: 10, windowMs: 10 * 60_000 },
   emailCodeGeneratePerUser: { limit: 3, windowMs: 60_000 },
+  /**
+   * Saving business details with `reissue` (handlers/invoices.ts): each re-issue adds a credit
+   * note and an invoice to the gapless series, so an account gets a few a day (a typo corrected,
+   * then corrected again), not a flood (issue 33 item 12).
+   */
+  reissuePerUser: { limit: 5, windowMs: 24 * 3_600_000 },
   couponPerIp: { limit: 20, windowMs: 60_000 },
   /**
    * Looking up or using invitation codes from one client. Codes made by the server are 96-bit,
