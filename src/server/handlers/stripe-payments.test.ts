@@ -9,9 +9,10 @@ import {
   GENERIC_CARD_ERROR_MESSAGE,
 } from "../../domain/errors/card-errors.ts";
 import { Users } from "../db/users.ts";
+import { reconcileStripe } from "../payments/stripe-reconcile.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
 import { newKey, type TestClient, type TestServer } from "../testing/harness.ts";
-import { startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
+import { fakeStripeClient, startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
 
 const fake = new StripeFake();
 let server: TestServer;
@@ -117,6 +118,61 @@ describe("faults: one charge and one order, or none of either, and the truth tol
     expect(server.log.lines.some((l) => l.includes(`order:${userId}:${key} is pending`))).toBe(
       true,
     );
+  });
+
+  it("the answer lost, then the same purchase with a new key: no second charge; it waits (Retry-After) until the first key settles it", async () => {
+    const { client, userId } = await buyer();
+    for (let i = 0; i < 30; i++) fake.fault("POST", "/v1/payment_intents", { kind: "lose-answer" });
+    for (let i = 0; i < 30; i++)
+      fake.fault("GET", "/v1/payment_intents/search", { kind: "5xx-no-error" });
+    const first = newKey();
+    expect((await buy(client, first)).body).toMatchObject({ error_code: "payment_pending" });
+    expect(chargesOf(userId)).toHaveLength(1);
+    fake.clearFaults();
+    // Stripe answers again, and the customer clicks Pay again in a new checkout (a new key).
+    for (let i = 0; i < 3; i++) {
+      const other = await buy(client, newKey());
+      expect(other).toMatchObject({
+        status: 409,
+        body: { error_code: "payment_pending", message: apiError("payment_pending").body.message },
+      });
+      expect(Number(other.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+    expect(chargesOf(userId)).toHaveLength(1);
+    expect(await ordersOf(userId)).toHaveLength(0);
+    // The first key asked again finds its payment and writes the one order; then the account
+    // buys as usual (the same plan again is refused as bought, with nothing charged).
+    expect((await buy(client, first)).ok).toBe(true);
+    const after = await buy(client, newKey());
+    expect(after.body).not.toMatchObject({ error_code: "payment_pending" });
+    expect(chargesOf(userId)).toHaveLength(1);
+    expect(await ordersOf(userId)).toHaveLength(1);
+  });
+
+  it("a pending purchase never asked again: the reconciliation settles it first (refunded), then a new purchase charges once", async () => {
+    const { client, userId } = await buyer();
+    for (let i = 0; i < 30; i++) fake.fault("POST", "/v1/payment_intents", { kind: "lose-answer" });
+    for (let i = 0; i < 30; i++)
+      fake.fault("GET", "/v1/payment_intents/search", { kind: "5xx-no-error" });
+    expect((await buy(client, newKey())).body).toMatchObject({ error_code: "payment_pending" });
+    fake.clearFaults();
+    expect((await buy(client, newKey())).body).toMatchObject({ error_code: "payment_pending" });
+    const report = await reconcileStripe(
+      // Stripe's times are the system's (the fake's), as the scheduled pass's clock is.
+      { ...server.running.deps, stripe: fakeStripeClient(fake), clock: { now: () => Date.now() } },
+      { sinceMs: Date.now() - 60_000, graceMs: 0 },
+    );
+    const [lost] = chargesOf(userId);
+    expect(report.refunded).toContain(lost?.id);
+    const bought = await buy(client, newKey());
+    expect(bought.ok).toBe(true);
+    const charges = chargesOf(userId);
+    expect(charges).toHaveLength(2);
+    // One payment stands, and it is the one the order holds.
+    const standing = charges.filter(
+      (p) => fake.charges.get(p.latest_charge as string)?.refunded !== true,
+    );
+    expect(standing.map((p) => p.id)).toEqual([(await ordersOf(userId))[0]?.charge_ref]);
   });
 
   it("a 5xx without an error object: never a card •••• 0000, never an order without a charge", async () => {
