@@ -690,22 +690,24 @@ describe("the invoice series cannot be inflated", () => {
       const first = await save("Flood GmbH");
       expect(first.ok && first.body.reissued).toHaveLength(1);
       expect(await count()).toBe(3);
-      // The same details again re-issue nothing.
-      const again = await save("Flood GmbH");
-      expect(again.ok && again.body.reissued).toEqual([]);
+      // The same details again re-issue nothing (and, re-issuing nothing, count for nothing).
+      for (let i = 0; i < 10; i++) {
+        const again = await save("Flood GmbH");
+        expect(again.ok && again.body.reissued).toEqual([]);
+      }
       expect(await count()).toBe(3);
       // Details changed back and forth: each change re-issues, until the account's allowance
       // for the day is spent; then 429, and neither the details nor the series change.
       const statuses: number[] = [];
       for (let i = 0; i < 20; i++)
         statuses.push((await save(i % 2 === 0 ? "Other GmbH" : "Flood GmbH")).status);
-      expect(statuses).toEqual([200, 200, 200, ...Array.from({ length: 17 }, () => 429)]);
+      expect(statuses).toEqual([200, 200, 200, 200, ...Array.from({ length: 16 }, () => 429)]);
       const limited = await save("Third GmbH");
       expect(limited).toMatchObject({ status: 429, body: { error_code: "rate_limited" } });
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(await count()).toBe(3 + 2 * 3);
+      expect(await count()).toBe(3 + 2 * 4);
       const details = await client.call(api.billingDetails, {});
-      expect(details.ok && details.body.organisation).toBe("Other GmbH");
+      expect(details.ok && details.body.organisation).toBe("Flood GmbH");
       // Details without a re-issue are still saved.
       const plain = await client.call(api.saveBillingDetails, { body: { organisation: "Kept" } });
       expect(plain.ok && plain.body.organisation).toBe("Kept");

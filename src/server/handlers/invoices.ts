@@ -98,28 +98,37 @@ export function invoiceRoutes(routes: Routes): void {
   });
 
   routes.api(api.saveBillingDetails, async (ctx, { user: caller, body }) => {
-    // Each re-issue lengthens the invoice series: a few a day per account (rate-limit.ts).
-    if (body.reissue) await ctx.limit("reissuePerUser", String(caller.id));
-    return withOwnAccountLock(ctx, async ({ user }) => {
-      const country = locationOf(user).countryCode;
-      const taxId = body.taxId ? classifyTaxId(body.taxId, country) : null;
-      if (taxId && !taxId.ok) return fail("invalid_tax_id", taxId.message);
-      const now = ctx.now();
-      const reissued = await ctx.app.db.transaction(async (tx) => {
-        await BillingDetailsTable.put(tx, {
-          userId: user.id,
-          organisation: body.organisation ?? null,
-          taxId: taxId?.ok ? taxId.taxId : null,
-          taxIdCountry: taxId?.ok ? taxId.country : null,
-          taxIdValid: taxId?.ok ? taxId.euVat : false,
-          street: body.street ?? null,
-          city: body.city ?? null,
-          updatedAt: now,
+    // Each re-issue lengthens the invoice series: a few a day per account (rate-limit.ts). Taken
+    // first, so that parallel requests cannot all slip past; given back when nothing was
+    // re-issued (refused, busy, or the invoices name the buyer so already).
+    const limitKey = String(caller.id);
+    if (body.reissue) await ctx.limit("reissuePerUser", limitKey);
+    let made = 0;
+    try {
+      return await withOwnAccountLock(ctx, async ({ user }) => {
+        const country = locationOf(user).countryCode;
+        const taxId = body.taxId ? classifyTaxId(body.taxId, country) : null;
+        if (taxId && !taxId.ok) return fail("invalid_tax_id", taxId.message);
+        const now = ctx.now();
+        const reissued = await ctx.app.db.transaction(async (tx) => {
+          await BillingDetailsTable.put(tx, {
+            userId: user.id,
+            organisation: body.organisation ?? null,
+            taxId: taxId?.ok ? taxId.taxId : null,
+            taxIdCountry: taxId?.ok ? taxId.country : null,
+            taxIdValid: taxId?.ok ? taxId.euVat : false,
+            street: body.street ?? null,
+            city: body.city ?? null,
+            updatedAt: now,
+          });
+          // An invoice already issued is never edited: a credit note and a new invoice (item 3).
+          return body.reissue ? reissueInvoices(tx, ctx.app, user, now) : [];
         });
-        // An invoice already issued is never edited: a credit note and a new invoice (item 3).
-        return body.reissue ? reissueInvoices(tx, ctx.app, user, now) : [];
+        made = reissued.length;
+        return json(await detailsAnswer(ctx, user.id, reissued));
       });
-      return json(await detailsAnswer(ctx, user.id, reissued));
-    });
+    } finally {
+      if (body.reissue && made === 0) await ctx.app.limiter.give("reissuePerUser", limitKey);
+    }
   });
 }
