@@ -100,6 +100,7 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "authentication_required":
     case "authentication_failed":
     case "webhook_signature_invalid":
+    case "webhook_event_invalid":
     case "webhook_not_configured":
     case "internal_error":
       return API_ERRORS[code].message;

@@ -249,6 +249,7 @@ export const ERROR_CODE_LIST = [
   "billing_not_stopped",
   "invalid_tax_id",
   "webhook_signature_invalid",
+  "webhook_event_invalid",
   "webhook_not_configured",
   "webhook_not_verified",
   "webhook_not_applied",

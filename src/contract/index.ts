@@ -254,6 +254,7 @@ export const api = withSchemas(endpoints, {
     errors: ["not_authenticated"],
   },
   invoiceDocuments: {
+    query: invoices.InvoiceDocumentQuery,
     response: invoices.InvoiceDocumentList,
     errors: ["not_authenticated"],
   },
@@ -264,7 +265,7 @@ export const api = withSchemas(endpoints, {
   saveBillingDetails: {
     body: invoices.BillingDetailsRequest,
     response: invoices.BillingDetailsResponse,
-    errors: [...ACCOUNT_CHANGE_ERRORS, "invalid_tax_id"],
+    errors: [...ACCOUNT_CHANGE_ERRORS, "invalid_tax_id", "rate_limited"],
   },
   address: {
     body: payment.AddressRequest,

@@ -20,7 +20,35 @@ export const InvoiceDocumentEntry = z.object({
 });
 export type InvoiceDocumentEntry = z.output<typeof InvoiceDocumentEntry>;
 
-export const InvoiceDocumentList = z.object({ documents: z.array(InvoiceDocumentEntry) });
+/** The most documents one page of the list holds, and how many it holds when not asked. */
+export const INVOICE_DOCUMENTS_PAGE_MAX = 200;
+
+/**
+ * A page of the account's documents (issue 33 item 12): `GET /api/5/invoices` is the newest page;
+ * `?cursor=` the answer's `nextCursor` is the page after it; `?limit=` how many (1 to 200,
+ * default 200). Pages follow the order newest first and never skip or repeat a document, however
+ * many are issued meanwhile.
+ */
+export const InvoiceDocumentQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}_[A-Za-z0-9-]{1,40}$/, {
+      error: "the cursor must be a nextCursor of this list",
+    })
+    .optional(),
+  limit: z.coerce
+    .number({ error: "the limit must be a whole number from 1 to 200" })
+    .int({ error: "the limit must be a whole number from 1 to 200" })
+    .min(1, { error: "the limit must be a whole number from 1 to 200" })
+    .max(INVOICE_DOCUMENTS_PAGE_MAX, { error: "the limit must be a whole number from 1 to 200" })
+    .optional(),
+});
+
+export const InvoiceDocumentList = z.object({
+  documents: z.array(InvoiceDocumentEntry),
+  /** The `cursor` of the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
 
 /** The organisation a person buys for, and its tax id (an EU VAT id is checked offline). */
 export const BillingDetailsRequest = z.object({
@@ -28,7 +56,11 @@ export const BillingDetailsRequest = z.object({
   taxId: typedText({ max: 40 }).optional(),
   street: typedText({ max: 200 }).optional(),
   city: typedText({ max: 100 }).optional(),
-  /** Issue the account's earlier invoices again with these details (a credit note each first). */
+  /**
+   * Issue the account's earlier invoices again with these details (a credit note each first): only
+   * invoices that name the buyer otherwise, so asking again without a change re-issues nothing;
+   * limited per account (`reissuePerUser`, 429 beyond).
+   */
   reissue: z.boolean().optional(),
 });
 

@@ -8,8 +8,10 @@ export const WEBHOOK_PATH_PREFIX = "/api/5/webhooks/";
 
 /**
  * The providers' routes, registered raw (their bodies are read as bytes; no schema reads them
- * first). Answers: 200 `{ received: true, duplicate }`, or 400 `webhook_signature_invalid`,
- * 404 `webhook_not_configured`, 503 `payment_provider_unavailable` (delivered again), 413, 429.
+ * first). Answers: 200 `{ received: true, duplicate }`, or 400 `webhook_signature_invalid` (a
+ * wrong signature, a timestamp more than 300 s old or ahead), 400 `webhook_event_invalid` (signed,
+ * but no object: `data` null or `{}`), 404 `webhook_not_configured`, 503
+ * `payment_provider_unavailable` (delivered again), 413, 429.
  */
 export const webhooks = {
   /** POST /api/5/webhooks/stripe: a Stripe event, signed (Stripe-Signature). */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, ErrorBody } from "../contract/index.ts";
 import { createStaticHandler } from "./static-files.ts";
 import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";
+import { forgotAnswer } from "./testing/human-answer.ts";
 
 const INLINE = "window.__boot = 1;";
 const PAGE = `<!doctype html><html><head><script>${INLINE}</script><script type="module" src="/_astro/x.js"></script></head><body>hi</body></html>`;
@@ -196,6 +197,14 @@ describe("pages that do not exist", () => {
   });
 });
 
+/** The local mailbox of the strict server: what was sent to `to`. */
+async function strictMailbox(to: string): Promise<{ subject: string }[]> {
+  const response = await fetch(
+    `${strict.running.url}/dev/mailbox?format=json&to=${encodeURIComponent(to)}`,
+  );
+  return (await response.json()) as { subject: string }[];
+}
+
 describe("rate limits", () => {
   it("answers 429 with Retry-After on repeated sign-ins", async () => {
     const client = strict.client();
@@ -243,6 +252,49 @@ describe("rate limits", () => {
     for (let i = 0; i < 4; i++) codes.push((await client.call(api.generateEmailCode)).status);
     expect(codes).toEqual([200, 200, 200, 429]);
     strict.clock.advance(15 * 60_000);
+  });
+
+  it("counts a reset request against the address only once its human check passed", async () => {
+    // Requests without the human check's answer, from anyone: they spend their client's
+    // allowance, not the owner's.
+    strict.clock.advance(60_000);
+    for (let i = 0; i < 3; i++) {
+      const blocked = await strict
+        .client()
+        .call(api.forgotPassword, { body: { email: "monthly@demo.test" } });
+      expect(blocked.body).toEqual({ success: false, failedValidations: ["humanCheckFailed"] });
+    }
+    strict.clock.advance(60_000);
+    const owner = async () =>
+      strict.client().call(api.forgotPassword, {
+        body: {
+          email: "monthly@demo.test",
+          recaptchaResponse: await forgotAnswer("monthly@demo.test"),
+        },
+      });
+    expect(await owner()).toMatchObject({ status: 200, body: { success: true } });
+    await expect.poll(async () => (await strictMailbox("monthly@demo.test")).length).toBe(1);
+    // Requests that passed the check still count: the address gets at most three links a
+    // quarter of an hour.
+    expect((await owner()).status).toBe(200);
+    expect((await owner()).status).toBe(200);
+    const fourth = await owner();
+    expect(fourth).toMatchObject({ status: 429, body: { error_code: "rate_limited" } });
+    strict.clock.advance(15 * 60_000);
+  });
+
+  it("limits quote PDFs from one client, for a minute", async () => {
+    strict.clock.advance(60_000);
+    const client = strict.client();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const answer = await client.fetch(`/orders/quote.pdf?seats=${2000 + (i % 2)}`);
+      await answer.arrayBuffer();
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([...Array.from({ length: 10 }, () => 200), 429]);
+    strict.clock.advance(60_000);
+    expect((await client.fetch("/orders/quote.pdf?seats=2000")).status).toBe(200);
   });
 
   it("limits coupon checks", async () => {

@@ -340,7 +340,12 @@ export const API_ERRORS = {
   webhook_signature_invalid: {
     status: 400,
     message:
-      "The webhook's signature does not match its body, or its timestamp is too old. Nothing was changed.",
+      "The webhook's signature does not match its body, or its timestamp is too old or in the future. Nothing was changed.",
+  },
+  webhook_event_invalid: {
+    status: 400,
+    message:
+      "The webhook's event has no object to act on (its data is missing or empty). Nothing was changed.",
   },
   webhook_not_configured: {
     status: 404,

@@ -129,11 +129,27 @@ export const Invoices = {
     return new Map(rows.map((row) => [row.order_id, row.number]));
   },
   /** A user's documents, newest first. */
-  async forUser(q: Queryable, userId: number, limit: number): Promise<StoredInvoice[]> {
-    const rows = await q.all(
-      "SELECT * FROM invoices WHERE user_id = ? ORDER BY issued_at DESC, number DESC LIMIT ?",
-      [userId, limit],
-    );
+  /**
+   * A page of a user's documents, newest first (issued_at, then number, both descending): those
+   * after `after` (the last of the previous page), at most `limit`.
+   */
+  async forUser(
+    q: Queryable,
+    userId: number,
+    limit: number,
+    after: { issuedAt: number; number: string } | null = null,
+  ): Promise<StoredInvoice[]> {
+    const rows = after
+      ? await q.all(
+          `SELECT * FROM invoices WHERE user_id = ?
+             AND (issued_at < ? OR (issued_at = ? AND number < ?))
+           ORDER BY issued_at DESC, number DESC LIMIT ?`,
+          [userId, after.issuedAt, after.issuedAt, after.number, limit],
+        )
+      : await q.all(
+          "SELECT * FROM invoices WHERE user_id = ? ORDER BY issued_at DESC, number DESC LIMIT ?",
+          [userId, limit],
+        );
     return rows.map((row) => map.fromRow(row));
   },
   /** A user's invoices not replaced by a credit note (what a change of details re-issues). */

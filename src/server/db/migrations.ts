@@ -635,6 +635,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX paypal_kept_events_sale ON paypal_kept_events(sale_id);
     `,
   },
+  {
+    // Decision 0077: a purchase whose provider answer was lost (payment_pending) is kept here
+    // until it is settled, one per account, so that no other purchase of the account charges
+    // meanwhile, whatever key it comes with and whichever server answers it.
+    version: 28,
+    name: "pending purchases: one charge while an outcome is unknown",
+    sql: `
+      CREATE TABLE pending_purchases (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        idempotency_key TEXT NOT NULL,
+        order_key TEXT NOT NULL,
+        customer_id TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

@@ -81,11 +81,13 @@ export function authRoutes(routes: Routes): void {
 
   routes.api(api.forgotPassword, async (ctx, { body }) => {
     const email = body.email.trim().toLowerCase();
-    await ctx.limit("forgotPerEmail", email);
-    // The invisible human check of the request screen (issue 22): no answer, no e-mail. Checked
-    // after the limits, so a script without it still spends its allowance.
+    // The invisible human check of the request screen (issue 22): no answer, no e-mail. A script
+    // without it spends its client's allowance (forgotPerIp, the route's limit), but not the
+    // address's: counted against the address, it would let anyone hold back the owner's real
+    // request (issue 33 item 10).
     const human = await ctx.app.humanCheck.verifyForgot({ email, answer: body.recaptchaResponse });
     if (!human) return json({ success: false, failedValidations: [HUMAN_CHECK_FAILED] });
+    await ctx.limit("forgotPerEmail", email);
     const { db, mailer, log } = ctx.app;
     const now = ctx.now();
     // The answer goes out before the account is even looked up, so it is the same, and takes the

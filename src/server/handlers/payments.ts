@@ -13,6 +13,7 @@ import { Invoices } from "../db/invoices.ts";
 import { CardTokens } from "../db/ledger.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
+import { type PendingPurchase, PendingPurchases } from "../db/pending-purchases.ts";
 import { Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { TrialClaims } from "../db/trial-claims.ts";
@@ -35,6 +36,7 @@ import {
   startTrial,
   trialDays,
 } from "../services/orders.ts";
+import { beforeCharge, keepPending, pendingAnswer, settle } from "../services/pending-purchases.ts";
 import { type Quote, quoteFor } from "../services/quotes.ts";
 import { DEFAULT_TRIAL_DAYS } from "../services/views.ts";
 import { accountOf } from "./helpers.ts";
@@ -337,7 +339,14 @@ export function paymentRoutes(routes: Routes): void {
     if (summary.total > 0 && !user.paymentCustomer)
       return errorOutcome(apiError("no_payment_method"));
     let chargeRef: string | null = null;
+    /** This purchase, kept as pending when an earlier ask of it had its answer lost. */
+    let pending: PendingPurchase | null = null;
     if (summary.total > 0 && user.paymentCustomer) {
+      // While another purchase of the account is pending (its answer lost), this one waits for
+      // it, whatever its key: it could be the same purchase asked again (decision 0077).
+      const before = await beforeCharge(ctx, user.id, key);
+      if (before.wait) return pendingAnswer(ctx);
+      pending = before.own;
       // The order key names this purchase at the provider (its metadata and idempotency
       // key): a retry with the same Idempotency-Key finds the payment the first one made.
       const orderKey = `order:${user.id}:${key}`;
@@ -356,7 +365,18 @@ export function paymentRoutes(routes: Routes): void {
           ctx.app.log.warn(
             `payments: order ${orderKey} is pending (${charged.message}): answered payment_pending`,
           );
+          await keepPending(ctx, {
+            userId: user.id,
+            idempotencyKey: key,
+            orderKey,
+            customerId: user.paymentCustomer,
+            amount: summary.total,
+          });
+          return pendingAnswer(ctx);
         }
+        // The provider's answer is known now (a refusal, or the bank's step): nothing charged
+        // without the customer, so this purchase is pending no more. Unreachable says nothing.
+        if (pending && charged.kind !== "unavailable") await settle(ctx, pending);
         return providerFailure(charged);
       }
       chargeRef = charged.chargeId;
@@ -364,8 +384,12 @@ export function paymentRoutes(routes: Routes): void {
       // replayed finds the provider's first charge, and answers with its order. A charge the
       // provider made in this call has no order yet (and orders.charge_ref is unique besides).
       const earlier = charged.new ? null : await Orders.byChargeRef(ctx.app.db, chargeRef);
-      if (earlier) return { status: 200, body: orderAnswer(earlier) };
+      if (earlier) {
+        if (pending) await settle(ctx, pending);
+        return { status: 200, body: orderAnswer(earlier) };
+      }
     }
+    const settled = pending;
     const now = ctx.now();
     const order = buildOrder(
       ctx.app.catalog,
@@ -385,6 +409,8 @@ export function paymentRoutes(routes: Routes): void {
         await Promise.all([
           applyOrder(tx, ctx.app.catalog, account, order, summary),
           invoiceOrder(tx, ctx.app, { order, summary, account }),
+          // The pending purchase this was is settled with its order.
+          settled ? PendingPurchases.settle(tx, settled.userId, settled.orderKey) : null,
         ]);
       },
       afterCommit: () => numberAfterCommit(ctx.app, order.id),

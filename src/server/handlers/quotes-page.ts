@@ -5,9 +5,10 @@ import { printableQuote } from "../../domain/invoices/quote-document.ts";
 import { seatQuotePrice } from "../../domain/pricing/seat-quote.ts";
 import { seatStructureFor } from "../../domain/pricing/seats.ts";
 import type { Routes } from "../app.ts";
-import type { Ctx } from "../context.ts";
+import { type Ctx, tooManyAttempts } from "../context.ts";
 import { escapeHtml, file, html } from "../http/reply.ts";
 import { printableHtml } from "../invoices/html.ts";
+import { boundedQuotePdfs } from "../invoices/quote-pdfs.ts";
 import { sellerParty } from "../services/invoices.ts";
 
 /** The PDF renderer (pdf-lib and its fonts) loads on the first download, not at start-up. */
@@ -51,6 +52,10 @@ function quoteFor(ctx: Ctx) {
 }
 
 export function quotePageRoutes(routes: Routes): void {
+  // This server's renders of quote PDFs, bounded (invoices/quote-pdfs.ts).
+  const quotePdf = boundedQuotePdfs(async (printable, meta) =>
+    (await pdfRenderer()).printablePdf(printable, meta),
+  );
   routes.raw({ method: "GET", path: "/orders" }, async (ctx) => {
     const quote = quoteFor(ctx);
     if (!quote.ok)
@@ -63,11 +68,13 @@ export function quotePageRoutes(routes: Routes): void {
     return html(printableHtml(quote.printable, { pdf: `/orders/quote.pdf?${query}`, back: null }));
   });
   routes.raw({ method: "GET", path: "/orders/quote.pdf" }, async (ctx) => {
+    // Unauthenticated and costly: limited per client like the other unauthenticated calls.
+    await ctx.limit("quotePdfPerIp", ctx.ip);
     const quote = quoteFor(ctx);
     if (!quote.ok) return html(form(quote.message, quote.seatsText), 400);
-    const bytes = await (await pdfRenderer()).printablePdf(quote.printable, {
-      author: ctx.app.config.seller.name,
-    });
+    const rendering = quotePdf(quote.printable, { author: ctx.app.config.seller.name });
+    if (!rendering) throw tooManyAttempts(1);
+    const bytes = await rendering;
     return file(
       bytes,
       "application/pdf",

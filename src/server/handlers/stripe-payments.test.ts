@@ -1,6 +1,7 @@
 // The server with PAYMENTS=stripe, driven through the browser's client against the Stripe fake
 // (payments/testing/stripe-fake.ts): purchases are PaymentIntents, and every fault of issue 20
 // ends with exactly one charge and one order, or none of either, and the customer told the truth.
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
@@ -9,9 +10,17 @@ import {
   GENERIC_CARD_ERROR_MESSAGE,
 } from "../../domain/errors/card-errors.ts";
 import { Users } from "../db/users.ts";
+import { createStripeProvider } from "../payments/stripe.ts";
+import { reconcileStripe } from "../payments/stripe-reconcile.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
-import { newKey, type TestClient, type TestServer } from "../testing/harness.ts";
-import { startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
+import { newKey, startTestServer, TestClient, type TestServer } from "../testing/harness.ts";
+import { openPglite } from "../testing/pglite.ts";
+import {
+  fakeStripeClient,
+  startStripeServer,
+  stopStripeServer,
+  stripeFakeEnv,
+} from "../testing/stripe-server.ts";
 
 const fake = new StripeFake();
 let server: TestServer;
@@ -119,6 +128,61 @@ describe("faults: one charge and one order, or none of either, and the truth tol
     );
   });
 
+  it("the answer lost, then the same purchase with a new key: no second charge; it waits (Retry-After) until the first key settles it", async () => {
+    const { client, userId } = await buyer();
+    for (let i = 0; i < 30; i++) fake.fault("POST", "/v1/payment_intents", { kind: "lose-answer" });
+    for (let i = 0; i < 30; i++)
+      fake.fault("GET", "/v1/payment_intents/search", { kind: "5xx-no-error" });
+    const first = newKey();
+    expect((await buy(client, first)).body).toMatchObject({ error_code: "payment_pending" });
+    expect(chargesOf(userId)).toHaveLength(1);
+    fake.clearFaults();
+    // Stripe answers again, and the customer clicks Pay again in a new checkout (a new key).
+    for (let i = 0; i < 3; i++) {
+      const other = await buy(client, newKey());
+      expect(other).toMatchObject({
+        status: 409,
+        body: { error_code: "payment_pending", message: apiError("payment_pending").body.message },
+      });
+      expect(Number(other.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+    expect(chargesOf(userId)).toHaveLength(1);
+    expect(await ordersOf(userId)).toHaveLength(0);
+    // The first key asked again finds its payment and writes the one order; then the account
+    // buys as usual (the same plan again is refused as bought, with nothing charged).
+    expect((await buy(client, first)).ok).toBe(true);
+    const after = await buy(client, newKey());
+    expect(after.body).not.toMatchObject({ error_code: "payment_pending" });
+    expect(chargesOf(userId)).toHaveLength(1);
+    expect(await ordersOf(userId)).toHaveLength(1);
+  });
+
+  it("a pending purchase never asked again: the reconciliation settles it first (refunded), then a new purchase charges once", async () => {
+    const { client, userId } = await buyer();
+    for (let i = 0; i < 30; i++) fake.fault("POST", "/v1/payment_intents", { kind: "lose-answer" });
+    for (let i = 0; i < 30; i++)
+      fake.fault("GET", "/v1/payment_intents/search", { kind: "5xx-no-error" });
+    expect((await buy(client, newKey())).body).toMatchObject({ error_code: "payment_pending" });
+    fake.clearFaults();
+    expect((await buy(client, newKey())).body).toMatchObject({ error_code: "payment_pending" });
+    const report = await reconcileStripe(
+      // Stripe's times are the system's (the fake's), as the scheduled pass's clock is.
+      { ...server.running.deps, stripe: fakeStripeClient(fake), clock: { now: () => Date.now() } },
+      { sinceMs: Date.now() - 60_000, graceMs: 0 },
+    );
+    const [lost] = chargesOf(userId);
+    expect(report.refunded).toContain(lost?.id);
+    const bought = await buy(client, newKey());
+    expect(bought.ok).toBe(true);
+    const charges = chargesOf(userId);
+    expect(charges).toHaveLength(2);
+    // One payment stands, and it is the one the order holds.
+    const standing = charges.filter(
+      (p) => fake.charges.get(p.latest_charge as string)?.refunded !== true,
+    );
+    expect(standing.map((p) => p.id)).toEqual([(await ordersOf(userId))[0]?.charge_ref]);
+  });
+
   it("a 5xx without an error object: never a card •••• 0000, never an order without a charge", async () => {
     n += 1;
     const { client, userId } = await server.verifiedAccount(`s5xx${n}@example.com`, "secret-1");
@@ -191,6 +255,63 @@ describe("faults: one charge and one order, or none of either, and the truth tol
     expect((await buy(client, newKey())).ok).toBe(true);
     expect(chargesOf(userId)).toHaveLength(1);
     expect(await ordersOf(userId)).toHaveLength(1);
+  });
+});
+
+describe("two servers on one database", () => {
+  it("a purchase pending on one server makes a new key wait on the other: one charge", async () => {
+    // Two servers in this process on one PostgreSQL database (PGlite), as a deployment runs
+    // them: what holds the second purchase back is in the database, not in a server's memory.
+    const shared = new StripeFake();
+    const db = await openPglite();
+    const database = {
+      db: Object.create(db, { close: { value: async () => {} } }) as typeof db,
+      secret: randomBytes(32),
+      label: "PGlite",
+    };
+    const provider = { deadlineMs: DEADLINE_MS, requestTimeoutMs: 600 };
+    const a = await startStripeServer(shared, { provider, database });
+    const b = await startTestServer({
+      seed: false,
+      database,
+      env: stripeFakeEnv(shared),
+      payments: () =>
+        createStripeProvider({
+          secretKey: "sk_test_fake",
+          apiUrl: shared.url,
+          log: (line) => b.log.warn(line),
+          ...provider,
+        }),
+    });
+    try {
+      const { client, userId } = await a.verifiedAccount("two@example.com", "secret-1");
+      const saved = await client.call(api.paymentToken, {
+        body: { token: "pm_card_visa" },
+        idempotencyKey: newKey(),
+      });
+      expect(saved.ok).toBe(true);
+      for (let i = 0; i < 30; i++)
+        shared.fault("POST", "/v1/payment_intents", { kind: "lose-answer" });
+      for (let i = 0; i < 30; i++)
+        shared.fault("GET", "/v1/payment_intents/search", { kind: "5xx-no-error" });
+      expect((await buy(client, newKey())).body).toMatchObject({ error_code: "payment_pending" });
+      shared.clearFaults();
+      const onB = new TestClient(b.running.url);
+      const cookies = new Headers();
+      for (const pair of client.cookieHeader.split("; ").filter(Boolean))
+        cookies.append("set-cookie", `${pair}; Path=/`);
+      onB.remember(cookies);
+      const other = await buy(onB, newKey());
+      expect(other).toMatchObject({ status: 409, body: { error_code: "payment_pending" } });
+      const paid = shared
+        .succeededPayments()
+        .filter((p) => p.metadata.order_key?.startsWith(`order:${userId}:`));
+      expect(paid).toHaveLength(1);
+    } finally {
+      await b.close();
+      await stopStripeServer(a, shared);
+      await db.close();
+    }
   });
 });
 

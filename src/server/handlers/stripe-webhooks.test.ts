@@ -4,6 +4,7 @@
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
+import { apiError } from "../../domain/errors/api-errors.ts";
 import { Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
@@ -116,6 +117,26 @@ describe("POST /api/5/webhooks/stripe", () => {
     for (const o of orders)
       expect(await Refunds.forOrder(db(), (o as { id: string }).id)).toEqual([]);
     expect((await Subscriptions.get(db(), userId))?.expiredFlag).toBe(false);
+  });
+
+  it("refuses a signature timestamped an hour ahead, and a signed event without an object, with 400, changing nothing", async () => {
+    const { paymentId, orderId } = await paidAnnual();
+    fake.dashboardRefund(paymentId);
+    const event = fake.event("charge.refunded", chargeOf(paymentId));
+    const ahead = await deliver(event, { timestamp: Math.floor(Date.now() / 1000) + 3_600 });
+    expect(ahead.status).toBe(400);
+    expect(ahead.body).toMatchObject({ error_code: "webhook_signature_invalid" });
+    for (const data of [null, {}, { object: null }, { object: {} }]) {
+      const shapeless = { ...event, id: `${event.id}_${JSON.stringify(data)}`, data } as never;
+      const answer = await deliver(shapeless);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ error_code: "webhook_event_invalid" });
+      expect(answer.body.message).toBe(apiError("webhook_event_invalid").body.message);
+    }
+    // A few seconds ahead (clocks differ a little) is still taken, and applied once.
+    const skewed = await deliver(event, { timestamp: Math.floor(Date.now() / 1000) + 5 });
+    expect(skewed).toEqual({ status: 200, body: { received: true, duplicate: false } });
+    expect(await Refunds.forOrder(db(), orderId)).toHaveLength(1);
   });
 
   it("a full dashboard refund ends what it bought, once however often the event comes (and from another site's headers)", async () => {

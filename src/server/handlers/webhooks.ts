@@ -40,6 +40,10 @@ export function webhookRoutes(routes: Routes): void {
       ctx.app.log.warn(`stripe webhook refused: ${answer.message}`);
       return fail("webhook_signature_invalid");
     }
+    if (answer.kind === "bad_event") {
+      ctx.app.log.warn(`stripe webhook refused: ${answer.message}`);
+      return fail("webhook_event_invalid");
+    }
     if (answer.kind === "retry") return fail("payment_provider_unavailable");
     return json({ received: true as const, duplicate: answer.duplicate });
   });

@@ -29,6 +29,12 @@ export const RATE_RULES = {
   editUserPerIp: { limit: 20, windowMs: 60_000 },
   emailCodeVerifyPerUser: { limit: 10, windowMs: 10 * 60_000 },
   emailCodeGeneratePerUser: { limit: 3, windowMs: 60_000 },
+  /**
+   * Saving business details with `reissue` (handlers/invoices.ts): each re-issue adds a credit
+   * note and an invoice to the gapless series, so an account gets a few a day (a typo corrected,
+   * then corrected again), not a flood (issue 33 item 12).
+   */
+  reissuePerUser: { limit: 5, windowMs: 24 * 3_600_000 },
   couponPerIp: { limit: 20, windowMs: 60_000 },
   /**
    * Looking up or using invitation codes from one client. Codes made by the server are 96-bit,
@@ -44,6 +50,11 @@ export const RATE_RULES = {
    * retries a backlog): bounded so that a flood of unsigned posts costs little.
    */
   webhookPerIp: { limit: 600, windowMs: 60_000 },
+  /**
+   * Quote PDFs (/orders/quote.pdf) from one address: unauthenticated and costly to render (a
+   * school's office asks for a few; their work is bounded per server too, invoices/quote-pdfs.ts).
+   */
+  quotePdfPerIp: { limit: 10, windowMs: 60_000 },
   telemetryPerIp: { limit: 120, windowMs: 60_000 },
   telemetryPerAccount: { limit: 60, windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;

@@ -7,6 +7,8 @@
 //     finds the payment and records the period; they are reported, not refunded, unless the
 //     worker found the payment made after its period stopped being due (decision 0070): then
 //     refunded at once.
+//   - A purchase left pending (payment_pending, decision 0077) is settled once Stripe says what
+//     became of its payment, so that its account may buy again.
 //   - An order whose payment is not a succeeded payment of its amount: reported for support
 //     (refunding or ending it is a person's decision), never changed silently.
 // Every server with PAYMENTS=stripe runs it every RECONCILE_INTERVAL_SECONDS (reconcile-schedule.ts),
@@ -17,6 +19,7 @@ import type Stripe from "stripe";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
 import { Orders } from "../db/orders.ts";
+import { PendingPurchases } from "../db/pending-purchases.ts";
 import { Refunds } from "../db/refunds.ts";
 import { Renewals } from "../db/renewals.ts";
 import type { Logger } from "../log.ts";
@@ -107,6 +110,7 @@ export async function reconcileStripe(
       `reconcile: payment ${intent.id} (${orderKey}, ${intent.amount} cents) had no order: refunded (${refund.id})`,
     );
   }
+  await settlePending(deps, { seen, refunded: new Set(report.refunded), graceMs, now });
   for (const order of await Orders.cardOrdersSince(db, options.sinceMs)) {
     const ref = order.chargeRef as string;
     if (!ref.startsWith("pi_")) continue;
@@ -129,6 +133,52 @@ export async function reconcileStripe(
     `reconcile: ${report.checked} payments checked, ${report.refunded.length} refunded, ${report.waiting.length} waiting, ${report.renewalsWithoutOrder.length} renewals without order, ${report.ordersWithoutCharge.length} orders without charge`,
   );
   return report;
+}
+
+/** How many pending purchases one pass looks at (the oldest first). */
+const PENDING_PER_PASS = 500;
+
+/**
+ * Purchases left pending (their answer lost, decision 0077) are settled once what Stripe did is
+ * known, so that their accounts may buy again: a payment that an order holds or that is refunded
+ * (by this pass, after its grace time), a payment that charged nothing (refused, cancelled,
+ * waiting for the customer's step), or none at all once the grace time has passed (the request
+ * never reached Stripe). A payment that succeeded without an order stays pending until then.
+ */
+async function settlePending(
+  deps: { db: Db; log: Logger },
+  pass: {
+    seen: Map<string, Stripe.PaymentIntent>;
+    refunded: Set<string>;
+    graceMs: number;
+    now: number;
+  },
+): Promise<void> {
+  const { db, log } = deps;
+  const byOrderKey = new Map<string, Stripe.PaymentIntent>();
+  for (const intent of pass.seen.values()) {
+    const orderKey = intent.metadata?.order_key;
+    if (orderKey) byOrderKey.set(orderKey, intent);
+  }
+  for (const pending of await PendingPurchases.oldest(db, PENDING_PER_PASS)) {
+    const intent = byOrderKey.get(pending.orderKey);
+    let settled: boolean;
+    if (!intent) settled = pass.now - pending.createdAt >= pass.graceMs;
+    else if (intent.status === "processing") settled = false;
+    else if (intent.status !== "succeeded") settled = true;
+    else {
+      const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
+      settled =
+        pass.refunded.has(intent.id) ||
+        charge?.refunded === true ||
+        (await Orders.byChargeRef(db, intent.id)) !== null;
+    }
+    if (!settled) continue;
+    await db.transaction((tx) => PendingPurchases.settle(tx, pending.userId, pending.orderKey));
+    log.info(
+      `reconcile: purchase ${pending.orderKey} is no longer pending (${intent ? `${intent.id} ${intent.status}` : "no payment at Stripe"})`,
+    );
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
 // Stripe's webhooks (POST /api/5/webhooks/stripe, routes/webhooks.ts). What a delivery may do:
 //   1. nothing at all unless its Stripe-Signature matches the raw body under STRIPE_WEBHOOK_SECRET
-//      and its timestamp is recent (the SDK's constructEvent; 400 before anything is read);
+//      and its timestamp is within the tolerance, past or future (the SDK's constructEvent, and
+//      the future side here; 400 before anything is read), and the event names an object (400
+//      webhook_event_invalid otherwise: never a 500 for a signed event of another shape);
 //   2. the object it names is fetched again from Stripe: events arrive late, twice and out of
 //      order, so what counts is the object as it is now, never the event's copy;
 //   3. the event is claimed (webhook_events) in the transaction that applies it, so a delivery
@@ -30,6 +32,8 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export type WebhookAnswer =
   | { kind: "bad_signature"; message: string }
+  /** Signed, but with no object to act on (`data` null, `{}`, or an object without an id). */
+  | { kind: "bad_event"; message: string }
   | { kind: "retry"; message: string }
   | { kind: "done"; duplicate: boolean; eventId: string };
 
@@ -55,6 +59,29 @@ export const HANDLED_EVENTS = [
   "payment_method.detached",
   "customer.deleted",
 ] as const;
+
+/**
+ * The signed timestamp (`t=`) of a Stripe-Signature header. The SDK refuses one older than the
+ * tolerance but takes any future one ("age" below zero), so a signature made ahead of time (a
+ * leaked secret, a signer's clock far ahead) would stay replayable until then: refused here.
+ */
+function signedAtSeconds(header: string): number | null {
+  const t = /(?:^|,)\s*t=(\d{1,12})\s*(?:,|$)/.exec(header)?.[1];
+  return t === undefined ? null : Number(t);
+}
+
+/** What every event must carry to be acted on: an object with its id (Stripe's shape). */
+function eventProblem(event: Stripe.Event): string | null {
+  const data = (event as { data?: unknown }).data;
+  if (typeof data !== "object" || data === null) return "the event has no data";
+  const object = (data as { object?: unknown }).object;
+  if (typeof object !== "object" || object === null) return "the event's data has no object";
+  const id = (object as { id?: unknown }).id;
+  if (typeof id !== "string" || id === "") return "the event's object has no id";
+  if (typeof event.id !== "string" || typeof event.type !== "string")
+    return "the event has no id or type";
+  return null;
+}
 
 function objectId(event: Stripe.Event): string {
   return (event.data.object as { id: string }).id;
@@ -112,12 +139,17 @@ export async function handleStripeWebhook(
       deps.webhookSecret,
       SIGNATURE_TOLERANCE_SECONDS,
     );
+    const signedAt = signedAtSeconds(signature);
+    if (signedAt === null || signedAt - Date.now() / 1000 > SIGNATURE_TOLERANCE_SECONDS)
+      throw new Error("Timestamp in the future, outside the tolerance zone");
   } catch (error) {
     return {
       kind: "bad_signature",
       message: error instanceof Error ? error.message : String(error),
     };
   }
+  const problem = eventProblem(event);
+  if (problem) return { kind: "bad_event", message: problem };
   let fresh: Fresh;
   try {
     fresh = await fetchFresh(deps.stripe, event);
