@@ -194,4 +194,37 @@ describe("a refund or lost dispute takes back what that payment bought (issue 33
       { orderId: unlimited.orderId, restedOn: power.orderId },
     ]);
   });
+
+  it("Unlimited refunded alone: Power's paid year counts again, without renewing", async () => {
+    const { client, userId } = await customer();
+    const power = await buy(client, userId, { product: { code: POWER }, newCart: true });
+    const powerEnd = (await Subscriptions.get(db(), userId))?.orderEnd;
+    const unlimited = await buy(client, userId, { product: { code: UNLIMITED }, newCart: true });
+    fake.dashboardRefund(unlimited.paymentId);
+    expect(await deliver(fake.event("charge.refunded", chargeOf(unlimited.paymentId)))).toBe(200);
+    expect(await uses(client)).toMatchObject({ productCode: POWER });
+    expect(await Subscriptions.get(db(), userId)).toMatchObject({
+      productCode: POWER,
+      orderId: power.orderId,
+      orderState: "cancelled",
+      orderEnd: powerEnd,
+      expiredFlag: false,
+    });
+  });
+
+  it("an essentials add-on refunded alone takes back the add-on, and the plan stays", async () => {
+    const { client, userId } = await customer();
+    await buy(client, userId, { product: { code: POWER }, newCart: true });
+    const added = await client.call(api.upgrade, {
+      body: { product: { code: POWER }, addOns: ["wv_essentials_12m"] },
+      idempotencyKey: newKey(),
+    });
+    if (!added.ok) throw new Error(added.body.message);
+    expect(await uses(client)).toMatchObject({ productCode: "wv_single_plus_12m" });
+    const payment = fake.succeededPayments().find((p) => p.amount === added.body.total);
+    if (!payment) throw new Error("no payment at Stripe");
+    fake.dashboardRefund(payment.id);
+    expect(await deliver(fake.event("charge.refunded", chargeOf(payment.id)))).toBe(200);
+    expect(await uses(client)).toMatchObject({ productCode: POWER });
+  });
 });
