@@ -105,7 +105,7 @@ export async function recordRefund(
   const refundedTotal = await Refunds.totalFor(tx, order.id);
   const whole = refundedTotal >= order.total;
   let ended = false;
-  if (whole) ended = await endWhatItBought(tx, order, refund.now);
+  if (whole) ended = await takeBackWhatItBought(tx, order, refund.now);
   await Events.insert(tx, {
     kind: "payment",
     name:
@@ -170,7 +170,7 @@ export async function planChangeOfRefund(
  * later plan paid partly with its credit) is flagged for the team (event payment_fell): what the
  * customer paid for it is owed back to them. Returns whether something was taken back.
  */
-async function endWhatItBought(tx: Queryable, order: Order, now: number): Promise<boolean> {
+async function takeBackWhatItBought(tx: Queryable, order: Order, now: number): Promise<boolean> {
   const [sub, user, payments] = await Promise.all([
     Subscriptions.get(tx, order.userId),
     Users.byId(tx, order.userId),
@@ -212,29 +212,42 @@ async function endWhatItBought(tx: Queryable, order: Order, now: number): Promis
       await Subscriptions.update(tx, order.userId, { exportCredits, updatedAt: now });
     return true;
   }
-  await Subscriptions.update(tx, order.userId, {
-    productCode: after.productCode,
-    seats: after.seats,
-    paidCents: after.value,
-    exportCredits,
-    // A scheduled change was planned for the plan that is gone.
-    pendingProductCode: null,
-    pendingSeats: null,
-    pendingAt: null,
+  if (change === "reduced") {
+    await Subscriptions.update(tx, order.userId, {
+      productCode: after.productCode,
+      seats: after.seats,
+      paidCents: after.value,
+      exportCredits,
+      // A change scheduled for the period end stays, with no more seats than are paid for now.
+      ...(sub.pendingSeats !== null && sub.pendingSeats > after.seats
+        ? { pendingSeats: after.seats }
+        : {}),
+      updatedAt: now,
+    });
+  } else {
     // An earlier plan back for the rest of its own period: it was replaced, so it does not renew.
-    ...(change === "replaced"
-      ? {
-          orderId: after.paymentId,
-          orderState: "cancelled",
-          prevOrderState: sub.orderState,
-          orderStart: after.periodStart,
-          orderEnd: after.periodEnd,
-          periodAnchor: after.periodStart,
-          periodIndex: 0,
-        }
-      : {}),
-    updatedAt: now,
-  });
+    const earlier = await Orders.byId(tx, after.paymentId);
+    await Subscriptions.update(tx, order.userId, {
+      productCode: after.productCode,
+      seats: after.seats,
+      paidCents: after.value,
+      exportCredits,
+      orderId: after.paymentId,
+      orderState: "cancelled",
+      prevOrderState: sub.orderState,
+      orderStart: after.periodStart,
+      orderEnd: after.periodEnd,
+      periodAnchor: after.periodStart,
+      periodIndex: 0,
+      termMonths: earlier?.termMonths ?? sub.termMonths,
+      paymentProcessor: earlier?.processor ?? sub.paymentProcessor,
+      // A change scheduled for the period end was planned for the plan that is gone.
+      pendingProductCode: null,
+      pendingSeats: null,
+      pendingAt: null,
+      updatedAt: now,
+    });
+  }
   const owned = await ownedInstance(tx, user);
   if (owned !== null) {
     await Instances.update(tx, owned.id, { productCode: after.productCode, maxSeats: after.seats });
