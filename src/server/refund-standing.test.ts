@@ -133,6 +133,9 @@ describe("a refund or lost dispute takes back what that payment bought (issue 33
     expect(fell.map((e) => JSON.parse(e.payload))).toEqual([
       { orderId: seat.orderId, restedOn: first.orderId },
     ]);
+    expect(server.log.lines).toContainEqual(
+      expect.stringContaining(`SUPPORT order ${seat.orderId} rested on order ${first.orderId}`),
+    );
   });
 
   it("a full charge.refunded of the first Business payment does the same", async () => {

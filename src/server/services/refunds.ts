@@ -31,7 +31,15 @@ import { endSubscription } from "./renewals.ts";
 
 export type RecordedRefund =
   | { recorded: false; reason: "already_recorded" | "no_order" }
-  | { recorded: true; order: Order; refundedTotal: number; ended: boolean };
+  | {
+      recorded: true;
+      order: Order;
+      refundedTotal: number;
+      /** Something it bought was taken back (a plan, seats, an add-on, export credits). */
+      ended: boolean;
+      /** Orders that fell with it (they rested on it): what they cost is owed back (0075). */
+      fell: string[];
+    };
 
 /**
  * Records a refund (or a lost dispute) of an order in the caller's transaction, with the credit
@@ -104,8 +112,9 @@ export async function recordRefund(
   }
   const refundedTotal = await Refunds.totalFor(tx, order.id);
   const whole = refundedTotal >= order.total;
-  let ended = false;
-  if (whole) ended = await takeBackWhatItBought(tx, order, refund.now);
+  const { ended, fell } = whole
+    ? await takeBackWhatItBought(tx, order, refund.now)
+    : { ended: false, fell: [] };
   await Events.insert(tx, {
     kind: "payment",
     name:
@@ -117,10 +126,11 @@ export async function recordRefund(
       amount: refund.amount,
       refundedTotal,
       ended,
+      fell,
     },
     now: refund.now,
   });
-  return { recorded: true, order, refundedTotal, ended };
+  return { recorded: true, order, refundedTotal, ended, fell };
 }
 
 /** What a refund does to the plan in use: nothing, fewer seats or no essentials, an earlier
@@ -168,22 +178,27 @@ export async function planChangeOfRefund(
  * rest of its own period, without renewing (a later plan refunded), or nothing (a lapse: the free
  * plan, expired, its team workspace with it). A payment that fell with it (a seat added to it, a
  * later plan paid partly with its credit) is flagged for the team (event payment_fell): what the
- * customer paid for it is owed back to them. Returns whether something was taken back.
+ * customer paid for it is owed back to them. Returns whether something was taken back, and the
+ * orders that fell with it.
  */
-async function takeBackWhatItBought(tx: Queryable, order: Order, now: number): Promise<boolean> {
+async function takeBackWhatItBought(
+  tx: Queryable,
+  order: Order,
+  now: number,
+): Promise<{ ended: boolean; fell: string[] }> {
   const [sub, user, payments] = await Promise.all([
     Subscriptions.get(tx, order.userId),
     Users.byId(tx, order.userId),
     OrderItems.paymentsOf(tx, order.userId),
   ]);
-  if (!sub || !user) return false;
+  if (!sub || !user) return { ended: false, fell: [] };
   const previously = notGivenBack(payments, order.id);
   const stoodBefore = standingOf(previously);
   const standsNow = standingOf(payments);
   const lost = payments.filter(
     (p) => stoodBefore.get(p.id) === "stands" && standsNow.get(p.id) !== "stands",
   );
-  if (lost.length === 0) return false;
+  if (lost.length === 0) return { ended: false, fell: [] };
   const credits = lost
     .flatMap((p) => p.items)
     .reduce((n, item) => n + (item.kind === "exportCredits" ? item.credits : 0), 0);
@@ -191,13 +206,13 @@ async function takeBackWhatItBought(tx: Queryable, order: Order, now: number): P
   const after = standingUse(payments, now).plan;
   const change = sub.expiredFlag ? "unchanged" : planChange(before, after);
   const exportCredits = Math.max(0, sub.exportCredits - credits);
-  for (const fell of lost) {
-    if (fell.id === order.id) continue;
+  const fell = lost.filter((p) => p.id !== order.id).map((p) => p.id);
+  for (const id of fell) {
     await Events.insert(tx, {
       kind: "payment",
       name: "payment_fell",
       userId: order.userId,
-      payload: { orderId: fell.id, restedOn: order.id },
+      payload: { orderId: id, restedOn: order.id },
       now,
     });
   }
@@ -205,12 +220,12 @@ async function takeBackWhatItBought(tx: Queryable, order: Order, now: number): P
     if (credits > 0)
       await Subscriptions.update(tx, order.userId, { exportCredits, updatedAt: now });
     await endSubscription(tx, user, { ...sub, exportCredits }, now);
-    return true;
+    return { ended: true, fell };
   }
   if (change === "unchanged" || after === null) {
     if (credits > 0)
       await Subscriptions.update(tx, order.userId, { exportCredits, updatedAt: now });
-    return true;
+    return { ended: true, fell };
   }
   if (change === "reduced") {
     await Subscriptions.update(tx, order.userId, {
@@ -252,5 +267,5 @@ async function takeBackWhatItBought(tx: Queryable, order: Order, now: number): P
   if (owned !== null) {
     await Instances.update(tx, owned.id, { productCode: after.productCode, maxSeats: after.seats });
   }
-  return true;
+  return { ended: true, fell };
 }
