@@ -230,4 +230,26 @@ describe("a refund or lost dispute takes back what that payment bought (issue 33
     expect(await deliver(fake.event("charge.refunded", chargeOf(payment.id)))).toBe(200);
     expect(await uses(client)).toMatchObject({ productCode: POWER });
   });
+
+  it("a dispute of the first payment and a refund of the seat delivered at once: Business ends, each recorded once", async () => {
+    const { owner, member, first, seat } = await businessWithFourthSeat();
+    const dispute = fake.openDispute(first.paymentId);
+    fake.closeDispute(dispute.id, "lost");
+    fake.dashboardRefund(seat.paymentId);
+    const events = [
+      fake.event("charge.dispute.closed", dispute),
+      fake.event("charge.refunded", chargeOf(seat.paymentId)),
+    ];
+    expect(await Promise.all([...events, ...events].map(deliver))).toEqual([200, 200, 200, 200]);
+    expect(await uses(owner.client)).toEqual({ productCode: "wv_free", hasLicense: false });
+    expect(await uses(member.client)).toEqual({ productCode: "wv_free", hasLicense: false });
+    const refunds = await db().all<{ order_id: string; kind: string }>(
+      "SELECT order_id, kind FROM refunds WHERE user_id = ? ORDER BY kind",
+      [owner.userId],
+    );
+    expect(refunds).toEqual([
+      { order_id: first.orderId, kind: "dispute_lost" },
+      { order_id: seat.orderId, kind: "refund" },
+    ]);
+  });
 });
