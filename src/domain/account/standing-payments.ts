@@ -56,23 +56,27 @@ export type Standing = "stands" | "givenBack" | "fell";
 
 /**
  * Whether each payment stands, in purchase order (what a payment rests on is always earlier):
- * a payment given back does not; one whose items rest on a payment that does not stand falls
- * with it. An addition rests on its plan's payment, and through it on whatever that rests on.
+ * a payment given back does not; one that rests on a payment that does not stand falls with it.
+ * An addition rests on its plan's payment (not on another addition made before it: a 5th seat
+ * does not need the 4th); an upgrade credit rests on the whole period it was taken from, its plan
+ * and the additions made to it up to the payment it names.
  */
 export function standingOf(payments: readonly PaymentFacts[]): Map<string, Standing> {
+  const byId = new Map(payments.map((p) => [p.id, p]));
   const standing = new Map<string, Standing>();
   for (const payment of payments) {
     if (payment.givenBack) {
       standing.set(payment.id, "givenBack");
       continue;
     }
-    const broken = payment.items.some(
-      (item) =>
-        (item.kind === "credit" || item.kind === "seats" || item.kind === "essentials") &&
-        // What a payment rests on is earlier; an unknown one (not of this account) breaks nothing.
-        standing.has(item.restsOn) &&
-        standing.get(item.restsOn) !== "stands",
-    );
+    const broken = payment.items.some((item) => {
+      if (item.kind !== "credit" && item.kind !== "seats" && item.kind !== "essentials")
+        return false;
+      const chain = chainOf(byId, item.restsOn);
+      const needs = item.kind === "credit" ? chain : chain.slice(-1);
+      // What a payment rests on is earlier; an unknown one (not of this account) breaks nothing.
+      return needs.some((id) => standing.has(id) && standing.get(id) !== "stands");
+    });
     standing.set(payment.id, broken ? "fell" : "stands");
   }
   return standing;
@@ -95,20 +99,27 @@ export type StandingUse = {
   exportCredits: number;
 };
 
-/** The payment whose plan an item rests on: additions are followed down to their plan. */
-function baseOf(byId: Map<string, PaymentFacts>, id: string): string {
-  const seen = new Set<string>();
+/**
+ * The payments from `id` down to the plan they add to: an addition's payment, the one it rests
+ * on, and so on to the payment that bought the plan (last).
+ */
+function chainOf(byId: Map<string, PaymentFacts>, id: string): string[] {
+  const chain: string[] = [];
   let at = id;
   for (;;) {
-    if (seen.has(at)) return at;
-    seen.add(at);
+    if (chain.includes(at)) return chain;
+    chain.push(at);
     const payment = byId.get(at);
-    if (!payment || payment.items.some((i) => i.kind === "plan")) return at;
+    if (!payment || payment.items.some((i) => i.kind === "plan")) return chain;
     const addition = payment.items.find((i) => i.kind === "seats" || i.kind === "essentials");
-    if (!addition || !("restsOn" in addition)) return at;
+    if (!addition || !("restsOn" in addition)) return chain;
     at = addition.restsOn;
   }
 }
+
+/** The payment whose plan an item rests on: additions are followed down to their plan. */
+const baseOf = (byId: Map<string, PaymentFacts>, id: string): string =>
+  chainOf(byId, id).at(-1) ?? id;
 
 /**
  * What the account may use at `now` by its standing payments: the plan of the latest standing
