@@ -160,6 +160,18 @@ describe("a refund or lost dispute takes back what that payment bought (issue 33
     expect((await Instances.byId(db(), instanceId))?.maxSeats).toBe(3);
   });
 
+  it("refunding the 4th seat keeps a 5th seat bought after it", async () => {
+    const { owner, seat } = await businessWithFourthSeat();
+    await buy(owner.client, owner.userId, { product: { code: BUSINESS }, seats: 5 });
+    fake.dashboardRefund(seat.paymentId);
+    expect(await deliver(fake.event("charge.refunded", chargeOf(seat.paymentId)))).toBe(200);
+    expect(await Subscriptions.get(db(), owner.userId)).toMatchObject({
+      productCode: BUSINESS,
+      seats: 4,
+      expiredFlag: false,
+    });
+  });
+
   it("the support command's refund of the seat payment goes the same way", async () => {
     const { owner, seat } = await businessWithFourthSeat();
     const deps = {

@@ -143,7 +143,7 @@ describe("standingUse: the issue's cases", () => {
           credit: 0,
           addition: true,
           exportCredits: 0,
-          previous: { paymentId: "seat", productCode: "wv_bizoct17_12m", seats: 4 },
+          previous: { paymentId: "biz", productCode: "wv_bizoct17_12m", seats: 4 },
         }),
       ),
     ];
@@ -340,7 +340,8 @@ function run(ops: readonly Op[]): {
               }),
             ),
           );
-          sub = { ...current, paymentId: id, productCode, seats, value: current.value + 500 };
+          // The subscription's plan payment stays the one that began the period.
+          sub = { ...current, productCode, seats, value: current.value + 500 };
         }
         break;
       case "exports":
@@ -373,34 +374,29 @@ function run(ops: readonly Op[]): {
 }
 
 /**
- * Every payment a payment rests on, itself included: an addition on the plan its additions lead
- * down to, an upgrade credit on every payment of the period it was taken from; and so on.
+ * Every payment a payment rests on, itself included: an addition on its plan's payment, an
+ * upgrade credit on that period's plan payment and the additions made to it before; and so on.
  */
 function restsOnClosure(payments: readonly PaymentFacts[], id: string): Set<string> {
   const byId = new Map(payments.map((p) => [p.id, p]));
-  const isAddition = (at: string) =>
-    byId.get(at)?.items.some((i) => i.kind === "seats" || i.kind === "essentials") ?? false;
-  const restsOnOf = (at: string) =>
-    byId.get(at)?.items.find((i) => i.kind === "seats" || i.kind === "essentials");
-  /** From a payment down through additions to the plan's payment. */
-  const period = (from: string): string[] => {
-    const out = [from];
-    let at = from;
-    for (let addition = restsOnOf(at); isAddition(at) && addition && "restsOn" in addition; ) {
-      at = addition.restsOn;
-      out.push(at);
-      addition = restsOnOf(at);
-    }
-    return out;
-  };
+  const order = payments.map((p) => p.id);
+  const additionsTo = (plan: string, before: string) =>
+    payments
+      .filter((p) => order.indexOf(p.id) < order.indexOf(before))
+      .filter((p) =>
+        p.items.some((i) => "restsOn" in i && i.kind !== "credit" && i.restsOn === plan),
+      )
+      .map((p) => p.id);
   const out = new Set<string>();
   const visit = (at: string) => {
     if (out.has(at)) return;
     out.add(at);
     for (const item of byId.get(at)?.items ?? []) {
-      if (item.kind === "credit") for (const p of period(item.restsOn)) visit(p);
-      if (item.kind === "seats" || item.kind === "essentials")
-        visit(period(item.restsOn).at(-1) as string);
+      if (item.kind === "seats" || item.kind === "essentials") visit(item.restsOn);
+      if (item.kind === "credit") {
+        visit(item.restsOn);
+        for (const addition of additionsTo(item.restsOn, at)) visit(addition);
+      }
     }
   };
   visit(id);

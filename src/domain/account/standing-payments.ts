@@ -3,7 +3,8 @@
 //
 // A payment records its items: a plan with its seats for a period, seats or the essentials
 // add-on added to a running plan (they rest on the payment of that plan), export credits, and
-// the upgrade credit it took from an earlier payment (it rests on that payment). A refund in
+// the upgrade credit it took from the period it replaced (it rests on that period's payments:
+// its plan's and the additions to it). A refund in
 // full or a lost dispute gives a payment back; a payment that rests on one given back falls with
 // it, because part of what it bought was paid with money that is no longer ours. What the
 // account may use is then what the standing payments pay for; `entitlementsOf` still reads it
@@ -57,27 +58,28 @@ export type Standing = "stands" | "givenBack" | "fell";
 /**
  * Whether each payment stands, in purchase order (what a payment rests on is always earlier):
  * a payment given back does not; one that rests on a payment that does not stand falls with it.
- * An addition rests on its plan's payment (not on another addition made before it: a 5th seat
- * does not need the 4th); an upgrade credit rests on the whole period it was taken from, its plan
- * and the additions made to it up to the payment it names.
+ * An addition rests on its plan's payment alone (a 5th seat does not need the 4th); an upgrade
+ * credit rests on the whole period it was taken from: its plan's payment and every addition made
+ * to that plan before it.
  */
 export function standingOf(payments: readonly PaymentFacts[]): Map<string, Standing> {
-  const byId = new Map(payments.map((p) => [p.id, p]));
   const standing = new Map<string, Standing>();
+  /** The additions seen so far, by the plan payment they rest on. */
+  const additions = new Map<string, string[]>();
+  // What a payment rests on is earlier; an unknown one (not of this account) breaks nothing.
+  const down = (id: string) => standing.has(id) && standing.get(id) !== "stands";
   for (const payment of payments) {
-    if (payment.givenBack) {
-      standing.set(payment.id, "givenBack");
-      continue;
-    }
     const broken = payment.items.some((item) => {
-      if (item.kind !== "credit" && item.kind !== "seats" && item.kind !== "essentials")
-        return false;
-      const chain = chainOf(byId, item.restsOn);
-      const needs = item.kind === "credit" ? chain : chain.slice(-1);
-      // What a payment rests on is earlier; an unknown one (not of this account) breaks nothing.
-      return needs.some((id) => standing.has(id) && standing.get(id) !== "stands");
+      if (item.kind === "seats" || item.kind === "essentials") return down(item.restsOn);
+      if (item.kind === "credit")
+        return down(item.restsOn) || (additions.get(item.restsOn) ?? []).some(down);
+      return false;
     });
-    standing.set(payment.id, broken ? "fell" : "stands");
+    standing.set(payment.id, payment.givenBack ? "givenBack" : broken ? "fell" : "stands");
+    for (const item of payment.items) {
+      if (item.kind !== "seats" && item.kind !== "essentials") continue;
+      additions.set(item.restsOn, [...(additions.get(item.restsOn) ?? []), payment.id]);
+    }
   }
   return standing;
 }
@@ -100,28 +102,6 @@ export type StandingUse = {
 };
 
 /**
- * The payments from `id` down to the plan they add to: an addition's payment, the one it rests
- * on, and so on to the payment that bought the plan (last).
- */
-function chainOf(byId: Map<string, PaymentFacts>, id: string): string[] {
-  const chain: string[] = [];
-  let at = id;
-  for (;;) {
-    if (chain.includes(at)) return chain;
-    chain.push(at);
-    const payment = byId.get(at);
-    if (!payment || payment.items.some((i) => i.kind === "plan")) return chain;
-    const addition = payment.items.find((i) => i.kind === "seats" || i.kind === "essentials");
-    if (!addition || !("restsOn" in addition)) return chain;
-    at = addition.restsOn;
-  }
-}
-
-/** The payment whose plan an item rests on: additions are followed down to their plan. */
-const baseOf = (byId: Map<string, PaymentFacts>, id: string): string =>
-  chainOf(byId, id).at(-1) ?? id;
-
-/**
  * What the account may use at `now` by its standing payments: the plan of the latest standing
  * payment that bought one, while its period covers now (a later plan replaces an earlier one;
  * when the later one is given back, the earlier one's paid period counts again), with the seats
@@ -131,7 +111,6 @@ const baseOf = (byId: Map<string, PaymentFacts>, id: string): string =>
 export function standingUse(payments: readonly PaymentFacts[], now: number): StandingUse {
   const standing = standingOf(payments);
   const stands = (p: PaymentFacts) => standing.get(p.id) === "stands";
-  const byId = new Map(payments.map((p) => [p.id, p]));
   let plan: StandingUse["plan"] = null;
   for (const payment of payments) {
     if (!stands(payment)) continue;
@@ -157,7 +136,7 @@ export function standingUse(payments: readonly PaymentFacts[], now: number): Sta
       if (!stands(payment)) continue;
       for (const item of payment.items) {
         if (item.kind !== "seats" && item.kind !== "essentials") continue;
-        if (baseOf(byId, item.restsOn) !== plan.paymentId) continue;
+        if (item.restsOn !== plan.paymentId) continue;
         if (item.kind === "seats") plan.seats += item.seats;
         else plan.productCode = item.productCode;
         plan.value += item.value;
@@ -177,7 +156,7 @@ export function standingUse(payments: readonly PaymentFacts[], now: number): Sta
  * The items of a purchase, from what its order and the subscription it changes say: an addition
  * adds seats and/or essentials to the plan paid by `previous` (it rests on that payment); any
  * other plan purchase buys its plan for its period, and the upgrade credit it took rests on the
- * payment that paid for the period it replaced. Export credits are the one-off exports bought.
+ * period it replaced (named by its plan's payment). Export credits are the one-off exports bought.
  */
 export function purchaseItems(purchase: {
   /** A plan purchase (else one-off exports only). */
@@ -192,7 +171,10 @@ export function purchaseItems(purchase: {
   credit: number;
   addition: boolean;
   exportCredits: number;
-  /** The subscription's paid period before this purchase: its payment, product and seats. */
+  /**
+   * The subscription's paid period before this purchase: the payment of its plan (the purchase
+   * or renewal that began the period, not an addition made to it since), product and seats.
+   */
   previous: { paymentId: string | null; productCode: string; seats: number } | null;
 }): PaymentItem[] {
   const items: PaymentItem[] = [];

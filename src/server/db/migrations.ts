@@ -627,8 +627,9 @@ export const MIGRATIONS: readonly Migration[] = [
     //
     // Existing orders are backfilled from what they hold, best effort: an order with no upgrade
     // credit that ends on the same date as an earlier plan order of the account is an addition
-    // to it (seats when it has more of them, else essentials); every other plan order buys its
-    // plan, and its credit rests on the account's plan order before it; a one-off order buys one
+    // to the first of them, its plan (seats when it has more than the order before it, else
+    // essentials); every other plan order buys its plan, and its credit rests on the plan of the
+    // account's plan order before it (the first order ending with it); a one-off order buys one
     // export credit per code (the product and each add-on). A plan order's export add-ons and an
     // addition of both seats and essentials are not told apart (they were not recorded).
     version: 27,
@@ -650,12 +651,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX order_items_user ON order_items(user_id);
       INSERT INTO order_items (order_id, position, user_id, kind, product_code, quantity, amount, period_start, period_end, rests_on)
         SELECT o.id, 0, o.user_id,
-               CASE WHEN o.seats > b.seats THEN 'seats' ELSE 'essentials' END,
+               CASE WHEN o.seats > l.seats THEN 'seats' ELSE 'essentials' END,
                o.product_code,
-               CASE WHEN o.seats > b.seats THEN o.seats - b.seats ELSE 1 END,
+               CASE WHEN o.seats > l.seats THEN o.seats - l.seats ELSE 1 END,
                o.sub_total, NULL, NULL, b.id
           FROM orders o
           JOIN orders b ON b.seq = (
+            SELECT MIN(e.seq) FROM orders e
+             WHERE e.user_id = o.user_id AND e.kind = 'plan' AND e.seq < o.seq
+               AND e.period_end = o.period_end)
+          JOIN orders l ON l.seq = (
             SELECT MAX(e.seq) FROM orders e
              WHERE e.user_id = o.user_id AND e.kind = 'plan' AND e.seq < o.seq
                AND e.period_end = o.period_end)
@@ -669,7 +674,11 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT o.id, 1, o.user_id, 'credit', NULL, 1, o.prorate_amount, NULL, NULL,
                (SELECT e.id FROM orders e
                  WHERE e.user_id = o.user_id AND e.kind = 'plan' AND e.seq < o.seq
-                 ORDER BY e.seq DESC LIMIT 1)
+                   AND e.period_end = (
+                     SELECT l.period_end FROM orders l
+                      WHERE l.user_id = o.user_id AND l.kind = 'plan' AND l.seq < o.seq
+                      ORDER BY l.seq DESC LIMIT 1)
+                 ORDER BY e.seq LIMIT 1)
           FROM orders o
          WHERE o.kind = 'plan' AND o.prorate_amount > 0;
       INSERT INTO order_items (order_id, position, user_id, kind, product_code, quantity, amount, period_start, period_end, rests_on)

@@ -117,9 +117,16 @@ for (const backend of backends) {
           total: 900,
           createdAt: NOW + 31 * DAY,
         });
+        const seat2 = order(userId, {
+          seats: 5,
+          subTotal: 12_000,
+          total: 12_000,
+          periodStart: NOW + 35 * DAY,
+          createdAt: NOW + 35 * DAY,
+        });
         const upgrade = order(userId, {
           productCode: "wv_biz_plus_12m",
-          seats: 4,
+          seats: 5,
           subTotal: 20_000,
           total: 20_000,
           prorateAmount: 50_000,
@@ -128,7 +135,7 @@ for (const backend of backends) {
           createdAt: NOW + 40 * DAY,
         });
         await db.transaction(async (tx) => {
-          for (const o of [biz, seat, exports, upgrade]) await Orders.insert(tx, o);
+          for (const o of [biz, seat, exports, seat2, upgrade]) await Orders.insert(tx, o);
           await Refunds.insert(tx, {
             id: "dp_1",
             orderId: biz.id,
@@ -163,18 +170,23 @@ for (const backend of backends) {
           },
           { id: exports.id, givenBack: false, items: [{ kind: "exportCredits", credits: 3 }] },
           {
+            id: seat2.id,
+            givenBack: false,
+            items: [{ kind: "seats", seats: 1, restsOn: biz.id, value: 12_000 }],
+          },
+          {
             id: upgrade.id,
             givenBack: false,
             items: [
               {
                 kind: "plan",
                 productCode: "wv_biz_plus_12m",
-                seats: 4,
+                seats: 5,
                 periodStart: NOW + 40 * DAY,
                 periodEnd: NOW + 40 * DAY + YEAR,
                 value: 70_000,
               },
-              { kind: "credit", cents: 50_000, restsOn: seat.id },
+              { kind: "credit", cents: 50_000, restsOn: biz.id },
             ],
           },
         ]);

@@ -95,6 +95,18 @@ export const OrderItems = {
   },
 
   /**
+   * The payment of the plan an order's period rests on: the order itself, or for an addition the
+   * plan's payment it was made to (what a later addition or upgrade credit rests on).
+   */
+  async planPaymentOf(q: Queryable, orderId: string): Promise<string> {
+    const row = await q.get(
+      "SELECT rests_on FROM order_items WHERE order_id = ? AND kind IN ('seats', 'essentials') LIMIT 1",
+      [orderId],
+    );
+    return typeof row?.rests_on === "string" ? row.rests_on : orderId;
+  },
+
+  /**
    * The account's payments in purchase order, with their items and whether each was given back:
    * refunded (or lost to disputes) for its whole total. Trials and orders of nothing paid for
    * are left out: they bought nothing a refund could take back.

@@ -186,7 +186,12 @@ export async function applyOrder(
     await Subscriptions.insert(tx, sub);
   }
   const plan = catalog.plans.find((p) => p.code === order.productCode);
-  // What this payment paid for (decision 0075): a refund of it takes back exactly that.
+  // What this payment paid for (decision 0075): a refund of it takes back exactly that. An
+  // addition, or an upgrade credit, rests on the payment of the plan of the running period.
+  const restsOn =
+    sub.orderId !== null && (summary.addition !== null || summary.proration.prorateAmount > 0)
+      ? await OrderItems.planPaymentOf(tx, sub.orderId)
+      : sub.orderId;
   await OrderItems.insert(
     tx,
     order,
@@ -202,7 +207,7 @@ export async function applyOrder(
       exportCredits: order.addOns.filter(
         (a) => !catalog.essentials.addOns.some((e) => e.code === a),
       ).length,
-      previous: { paymentId: sub.orderId, productCode: sub.productCode, seats: sub.seats },
+      previous: { paymentId: restsOn, productCode: sub.productCode, seats: sub.seats },
     }),
   );
   if (summary.addition !== null) {
