@@ -29,6 +29,9 @@ export type PaymentItem =
       kind: "seats";
       seats: number;
       restsOn: string;
+      /** The rest of the plan's period they are added for. */
+      periodStart: number;
+      periodEnd: number | null;
       value: number;
     }
   | {
@@ -36,6 +39,8 @@ export type PaymentItem =
       kind: "essentials";
       productCode: string;
       restsOn: string;
+      periodStart: number;
+      periodEnd: number | null;
       value: number;
     }
   | { kind: "exportCredits"; credits: number }
@@ -179,15 +184,22 @@ export function purchaseItems(purchase: {
 }): PaymentItem[] {
   const items: PaymentItem[] = [];
   const restsOn = purchase.previous?.paymentId ?? null;
+  const period = { periodStart: purchase.periodStart, periodEnd: purchase.periodEnd };
   if (purchase.plan && purchase.addition && purchase.previous && restsOn !== null) {
     const added = purchase.seats - purchase.previous.seats;
     let value = purchase.value;
     if (added > 0) {
-      items.push({ kind: "seats", seats: added, restsOn, value });
+      items.push({ kind: "seats", seats: added, restsOn, ...period, value });
       value = 0;
     }
     if (purchase.productCode !== purchase.previous.productCode) {
-      items.push({ kind: "essentials", productCode: purchase.productCode, restsOn, value });
+      items.push({
+        kind: "essentials",
+        productCode: purchase.productCode,
+        restsOn,
+        ...period,
+        value,
+      });
     }
   } else if (purchase.plan) {
     items.push({

@@ -654,7 +654,7 @@ export const MIGRATIONS: readonly Migration[] = [
                CASE WHEN o.seats > l.seats THEN 'seats' ELSE 'essentials' END,
                o.product_code,
                CASE WHEN o.seats > l.seats THEN o.seats - l.seats ELSE 1 END,
-               o.sub_total, NULL, NULL, b.id
+               o.sub_total, o.period_start, o.period_end, b.id
           FROM orders o
           JOIN orders b ON b.seq = (
             SELECT MIN(e.seq) FROM orders e

@@ -166,13 +166,31 @@ for (const backend of backends) {
           {
             id: seat.id,
             givenBack: false,
-            items: [{ kind: "seats", seats: 1, restsOn: biz.id, value: 14_796 }],
+            items: [
+              {
+                kind: "seats",
+                seats: 1,
+                restsOn: biz.id,
+                periodStart: NOW + 30 * DAY,
+                periodEnd: NOW + YEAR,
+                value: 14_796,
+              },
+            ],
           },
           { id: exports.id, givenBack: false, items: [{ kind: "exportCredits", credits: 3 }] },
           {
             id: seat2.id,
             givenBack: false,
-            items: [{ kind: "seats", seats: 1, restsOn: biz.id, value: 12_000 }],
+            items: [
+              {
+                kind: "seats",
+                seats: 1,
+                restsOn: biz.id,
+                periodStart: NOW + 35 * DAY,
+                periodEnd: NOW + YEAR,
+                value: 12_000,
+              },
+            ],
           },
           {
             id: upgrade.id,
@@ -194,7 +212,14 @@ for (const backend of backends) {
         // Written with an order from now on: read back as written.
         const later = order(userId, { createdAt: NOW + 60 * DAY });
         const items = [
-          { kind: "seats" as const, seats: 2, restsOn: upgrade.id, value: 100 },
+          {
+            kind: "seats" as const,
+            seats: 2,
+            restsOn: upgrade.id,
+            periodStart: NOW + 60 * DAY,
+            periodEnd: NOW + 40 * DAY + YEAR,
+            value: 100,
+          },
           { kind: "exportCredits" as const, credits: 1 },
         ];
         await db.transaction(async (tx) => {

@@ -23,9 +23,25 @@ function values(item: PaymentItem): SqlValue[] {
         null,
       ];
     case "seats":
-      return ["seats", null, item.seats, item.value, null, null, item.restsOn];
+      return [
+        "seats",
+        null,
+        item.seats,
+        item.value,
+        item.periodStart,
+        item.periodEnd,
+        item.restsOn,
+      ];
     case "essentials":
-      return ["essentials", item.productCode, 1, item.value, null, null, item.restsOn];
+      return [
+        "essentials",
+        item.productCode,
+        1,
+        item.value,
+        item.periodStart,
+        item.periodEnd,
+        item.restsOn,
+      ];
     case "exportCredits":
       return ["export_credits", null, item.credits, 0, null, null, null];
     case "credit":
@@ -51,7 +67,14 @@ function itemOf(row: Row): PaymentItem | null {
       };
     case "seats":
       return restsOn
-        ? { kind: "seats", seats: num(row.quantity), restsOn, value: num(row.amount) }
+        ? {
+            kind: "seats",
+            seats: num(row.quantity),
+            restsOn,
+            periodStart: num(row.period_start),
+            periodEnd: numOrNull(row.period_end),
+            value: num(row.amount),
+          }
         : null;
     case "essentials":
       return restsOn
@@ -59,6 +82,8 @@ function itemOf(row: Row): PaymentItem | null {
             kind: "essentials",
             productCode: String(row.product_code),
             restsOn,
+            periodStart: num(row.period_start),
+            periodEnd: numOrNull(row.period_end),
             value: num(row.amount),
           }
         : null;
