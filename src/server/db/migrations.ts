@@ -620,10 +620,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     // Issue 33, item 1 (decision 0075): what each payment paid for, so that a refund or a lost
-    // dispute takes back exactly that (db/order-items.ts). kind: plan (quantity = seats, for
-    // period_start..period_end), seats (quantity added), essentials, export_credits (quantity),
-    // credit (amount = the upgrade credit taken); rests_on: the payment an addition adds to, or
-    // the credit was taken from. amount is what the item adds to its period's value.
+    // dispute takes back exactly that (db/order-items.ts). kind: plan (quantity = seats),
+    // seats (quantity added), essentials, each for period_start..period_end; export_credits
+    // (quantity); credit (amount = the upgrade credit taken). rests_on: the payment of the plan
+    // an addition adds to, or of the period the credit was taken from. amount is what the item
+    // adds to its period's value.
     //
     // Existing orders are backfilled from what they hold, best effort: an order with no upgrade
     // credit that ends on the same date as an earlier plan order of the account is an addition
