@@ -652,6 +652,79 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 33, item 1 (decision 0075): what each payment paid for, so that a refund or a lost
+    // dispute takes back exactly that (db/order-items.ts). kind: plan (quantity = seats),
+    // seats (quantity added), essentials, each for period_start..period_end; export_credits
+    // (quantity); credit (amount = the upgrade credit taken). rests_on: the payment of the plan
+    // an addition adds to, or of the period the credit was taken from. amount is what the item
+    // adds to its period's value.
+    //
+    // Existing orders are backfilled from what they hold, best effort: an order with no upgrade
+    // credit that ends on the same date as an earlier plan order of the account is an addition
+    // to the first of them, its plan (seats when it has more than the order before it, else
+    // essentials); every other plan order buys its plan, and its credit rests on the plan of the
+    // account's plan order before it (the first order ending with it); a one-off order buys one
+    // export credit per code (the product and each add-on). A plan order's export add-ons and an
+    // addition of both seats and essentials are not told apart (they were not recorded).
+    version: 29,
+    name: "order items: what each payment paid for",
+    sql: `
+      CREATE TABLE order_items (
+        order_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        product_code TEXT,
+        quantity INTEGER NOT NULL,
+        amount INTEGER NOT NULL,
+        period_start INTEGER,
+        period_end INTEGER,
+        rests_on TEXT,
+        PRIMARY KEY (order_id, position)
+      );
+      CREATE INDEX order_items_user ON order_items(user_id);
+      INSERT INTO order_items (order_id, position, user_id, kind, product_code, quantity, amount, period_start, period_end, rests_on)
+        SELECT o.id, 0, o.user_id,
+               CASE WHEN o.seats > l.seats THEN 'seats' ELSE 'essentials' END,
+               o.product_code,
+               CASE WHEN o.seats > l.seats THEN o.seats - l.seats ELSE 1 END,
+               o.sub_total, o.period_start, o.period_end, b.id
+          FROM orders o
+          JOIN orders b ON b.seq = (
+            SELECT MIN(e.seq) FROM orders e
+             WHERE e.user_id = o.user_id AND e.kind = 'plan' AND e.seq < o.seq
+               AND e.period_end = o.period_end)
+          JOIN orders l ON l.seq = (
+            SELECT MAX(e.seq) FROM orders e
+             WHERE e.user_id = o.user_id AND e.kind = 'plan' AND e.seq < o.seq
+               AND e.period_end = o.period_end)
+         WHERE o.kind = 'plan' AND o.prorate_amount = 0;
+      INSERT INTO order_items (order_id, position, user_id, kind, product_code, quantity, amount, period_start, period_end, rests_on)
+        SELECT o.id, 0, o.user_id, 'plan', o.product_code, o.seats, o.sub_total + o.prorate_amount,
+               o.period_start, o.period_end, NULL
+          FROM orders o
+         WHERE o.kind = 'plan' AND NOT EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id);
+      INSERT INTO order_items (order_id, position, user_id, kind, product_code, quantity, amount, period_start, period_end, rests_on)
+        SELECT o.id, 1, o.user_id, 'credit', NULL, 1, o.prorate_amount, NULL, NULL,
+               (SELECT e.id FROM orders e
+                 WHERE e.user_id = o.user_id AND e.kind = 'plan' AND e.seq < o.seq
+                   AND e.period_end = (
+                     SELECT l.period_end FROM orders l
+                      WHERE l.user_id = o.user_id AND l.kind = 'plan' AND l.seq < o.seq
+                      ORDER BY l.seq DESC LIMIT 1)
+                 ORDER BY e.seq LIMIT 1)
+          FROM orders o
+         WHERE o.kind = 'plan' AND o.prorate_amount > 0;
+      INSERT INTO order_items (order_id, position, user_id, kind, product_code, quantity, amount, period_start, period_end, rests_on)
+        SELECT o.id, 0, o.user_id, 'export_credits', o.product_code,
+               CASE WHEN o.add_ons = '[]' THEN 1
+                    ELSE 2 + LENGTH(o.add_ons) - LENGTH(REPLACE(o.add_ons, ',', '')) END,
+               0, NULL, NULL, NULL
+          FROM orders o
+         WHERE o.kind = 'one_off';
+    `,
+  },
 ];
 
 /** Constructs of SQLite's DDL that PostgreSQL does not have, with how a migration names them. */

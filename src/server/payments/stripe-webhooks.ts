@@ -17,7 +17,7 @@ import { Users } from "../db/users.ts";
 import { claimWebhookEvent } from "../db/webhook-events.ts";
 import type { Logger } from "../log.ts";
 import type { InvoiceDeps } from "../services/invoices.ts";
-import { recordRefund } from "../services/refunds.ts";
+import { type RecordedRefund, recordRefund } from "../services/refunds.ts";
 
 export type StripeWebhookDeps = InvoiceDeps & {
   db: Db;
@@ -116,6 +116,14 @@ async function fetchFresh(stripe: Stripe, event: Stripe.Event): Promise<Fresh> {
     default:
       return { kind: "ignored" };
   }
+}
+
+/** Orders that fell with a payment given back are owed back to the customer (decision 0075). */
+function warnFell(log: Pick<Logger, "warn">, result: RecordedRefund & { recorded: true }): void {
+  if (result.fell.length === 0) return;
+  log.warn(
+    `stripe webhook: SUPPORT order ${result.fell.join(", ")} rested on order ${result.order.id}, given back: what it cost is owed back to the customer (refund-order)`,
+  );
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {
@@ -242,6 +250,7 @@ async function apply(
             `stripe webhook: refund ${refund.id} of payment ${paymentId}: no order holds it`,
           );
         }
+        if (result.recorded) warnFell(log, result);
       }
       return;
     }
@@ -277,6 +286,7 @@ async function apply(
         log.warn(
           `stripe webhook: dispute ${dispute.id} lost on order ${order?.id ?? "(none)"}${result.recorded && result.ended ? ": what it bought has ended" : ""}`,
         );
+        if (result.recorded) warnFell(log, result);
       }
       return;
     }

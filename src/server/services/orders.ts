@@ -1,6 +1,7 @@
 // What a purchase, a trial or a cancellation does to an account. Each function writes inside the
 // caller's transaction, so an order and the account change it pays for commit together.
 
+import { purchaseItems } from "../../domain/account/standing-payments.ts";
 import { teamName } from "../../domain/account/team-name.ts";
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { addMonthsClamped } from "../../domain/calendar/index.ts";
@@ -18,6 +19,7 @@ import { DAY_MS } from "../clock.ts";
 import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances } from "../db/instances.ts";
+import { OrderItems } from "../db/order-items.ts";
 import type { Order } from "../db/orders.ts";
 import { Orders } from "../db/orders.ts";
 import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
@@ -169,9 +171,11 @@ export async function applyOrder(
   if (order.kind === "one_off") {
     // Reads nothing: see commitIsolation. Issued together: on PostgreSQL one round trip for
     // both (decision 0074).
+    const credits = 1 + order.addOns.length;
     await Promise.all([
       Orders.insert(tx, order),
-      Subscriptions.addExportCredits(tx, user.id, 1 + order.addOns.length, order.createdAt),
+      OrderItems.insert(tx, order, [{ kind: "exportCredits", credits }]),
+      Subscriptions.addExportCredits(tx, user.id, credits, order.createdAt),
     ]);
     return;
   }
@@ -182,6 +186,30 @@ export async function applyOrder(
     await Subscriptions.insert(tx, sub);
   }
   const plan = catalog.plans.find((p) => p.code === order.productCode);
+  // What this payment paid for (decision 0075): a refund of it takes back exactly that. An
+  // addition, or an upgrade credit, rests on the payment of the plan of the running period.
+  const restsOn =
+    sub.orderId !== null && (summary.addition !== null || summary.proration.prorateAmount > 0)
+      ? await OrderItems.planPaymentOf(tx, sub.orderId)
+      : sub.orderId;
+  await OrderItems.insert(
+    tx,
+    order,
+    purchaseItems({
+      plan: true,
+      productCode: order.productCode,
+      seats: order.seats,
+      periodStart: order.periodStart,
+      periodEnd: order.periodEnd,
+      value: summary.addition ? summary.addition.termValueAdded : periodValue(summary),
+      credit: summary.proration.prorateAmount,
+      addition: summary.addition !== null,
+      exportCredits: order.addOns.filter(
+        (a) => !catalog.essentials.addOns.some((e) => e.code === a),
+      ).length,
+      previous: { paymentId: restsOn, productCode: sub.productCode, seats: sub.seats },
+    }),
+  );
   if (summary.addition !== null) {
     // Seats or essentials added to the running period (issue 18, item 9): the period, its anchor
     // and its campaign stay; what renews on its date is the product and seats now held.

@@ -21,6 +21,7 @@ import type { Config } from "../config.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances } from "../db/instances.ts";
 import { BillingDetailsTable } from "../db/invoices.ts";
+import { OrderItems } from "../db/order-items.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
@@ -175,6 +176,17 @@ export async function recordPaidRenewal(
     basis: paid.basis,
   });
   await Orders.insert(tx, order);
+  // A renewal buys its period's plan on its own (decision 0075): it rests on no earlier payment.
+  await OrderItems.insert(tx, order, [
+    {
+      kind: "plan",
+      productCode: order.productCode,
+      seats: order.seats,
+      periodStart: order.periodStart,
+      periodEnd: order.periodEnd,
+      value: order.subTotal,
+    },
+  ]);
   await Subscriptions.update(tx, user.id, { ...changes.subscription, updatedAt: paid.now });
   if (changes.workspace !== null) {
     const owned = await ownedInstance(tx, user);

@@ -32,7 +32,6 @@ import { Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
 import { PaypalKeptEvents } from "../db/paypal-kept-events.ts";
 import { PaypalStrays } from "../db/paypal-strays.ts";
-import { Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
 import { claimWebhookEvent } from "../db/webhook-events.ts";
@@ -42,7 +41,7 @@ import { numberAfterCommit } from "./invoice-numbering.ts";
 import { priceRenewal, recordPaidRenewal, renewalOrder } from "./paid-renewal.ts";
 import { endStray, refundStraySale } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
-import { recordRefund } from "./refunds.ts";
+import { planChangeOfRefund, recordRefund } from "./refunds.ts";
 import { billingState } from "./renewals.ts";
 
 /** What applying an event needs (a kept event is applied without a delivery to verify). */
@@ -383,15 +382,11 @@ async function moneyBack(deps: WebhookDeps, event: PaypalEvent): Promise<Webhook
   if (!user) return claimOnly(deps, event, "no account");
   return underLock(deps, user, async (fresh) => {
     const now = deps.clock.now();
-    const sub = await Subscriptions.get(deps.db, fresh.id);
-    const already = await Refunds.totalFor(deps.db, order.id);
-    // A full refund or reversal of the period paid now ends it now, and PayPal must not bill it
-    // again: cancelled there first, so a failure leaves the event for PayPal's next delivery.
-    const endsNow =
-      already + cents >= order.total &&
-      sub?.orderId === order.id &&
-      sub.orderEnd !== null &&
-      sub.orderEnd > now;
+    // A full refund or reversal that ends (or replaces) the plan billed now, by what the standing
+    // payments still pay for (services/refunds.ts), and PayPal must not bill it again: cancelled
+    // there first, so a failure leaves the event for PayPal's next delivery.
+    const change = await planChangeOfRefund(deps.db, order, cents, now);
+    const endsNow = change === "ended" || change === "replaced";
     if (endsNow && fresh.paypalSubscriptionId) {
       try {
         await deps.paypal.cancelSubscription(fresh.paypalSubscriptionId, "payment refunded");
