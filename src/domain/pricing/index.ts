@@ -69,3 +69,4 @@ export {
   termLabel,
   termMonthsFromCode,
 } from "./terms.ts";
+export { type Renewal, type RenewalSource, renewalAfter } from "./renewal.ts";
