@@ -1,11 +1,13 @@
 // The order summary of /api/4/payment/summary (spec 3.5), line by line, before anything is paid:
 // plan, seats, add-ons, proration credit, tax and the total due today. A downgrade says plainly
-// that nothing is charged now and from when the new plan applies; seats or essentials added to the
+// that nothing is charged now and from when the new plan applies; a new subscription says what it
+// renews at and from when ("then $95.88 every year from December 7, 2027"); seats or essentials added to the
 // running period say that they renew with it, on its date. The total is announced politely
 // when it changes; the block keeps its place while a new summary loads.
 import { useState } from "react";
 import type { OrderSummaryAnswer } from "../../contract/products.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
+import { renewalAfter } from "../../domain/pricing/renewal.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
 import { formatDate } from "./format-date.ts";
 
@@ -22,6 +24,9 @@ export function OrderSummary({
   const term = termLabel(termMonthsFromCode(summary.productCode));
   const renewal = summary.newSubscription;
   const total = formatUsd(downgrade ? 0 : summary.total);
+  // What it renews at, and from when: the pricing module's, counted from now (a new term starts
+  // with the payment).
+  const then = renewalAfter(summary, recurring, Date.now());
   // Phones show the total and this button first; the lines open on request. Wide screens hide
   // the button and always show the lines (cart.css), so this state only matters on phones.
   const [open, setOpen] = useState(false);
@@ -87,23 +92,14 @@ export function OrderSummary({
             {formatUsd(renewal.recurringBasePrice + renewal.extraSeatsRecurringPrice)} every {term}.
           </p>
         )}
-        {summary.addition === null && !downgrade && recurring && renewal.firstTermDiscount > 0 && (
-          <p className="note">
-            First {term} discount: {formatUsd(renewal.firstTermDiscount)}. Then{" "}
-            {formatUsd(renewal.recurringBasePrice)} every {term}
-            {renewal.extraSeatsRecurringPrice > 0
-              ? `, plus ${formatUsd(renewal.extraSeatsRecurringPrice)} for extra seats`
-              : ""}
-            .
-          </p>
-        )}
-        {summary.addition === null &&
-          !downgrade &&
-          recurring &&
-          renewal.firstTermDiscount === 0 && (
-            <p className="note">Renews every {term} until you cancel.</p>
-          )}
       </div>
+      {then && (
+        <p className="then-line" data-testid="renewal-line">
+          then {formatUsd(then.amount)} every {termLabel(then.termMonths)} from{" "}
+          {formatDate(then.atMs)}
+          {summary.salesTax > 0 ? ", plus sales tax" : ""}
+        </p>
+      )}
     </div>
   );
 }

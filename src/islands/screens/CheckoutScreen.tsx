@@ -109,13 +109,23 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
     <Frame title={title}>
       <Suspense fallback={loading}>
         <div className="checkout">
-          {/* First in reading order (on phones: the total at the top); a column beside the
-              forms on wide screens (cart.css). */}
+          {/* First in reading order (on phones: the plan and the total at the top); a column
+              beside the forms on wide screens (cart.css). */}
           <section
             className="checkout-summary"
             aria-label="Your order"
             aria-busy={summaryState.status === "started"}
           >
+            {/* What is bought: its mark, its name as the heading, one line of description. */}
+            {plan && (
+              <div className="order-head">
+                <span className="plan-mark" aria-hidden="true" />
+                <div>
+                  <h2>{plan.name}</h2>
+                  {plan.subTitle && <p className="order-desc">{plan.subTitle}</p>}
+                </div>
+              </div>
+            )}
             {summaryState.status === "started" && !summary && (
               <Busy label="Working out your total…" />
             )}
@@ -134,15 +144,7 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
             {plansState.status === "failure" && (
               <Problem failure={plansState.error} retry={() => void openCheckout()} />
             )}
-            {plan && plans && (
-              <>
-                <h2>
-                  {plan.name}
-                  {plan.subTitle ? `: ${plan.subTitle}` : ""}
-                </h2>
-                <PlanChoices plan={plan} plans={plans} />
-              </>
-            )}
+            {plan && plans && <PlanChoices plan={plan} plans={plans} />}
             {singleExport && (
               <fieldset>
                 <legend>Export quality</legend>
