@@ -5,7 +5,7 @@
 // running period say that they renew with it, on its date. The total is announced politely
 // when it changes; the block keeps its place while a new summary loads.
 import { useState } from "react";
-import type { OrderSummaryAnswer } from "../../contract/products.ts";
+import type { OrderSummaryAnswer, PlanOption } from "../../contract/products.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { renewalAfter } from "../../domain/pricing/renewal.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
@@ -13,13 +13,15 @@ import { formatDate } from "./format-date.ts";
 
 export function OrderSummary({
   summary,
-  planName,
-  recurring,
+  plan,
 }: {
   summary: OrderSummaryAnswer;
-  planName: string;
-  recurring: boolean;
+  /** The plan bought (null while the plans are not loaded): its name, description, recurrence. */
+  plan: PlanOption | null;
 }) {
+  const planName = plan?.name ?? summary.productCode;
+  const description = plan?.subTitle;
+  const recurring = plan?.recurring ?? false;
   const downgrade = summary.change === "downgrade" && summary.startsAt !== null;
   const term = termLabel(termMonthsFromCode(summary.productCode));
   const renewal = summary.newSubscription;
@@ -32,6 +34,14 @@ export function OrderSummary({
   const [open, setOpen] = useState(false);
   return (
     <div className="summary-panel" data-collapsed={open ? undefined : ""}>
+      {/* What is bought: its mark, its name as the heading, one line of description. */}
+      <div className="order-head">
+        <span className="plan-mark" aria-hidden="true" />
+        <div>
+          <h2>{planName}</h2>
+          {description && <p className="order-desc">{description}</p>}
+        </div>
+      </div>
       <button
         type="button"
         className="summary-toggle"

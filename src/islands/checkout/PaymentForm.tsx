@@ -19,7 +19,6 @@ import {
 import type { PaymentProviders } from "../../contract/payment.ts";
 import type { OrderSummaryAnswer } from "../../contract/products.ts";
 import { cardDigits, cardProblems, parseExpiry } from "../../domain/checkout/card-number.ts";
-import { isCardErrorCode } from "../../domain/errors/card-errors.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import {
   $billingPostalCode,
@@ -217,9 +216,10 @@ function PaymentMethods({
     const failed = checkout.failure;
     const errors = cardFieldErrors(failed);
     if (Object.keys(errors).length > 0) focusFirstProblem(formRef.current, errors);
-    else if (failed && isCardErrorCode(failed.code))
+    else if (failed?.status === 402)
       (
-        document.getElementById(FOCUS_FOR[failed.code] ?? "card-number") ?? chargeProblem.current
+        document.getElementById(FOCUS_FOR[failed.code ?? ""] ?? "card-number") ??
+        chargeProblem.current
       )?.focus();
   }, [checkout.failure]);
   // A press that waited for the address's save, whose new summary changed the total.
@@ -301,11 +301,10 @@ function PaymentMethods({
   const failedFields = cardFieldErrors(failure);
   const errors = Object.keys(cardErrors).length > 0 ? cardErrors : failedFields;
   const failureSaid = Object.keys(failedFields).length > 0;
-  // A refusal of the charge is said beside the card fields; other failures under Pay.
+  // A refusal of the charge (402: the card's section-8 codes, or the bank's authentication) is
+  // said beside the card fields; other failures under Pay.
   const chargeFailure =
-    failure && !failureSaid && method !== "paypal" && isCardErrorCode(failure.code)
-      ? failure
-      : null;
+    failure?.status === 402 && !failureSaid && method !== "paypal" ? failure : null;
   return (
     <form
       ref={formRef}

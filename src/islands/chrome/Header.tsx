@@ -11,58 +11,47 @@ import { hrefFor } from "../../domain/checkout/screens.ts";
 
 type Props = { isAuth: boolean; userName: string };
 
+const links = (list: string[][]) =>
+  list.map(([href, label]) => (
+    <li key={label}>
+      <a href={href}>{label}</a>
+    </li>
+  ));
+
 export function Header({ isAuth, userName }: Props) {
   return (
     <header className="site-header">
       <div className="bar">
         <a className="logo" href="/" aria-label="Video Editor home">
-          <svg width="28" height="28" viewBox="0 0 28 28" aria-hidden="true" focusable="false">
-            <rect width="28" height="28" rx="7" fill="#4c2bd1" />
-            <path d="M11 8.5v11l9-5.5z" fill="#fff" />
-          </svg>
+          <span className="plan-mark" aria-hidden="true" />
           <span className="brand">Video Editor</span>
         </a>
         {isAuth ? (
           <details className="menu">
-            <summary>
-              <span className="vh">Account menu: </span>
-              {userName || "Your account"}
-            </summary>
+            <summary>{userName}</summary>
             <nav aria-label="Account">
               <ul>
-                <li>
-                  <a href={hrefFor("home")}>Your account</a>
-                </li>
-                <li>
-                  <a href={hrefFor("plans")}>Plans</a>
-                </li>
-                <li>
-                  <a href={hrefFor("invite")}>Invite</a>
-                </li>
-                <li>
-                  <a href={hrefFor("forgot-password")}>New Password</a>
-                </li>
-                <li>
-                  <a href={LOGOUT_PATH}>Sign out</a>
-                </li>
+                {links([
+                  [hrefFor("home"), "Your account"],
+                  [hrefFor("plans"), "Plans"],
+                  [hrefFor("invite"), "Invite"],
+                  [hrefFor("forgot-password"), "New Password"],
+                  [LOGOUT_PATH, "Sign out"],
+                ])}
               </ul>
             </nav>
           </details>
         ) : (
-          <nav aria-label="Sign up" className="guest-nav">
+          <nav aria-label="Sign up">
             <a href="/pricing">Pricing</a>
             <details className="menu">
               <summary>Sign up</summary>
               <ul>
-                <li>
-                  <a href={hrefFor("sign-up", { tier: "personal" })}>Personal</a>
-                </li>
-                <li>
-                  <a href={hrefFor("sign-up", { tier: "business" })}>Business</a>
-                </li>
-                <li>
-                  <a href={hrefFor("sign-up", { tier: "education" })}>Education</a>
-                </li>
+                {links([
+                  [hrefFor("sign-up", { tier: "personal" }), "Personal"],
+                  [hrefFor("sign-up", { tier: "business" }), "Business"],
+                  [hrefFor("sign-up", { tier: "education" }), "Education"],
+                ])}
               </ul>
             </details>
             <a href={hrefFor("login")}>Log in</a>

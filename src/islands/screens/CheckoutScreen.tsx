@@ -116,29 +116,13 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
             aria-label="Your order"
             aria-busy={summaryState.status === "started"}
           >
-            {/* What is bought: its mark, its name as the heading, one line of description. */}
-            {plan && (
-              <div className="order-head">
-                <span className="plan-mark" aria-hidden="true" />
-                <div>
-                  <h2>{plan.name}</h2>
-                  {plan.subTitle && <p className="order-desc">{plan.subTitle}</p>}
-                </div>
-              </div>
-            )}
             {summaryState.status === "started" && !summary && (
               <Busy label="Working out your total…" />
             )}
             {summaryState.status === "failure" && (
               <Problem failure={summaryState.error} retry={() => void refreshSummary()} />
             )}
-            {summary && (
-              <OrderSummary
-                summary={summary}
-                planName={plan?.name ?? summary.productCode}
-                recurring={plan?.recurring ?? false}
-              />
-            )}
+            {summary && <OrderSummary summary={summary} plan={plan} />}
           </section>
           <div className="checkout-forms stack">
             {plansState.status === "failure" && (
@@ -155,7 +139,7 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
                       name="export"
                       checked={product === code}
                       onChange={() => navigate(exportHref(search, code), { replace: true })}
-                    />{" "}
+                    />
                     {label}
                   </label>
                 ))}
