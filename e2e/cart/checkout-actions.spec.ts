@@ -81,6 +81,19 @@ test("pressing Pay while leaving the ZIP field pays: the press is not lost", asy
   await expect(page.getByTestId("paid")).toHaveText("$59.88");
 });
 
+test("choosing PayPal while leaving the ZIP field chooses it", async ({ page, api }) => {
+  await api.signUp();
+  await page.goto("/cart?p=buy&product=wv_single_12m#checkout");
+  expect(await shownTotal(page)).toBe("$59.88");
+  await page.getByLabel("State", { exact: true }).selectOption({ label: "Oregon" });
+  const zip = page.getByLabel("ZIP code", { exact: true });
+  await zip.fill("97201");
+  await expect(zip).toBeFocused();
+  await page.getByRole("radio", { name: "PayPal" }).click();
+  await expect(page.getByRole("radio", { name: "PayPal" })).toBeChecked();
+  await expect(page.getByRole("button", { name: "Pay $59.88 with PayPal" })).toBeVisible();
+});
+
 test("a press that the address reprices shows the new total and asks again, charging nothing", async ({
   page,
   api,
