@@ -70,6 +70,7 @@ test("the header's New Password leads a signed-in person there, their address fi
 }) => {
   await signInViaApi(page, "trial@demo.test");
   await page.goto("/cart/plans");
+  await page.getByRole("banner").getByText("trial", { exact: false }).click();
   await page.getByRole("banner").getByRole("link", { name: "New Password" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Forgot your password?");
   await expect(page.getByLabel("E-mail")).toHaveValue("trial@demo.test");

@@ -13,13 +13,19 @@ test("the header leads a signed-in person to their account from every screen", a
   ]) {
     await page.goto(start);
     const header = page.getByRole("banner");
+    // The account's links are in the header's account menu, under the person's name (issue 34).
+    await header.getByText("annual", { exact: false }).click();
     await expect(header.getByRole("link", { name: "Your account" })).toBeVisible();
     await header.getByRole("link", { name: "Your account" }).click();
     await expect(page).toHaveURL(/\/cart\/home$/);
     await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
   }
-  await page.goto("/cart/plans");
-  await page.getByRole("banner").getByRole("link", { name: "Homepage" }).click();
+  // From the menu's Plans back to the plans, and the account again.
+  await page.getByRole("banner").getByText("annual", { exact: false }).click();
+  await page.getByRole("banner").getByRole("link", { name: "Plans" }).click();
+  await expect(page).toHaveURL(/\/cart\/plans$/);
+  await page.getByRole("banner").getByText("annual", { exact: false }).click();
+  await page.getByRole("banner").getByRole("link", { name: "Your account" }).click();
   await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
 });
 

@@ -47,6 +47,89 @@ test.describe("on a wide screen", () => {
   });
 });
 
+/** "December 7, 2027": one term (a year) from today, as the checkout writes dates (UTC). */
+function yearFromToday(): string {
+  const now = new Date();
+  const next = new Date(Date.UTC(now.getUTCFullYear() + 1, now.getUTCMonth(), now.getUTCDate()));
+  return next.toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+}
+
+test.describe("laid out as hosted checkouts are (issue 34, item 2)", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("the order side names the plan, describes it in a line, and says what it renews at", async ({
+    page,
+    api,
+  }) => {
+    await api.signUp();
+    await page.goto(CHECKOUT);
+    const order = page.getByRole("region", { name: "Your order" });
+    const name = order.getByRole("heading", { level: 2 });
+    await expect(name).toHaveText("Unlimited");
+    // The name alone is the heading; its description is a line of smaller type under it.
+    await expect(page.getByRole("heading", { name: /Unlimited:/ })).toHaveCount(0);
+    const description = order.getByText(
+      "Unlimited publishing in 4K for creators who post every week",
+    );
+    await expect(description).toBeVisible();
+    const size = (el: Element) => Number.parseFloat(getComputedStyle(el).fontSize);
+    expect(await description.evaluate(size)).toBeLessThan(await name.evaluate(size));
+    const nameBox = await name.boundingBox();
+    const descriptionBox = await description.boundingBox();
+    expect(nameBox && descriptionBox && descriptionBox.y > nameBox.y).toBe(true);
+    // The lines, the total, and then what it renews at and from when.
+    await expect(order.getByRole("table", { name: "Order summary" })).toContainText(
+      "Unlimited (billed annually)",
+    );
+    await expect(order.getByTestId("total")).toHaveText("$95.88");
+    await expect(order.getByText(`then $95.88 every year from ${yearFromToday()}`)).toBeVisible();
+    // The form is on the other side: it starts beside the plan's name, not under the order.
+    const form = await page.getByRole("form", { name: "Coupon" }).boundingBox();
+    const orderBox = await order.boundingBox();
+    expect(form && orderBox && form.x + form.width <= orderBox.x).toBe(true);
+    expect(form && orderBox && form.y < orderBox.y + orderBox.height).toBe(true);
+    // Payment methods are two tiles side by side.
+    const tile = (label: string) =>
+      page.locator("label").filter({ has: page.getByRole("radio", { name: label, exact: true }) });
+    const card = await tile("Card").boundingBox();
+    const paypal = await tile("PayPal").boundingBox();
+    expect(card && paypal && Math.abs(card.y - paypal.y) < 1 && paypal.x > card.x).toBe(true);
+    await expectNoAxeViolations(page, "checkout, order side");
+  });
+});
+
+test.describe("in a real 320 px window (no emulated device)", () => {
+  // Mobile emulation widens the layout viewport to fit the content, hiding sideways scroll.
+  test.use({ viewport: { width: 320, height: 640 }, isMobile: false });
+
+  test("the checkout does not scroll sideways; the card fields and Pay fit", async ({
+    page,
+    api,
+  }) => {
+    await api.signUp();
+    await page.goto(CHECKOUT);
+    const pay = page.getByRole("button", { name: "Pay $95.88" });
+    await expect(pay).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      320,
+    );
+    for (const field of [
+      pay,
+      page.getByLabel("Card number"),
+      page.getByLabel("Security code (CVC)"),
+      page.getByLabel("Country"),
+    ]) {
+      const found = await field.boundingBox();
+      expect(found && found.x >= 0 && found.x + found.width <= 320).toBe(true);
+    }
+  });
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true });
 
@@ -58,11 +141,14 @@ test.describe("on a phone", () => {
     await page.goto(CHECKOUT);
     const toggle = page.getByRole("button", { name: /Show order summary/ });
     await expect(toggle).toContainText("Total due today $95.88");
-    // At the top: in the first screen, above the plan's own heading.
+    // At the top: in the first screen, under the plan's name (issue 34: what is bought, then its
+    // total) and above the form.
     expect(await inView(page, toggle)).toBe(true);
     const toggleBox = await toggle.boundingBox();
-    const planBox = await page.getByRole("heading", { level: 2 }).first().boundingBox();
-    expect(toggleBox && planBox && toggleBox.y < planBox.y).toBe(true);
+    const planBox = await page.getByRole("heading", { level: 2, name: "Unlimited" }).boundingBox();
+    const formBox = await page.getByRole("form", { name: "Coupon" }).boundingBox();
+    expect(planBox && toggleBox && planBox.y < toggleBox.y).toBe(true);
+    expect(toggleBox && formBox && toggleBox.y < formBox.y).toBe(true);
     // The lines are folded away until asked for.
     await expect(page.getByRole("table", { name: "Order summary" })).toBeHidden();
     await toggle.click();

@@ -57,7 +57,11 @@ export default function CheckoutApp() {
   return (
     <div className={`cart-app host-${host}`}>
       {host === "standalone" ? (
-        <Header isAuth={user.isAuth} userName={user.userName} />
+        <Header
+          key={JSON.stringify(route)}
+          isAuth={user.isAuth}
+          userName={user.userName || user.userEmail}
+        />
       ) : (
         <LoginToolbar mode={mode} />
       )}

@@ -7,3 +7,18 @@ export const $billingPostalCode = atom("");
 
 /** Why the payment step needs the address's code (set by the pay button, shown beside the field). */
 export const $billingProblem = atom<string | null>(null);
+
+let saving: Promise<unknown> = Promise.resolve();
+
+/**
+ * The address being saved and the summary priced again with it (AddressForm). Leaving the ZIP
+ * field by pressing Pay starts a save: the pay button waits for it, then pays the total still on
+ * screen or, when the save changed it (sales tax), shows the new one and asks again (issue 34).
+ */
+export function trackAddressSave(job: Promise<unknown>): void {
+  // Joined, not replaced: a later blur that saves nothing must not hide a save still running.
+  saving = Promise.all([saving, job.catch(() => {})]);
+}
+
+/** Settles once the address save running now (if any) and its new summary have finished. */
+export const addressSettled = (): Promise<unknown> => saving;

@@ -6,7 +6,11 @@
 import { useStore } from "@nanostores/react";
 import { type FormEvent, useRef, useState } from "react";
 import { COUNTRIES, postalCodeLabel, regionsOf } from "../../domain/checkout/regions.ts";
-import { $billingPostalCode, $billingProblem } from "../../stores/billing-address.ts";
+import {
+  $billingPostalCode,
+  $billingProblem,
+  trackAddressSave,
+} from "../../stores/billing-address.ts";
 import { refreshSummary } from "../../stores/checkout.ts";
 import { submitAddress } from "../../stores/payment.ts";
 import { $user } from "../../stores/user.ts";
@@ -40,7 +44,7 @@ export function AddressForm() {
   const us = country === "US";
 
   /** Saves the address once it is complete and differs from the one last sent. */
-  const saveIfComplete = async (show: boolean) => {
+  const save = async (show: boolean) => {
     const el = form.current;
     if (!el) return;
     const data = new FormData(el);
@@ -74,6 +78,12 @@ export function AddressForm() {
     const answered = serverFieldErrors(result.error);
     setErrors(answered);
     focusFirstProblem(el, answered);
+  };
+  /** A save the pay button can wait for (stores/billing-address.ts). */
+  const saveIfComplete = (show: boolean) => {
+    const job = save(show);
+    trackAddressSave(job);
+    return job;
   };
   const onChange = (event: FormEvent<HTMLFormElement>) => {
     const target = event.target as HTMLInputElement | HTMLSelectElement;
@@ -162,7 +172,8 @@ export function AddressForm() {
         {...problemProps(errors, "postalCode", "address-postal")}
       />
       <FieldProblem errors={errors} name="postalCode" id="address-postal" />
-      <div aria-live="polite">
+      {/* Its space is kept (cart.css), so Pay below never moves as the note comes and goes. */}
+      <div className="address-status" aria-live="polite">
         {state.status === "started" && <p className="note">Saving your address…</p>}
         {state.status === "failure" && !fieldsSaid && <Problem failure={state.error} />}
         {state.status === "success" && (

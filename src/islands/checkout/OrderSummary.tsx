@@ -1,32 +1,47 @@
 // The order summary of /api/4/payment/summary (spec 3.5), line by line, before anything is paid:
 // plan, seats, add-ons, proration credit, tax and the total due today. A downgrade says plainly
-// that nothing is charged now and from when the new plan applies; seats or essentials added to the
+// that nothing is charged now and from when the new plan applies; a new subscription says what it
+// renews at and from when ("then $95.88 every year from December 7, 2027"); seats or essentials added to the
 // running period say that they renew with it, on its date. The total is announced politely
 // when it changes; the block keeps its place while a new summary loads.
 import { useState } from "react";
-import type { OrderSummaryAnswer } from "../../contract/products.ts";
+import type { OrderSummaryAnswer, PlanOption } from "../../contract/products.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
+import { renewalAfter } from "../../domain/pricing/renewal.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
 import { formatDate } from "./format-date.ts";
 
 export function OrderSummary({
   summary,
-  planName,
-  recurring,
+  plan,
 }: {
   summary: OrderSummaryAnswer;
-  planName: string;
-  recurring: boolean;
+  /** The plan bought (null while the plans are not loaded): its name, description, recurrence. */
+  plan: PlanOption | null;
 }) {
+  const planName = plan?.name ?? summary.productCode;
+  const description = plan?.subTitle;
+  const recurring = plan?.recurring ?? false;
   const downgrade = summary.change === "downgrade" && summary.startsAt !== null;
   const term = termLabel(termMonthsFromCode(summary.productCode));
   const renewal = summary.newSubscription;
   const total = formatUsd(downgrade ? 0 : summary.total);
+  // What it renews at, and from when: the pricing module's, counted from now (a new term starts
+  // with the payment).
+  const then = renewalAfter(summary, recurring, Date.now());
   // Phones show the total and this button first; the lines open on request. Wide screens hide
   // the button and always show the lines (cart.css), so this state only matters on phones.
   const [open, setOpen] = useState(false);
   return (
     <div className="summary-panel" data-collapsed={open ? undefined : ""}>
+      {/* What is bought: its mark, its name as the heading, one line of description. */}
+      <div className="order-head">
+        <span className="plan-mark" aria-hidden="true" />
+        <div>
+          <h2>{planName}</h2>
+          {description && <p className="order-desc">{description}</p>}
+        </div>
+      </div>
       <button
         type="button"
         className="summary-toggle"
@@ -87,23 +102,14 @@ export function OrderSummary({
             {formatUsd(renewal.recurringBasePrice + renewal.extraSeatsRecurringPrice)} every {term}.
           </p>
         )}
-        {summary.addition === null && !downgrade && recurring && renewal.firstTermDiscount > 0 && (
-          <p className="note">
-            First {term} discount: {formatUsd(renewal.firstTermDiscount)}. Then{" "}
-            {formatUsd(renewal.recurringBasePrice)} every {term}
-            {renewal.extraSeatsRecurringPrice > 0
-              ? `, plus ${formatUsd(renewal.extraSeatsRecurringPrice)} for extra seats`
-              : ""}
-            .
-          </p>
-        )}
-        {summary.addition === null &&
-          !downgrade &&
-          recurring &&
-          renewal.firstTermDiscount === 0 && (
-            <p className="note">Renews every {term} until you cancel.</p>
-          )}
       </div>
+      {then && (
+        <p className="then-line" data-testid="renewal-line">
+          then {formatUsd(then.amount)} every {termLabel(then.termMonths)} from{" "}
+          {formatDate(then.atMs)}
+          {summary.salesTax > 0 ? ", plus sales tax" : ""}
+        </p>
+      )}
     </div>
   );
 }

@@ -20,10 +20,15 @@ import type { PaymentProviders } from "../../contract/payment.ts";
 import type { OrderSummaryAnswer } from "../../contract/products.ts";
 import { cardDigits, cardProblems, parseExpiry } from "../../domain/checkout/card-number.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
-import { $billingPostalCode, $billingProblem } from "../../stores/billing-address.ts";
+import {
+  $billingPostalCode,
+  $billingProblem,
+  addressSettled,
+} from "../../stores/billing-address.ts";
 import { type SandboxCard, sandboxTokenizer, type Tokenizer } from "../../stores/card-token.ts";
 import { $checkout } from "../../stores/checkout.ts";
 import { payByCard, startPaypal } from "../../stores/checkout-payment.ts";
+import { $payment, submitAddress } from "../../stores/payment.ts";
 import { forgetPaymentProviders, paymentProviders } from "../../stores/payment-providers.ts";
 import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
 import { $paypalWindowOpen } from "../../stores/paypal-sandbox.ts";
@@ -42,6 +47,27 @@ const PaypalButtons = lazy(() =>
 );
 
 type Method = "saved" | "card" | "paypal";
+
+/** A card's mark for its tile (drawn here: no image is fetched). */
+function CardMark() {
+  return (
+    <svg className="pm-mark" viewBox="0 0 32 22" aria-hidden="true" focusable="false">
+      <rect x="0.5" y="0.5" width="31" height="21" rx="3" fill="#fff" stroke="currentColor" />
+      <rect x="1" y="5" width="30" height="4" fill="currentColor" />
+      <rect x="4" y="14" width="10" height="3" rx="1" fill="currentColor" opacity="0.5" />
+    </svg>
+  );
+}
+
+/** PayPal's mark for its tile: its two overlapping P's in its colours. */
+function PaypalMark() {
+  return (
+    <svg className="pm-mark" viewBox="0 0 22 26" aria-hidden="true" focusable="false">
+      <path d="M6 1h8a6 6 0 0 1 0 12H9l-1.6 9H3z" fill="#003087" />
+      <path d="M9 5h7a5 5 0 0 1 0 10h-4l-1.5 9H6.5z" fill="#009cde" opacity="0.85" />
+    </svg>
+  );
+}
 
 function field(form: FormData, name: string): string {
   const value = form.get(name);
@@ -77,6 +103,13 @@ function cardFieldErrors(failure: { fields?: { path: string; message: string }[]
   }
   return out;
 }
+
+/** The field a refusal of the charge is about, by its code (section 8). */
+const FOCUS_FOR: Partial<Record<string, string>> = {
+  incorrect_cvc: "card-cvc",
+  expired_card: "card-expiry",
+  incorrect_zip: "address-postal",
+};
 
 const POSTAL_PROBLEM =
   "Enter the ZIP or postal code of your billing address: it is also the card's.";
@@ -175,11 +208,23 @@ function PaymentMethods({
   // What the card fields' own checks found before sending.
   const [cardErrors, setCardErrors] = useState<FieldErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
-  // A refused card's field gets the focus, so the person lands on what to fix.
+  // A refused card's field gets the focus, so the person lands on what to fix: the field it
+  // names, else the one the refusal is about (CVC, expiry, ZIP), else the card number (a decline:
+  // another card), else the message itself (Stripe's fields are in Stripe's frame).
+  const chargeProblem = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const errors = cardFieldErrors(checkout.failure);
+    const failed = checkout.failure;
+    const errors = cardFieldErrors(failed);
     if (Object.keys(errors).length > 0) focusFirstProblem(formRef.current, errors);
+    else if (failed?.status === 402)
+      (
+        document.getElementById(FOCUS_FOR[failed.code ?? ""] ?? "card-number") ??
+        chargeProblem.current
+      )?.focus();
   }, [checkout.failure]);
+  // A press that waited for the address's save, whose new summary changed the total.
+  const [repriced, setRepriced] = useState(false);
+  const waiting = useRef(false);
 
   const { card } = providers;
   const paypalOffered = providers.paypal.provider !== "none";
@@ -190,15 +235,28 @@ function PaymentMethods({
   const cardNotReady = newCard && card.provider === "stripe" && !stripeReady;
   const paypalButtons = !downgrade && method === "paypal" && paypalClientId !== null;
 
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     // With PayPal's buttons, PayPal's own button starts the payment.
-    if (!summary || busy || cardNotReady || paypalButtons) return;
+    if (!summary || busy || cardNotReady || paypalButtons || waiting.current) return;
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    // Pressed while leaving the address (the ZIP typed last): its save and the new summary come
+    // first. The press is not lost: it pays the total on screen, or, when the save changed it,
+    // shows the new total and asks again; never a total the person did not see (issue 34).
+    waiting.current = true;
+    await addressSettled();
+    waiting.current = false;
+    if (submitAddress.$state.get().status === "failure") return;
+    const now = $payment.get().orderSummary;
+    if (now && now.total !== summary.total) {
+      setRepriced(true);
+      return;
+    }
+    setRepriced(false);
     const sandboxCard = newCard && card.provider !== "stripe";
     if (sandboxCard) {
       // What can be checked before sending is said beside each field (issue 22, item 6).
-      const form = event.currentTarget;
-      const data = new FormData(form);
       const found: FieldErrors = cardProblems(
         {
           number: field(data, "cardNumber"),
@@ -228,7 +286,7 @@ function PaymentMethods({
       ? null
       : card.provider === "stripe"
         ? tokenizer.current
-        : sandboxTokenizer(cardFrom(new FormData(event.currentTarget)));
+        : sandboxTokenizer(cardFrom(data));
     void payByCard(tokenize);
   };
   const label = !summary
@@ -243,8 +301,18 @@ function PaymentMethods({
   const failedFields = cardFieldErrors(failure);
   const errors = Object.keys(cardErrors).length > 0 ? cardErrors : failedFields;
   const failureSaid = Object.keys(failedFields).length > 0;
+  // A refusal of the charge (402: the card's section-8 codes, or the bank's authentication) is
+  // said beside the card fields; other failures under Pay.
+  const chargeFailure =
+    failure?.status === 402 && !failureSaid && method !== "paypal" ? failure : null;
   return (
-    <form ref={formRef} className="stack" onSubmit={onSubmit} aria-label="Payment" noValidate>
+    <form
+      ref={formRef}
+      className="stack"
+      onSubmit={(event) => void onSubmit(event)}
+      aria-label="Payment"
+      noValidate
+    >
       {!downgrade && (
         <fieldset>
           <legend>Payment method</legend>
@@ -255,7 +323,8 @@ function PaymentMethods({
                 name="method"
                 checked={method === "saved"}
                 onChange={() => setMethod("saved")}
-              />{" "}
+              />
+              <CardMark />
               The card on your account
             </label>
           )}
@@ -265,7 +334,8 @@ function PaymentMethods({
               name="method"
               checked={method === "card"}
               onChange={() => setMethod("card")}
-            />{" "}
+            />
+            <CardMark />
             {user.userHasPaymentMethodSet ? "A new card" : "Card"}
           </label>
           {paypalOffered && (
@@ -275,7 +345,8 @@ function PaymentMethods({
                 name="method"
                 checked={method === "paypal"}
                 onChange={() => setMethod("paypal")}
-              />{" "}
+              />
+              <PaypalMark />
               PayPal
             </label>
           )}
@@ -287,8 +358,14 @@ function PaymentMethods({
         ) : (
           <SandboxCardFields errors={errors} />
         ))}
+      {/* The charge's own refusal (declined, wrong CVC or ZIP), beside the card fields. */}
+      {chargeFailure && (
+        <div className="charge-problem" ref={chargeProblem} tabIndex={-1}>
+          <Problem failure={chargeFailure} />
+        </div>
+      )}
       {card.provider !== "stripe" && <SandboxAuthentication />}
-      {checkout.priceChanged && (
+      {(checkout.priceChanged || repriced) && (
         <p role="alert" className="problem">
           The price changed since you saw it. Check the new total above and confirm again.
         </p>
@@ -323,7 +400,7 @@ function PaymentMethods({
       ) : (
         <button
           type="submit"
-          className="btn"
+          className="btn block"
           disabled={!summary || busy || cardNotReady}
           aria-busy={busy}
         >
@@ -347,7 +424,7 @@ function PaymentMethods({
         </a>
         .
       </p>
-      {failure && !failureSaid && <Problem failure={failure} />}
+      {failure && !failureSaid && !chargeFailure && <Problem failure={failure} />}
     </form>
   );
 }

@@ -38,7 +38,7 @@ export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOpti
               name="mode"
               checked={mode === "monthly"}
               onChange={() => choosePlan({ mode: "monthly" })}
-            />{" "}
+            />
             Monthly
           </label>
           <label>
@@ -47,7 +47,7 @@ export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOpti
               name="mode"
               checked={mode === "annual"}
               onChange={() => choosePlan({ mode: "annual" })}
-            />{" "}
+            />
             Annual
           </label>
         </fieldset>
@@ -58,7 +58,7 @@ export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOpti
             type="checkbox"
             checked={plan.essentials}
             onChange={(event) => choosePlan({ essentials: event.currentTarget.checked })}
-          />{" "}
+          />
           Add Essentials (
           {formatUsd(plan.essentialsUpgrade?.essentialsPrice ?? plan.essentialsPrice)} per{" "}
           {termLabel(termMonthsFromCode(plan.code))})

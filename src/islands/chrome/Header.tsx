@@ -1,63 +1,60 @@
 // The header of spec 2.6, shown only where enabled (standalone, not inside the hub's frame or the
-// extension): signed in, Homepage, Plans, Invite, New Password and Logout with the user's name;
-// signed out, Pricing, sign-up links for the personal, business and education tiers, and login.
-// Homepage and "Your account" lead to the account (/cart/home) from every screen, and New Password
-// to the request for a reset link (issue 22).
+// extension): the static pages' header (SiteHeader.astro's look), one row on every width (at most
+// 64 px on a phone, so the total stays in the first screen). Signed in, an account menu under the
+// person's name or e-mail: Your account (the spec's Homepage: /cart/home), Plans, Invite, New
+// Password and Sign out (the spec's Logout); signed out, Pricing, a Sign up menu for the personal,
+// business and education tiers, and Log in. The menus are <details> elements drawn by CSS
+// (cart.css), not React state: the JavaScript before the payment step has no room to spare. A
+// route change mounts the header anew (CheckoutApp's key), which closes an open menu.
 import { LOGOUT_PATH } from "../../contract/constants.ts";
 import { hrefFor } from "../../domain/checkout/screens.ts";
 
 type Props = { isAuth: boolean; userName: string };
 
+const links = (list: string[][]) =>
+  list.map(([href, label]) => (
+    <li key={label}>
+      <a href={href}>{label}</a>
+    </li>
+  ));
+
 export function Header({ isAuth, userName }: Props) {
   return (
     <header className="site-header">
       <div className="bar">
-        <a className="logo" href="/">
-          Video Editor
+        <a className="logo" href="/" aria-label="Video Editor home">
+          <span className="plan-mark" aria-hidden="true" />
+          <span className="brand">Video Editor</span>
         </a>
         {isAuth ? (
-          <nav aria-label="Account">
-            <ul className="main-nav">
-              <li>
-                <a href={hrefFor("home")}>Homepage</a>
-              </li>
-              <li>
-                <a href={hrefFor("plans")}>Plans</a>
-              </li>
-              <li>
-                <a href={hrefFor("invite")}>Invite</a>
-              </li>
-              <li>
-                <a href={hrefFor("forgot-password")}>New Password</a>
-              </li>
-              <li>
-                <a href={LOGOUT_PATH}>Logout</a>
-              </li>
-            </ul>
-            <p className="user-name">
-              <a href={hrefFor("home")}>Your account</a>
-              {userName ? `: ${userName}` : ""}
-            </p>
-          </nav>
+          <details className="menu">
+            <summary>{userName}</summary>
+            <nav aria-label="Account">
+              <ul>
+                {links([
+                  [hrefFor("home"), "Your account"],
+                  [hrefFor("plans"), "Plans"],
+                  [hrefFor("invite"), "Invite"],
+                  [hrefFor("forgot-password"), "New Password"],
+                  [LOGOUT_PATH, "Sign out"],
+                ])}
+              </ul>
+            </nav>
+          </details>
         ) : (
           <nav aria-label="Sign up">
-            <ul className="main-nav">
-              <li>
-                <a href="/pricing">Pricing</a>
-              </li>
-              <li>
-                <a href={hrefFor("sign-up", { tier: "personal" })}>Personal</a>
-              </li>
-              <li>
-                <a href={hrefFor("sign-up", { tier: "business" })}>Business</a>
-              </li>
-              <li>
-                <a href={hrefFor("sign-up", { tier: "education" })}>Education</a>
-              </li>
-              <li>
-                <a href={hrefFor("login")}>Log in</a>
-              </li>
-            </ul>
+            <a href="/pricing">Pricing</a>
+            <details className="menu">
+              <summary>Sign up</summary>
+              <ul>
+                {links([
+                  [hrefFor("sign-up", { tier: "personal" }), "Personal"],
+                  [hrefFor("sign-up", { tier: "business" }), "Business"],
+                  [hrefFor("sign-up", { tier: "education" }), "Education"],
+                ])}
+              </ul>
+            </details>
+            <a href={hrefFor("login")}>Log in</a>
           </nav>
         )}
       </div>

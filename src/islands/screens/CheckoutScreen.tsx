@@ -109,8 +109,8 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
     <Frame title={title}>
       <Suspense fallback={loading}>
         <div className="checkout">
-          {/* First in reading order (on phones: the total at the top); a column beside the
-              forms on wide screens (cart.css). */}
+          {/* First in reading order (on phones: the plan and the total at the top); a column
+              beside the forms on wide screens (cart.css). */}
           <section
             className="checkout-summary"
             aria-label="Your order"
@@ -122,27 +122,13 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
             {summaryState.status === "failure" && (
               <Problem failure={summaryState.error} retry={() => void refreshSummary()} />
             )}
-            {summary && (
-              <OrderSummary
-                summary={summary}
-                planName={plan?.name ?? summary.productCode}
-                recurring={plan?.recurring ?? false}
-              />
-            )}
+            {summary && <OrderSummary summary={summary} plan={plan} />}
           </section>
           <div className="checkout-forms stack">
             {plansState.status === "failure" && (
               <Problem failure={plansState.error} retry={() => void openCheckout()} />
             )}
-            {plan && plans && (
-              <>
-                <h2>
-                  {plan.name}
-                  {plan.subTitle ? `: ${plan.subTitle}` : ""}
-                </h2>
-                <PlanChoices plan={plan} plans={plans} />
-              </>
-            )}
+            {plan && plans && <PlanChoices plan={plan} plans={plans} />}
             {singleExport && (
               <fieldset>
                 <legend>Export quality</legend>
@@ -153,7 +139,7 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
                       name="export"
                       checked={product === code}
                       onChange={() => navigate(exportHref(search, code), { replace: true })}
-                    />{" "}
+                    />
                     {label}
                   </label>
                 ))}
