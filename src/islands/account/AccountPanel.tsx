@@ -10,16 +10,6 @@ import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
 import { EditDetails } from "./EditDetails.tsx";
 import { InvoiceList } from "./InvoiceList.tsx";
 
-const STATE_WORDS: Record<string, string> = {
-  automatic: "renews automatically",
-  trial: "trial",
-  cancelled: "cancelled",
-  promo: "promotion",
-  pilot: "pilot",
-  purchaseOrder: "purchase order",
-  unknown: "free",
-};
-
 export function AccountPanel() {
   const user = useStore($user);
   const actions = useStore($availableActions);
@@ -34,8 +24,13 @@ export function AccountPanel() {
         <dt>Plan</dt>
         <dd data-testid="account-plan">{plan?.plan ?? "Your plan"}</dd>
         <dt>Status</dt>
-        <dd data-testid="account-status">{STATE_WORDS[user.orderState] ?? user.orderState}</dd>
-        {plan?.renewsOn ? (
+        <dd data-testid="account-status">{plan?.status ?? user.orderState}</dd>
+        {plan?.validUntil ? (
+          <>
+            <dt>Valid until</dt>
+            <dd data-testid="account-valid-until">{plan.validUntil}</dd>
+          </>
+        ) : plan?.renewsOn ? (
           <>
             <dt>Renews on</dt>
             <dd data-testid="account-renews-on">{plan.renewsOn}</dd>

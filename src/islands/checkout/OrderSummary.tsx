@@ -7,6 +7,7 @@ import { useState } from "react";
 import type { OrderSummaryAnswer } from "../../contract/products.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
+import { renewalWords } from "../../domain/renewals/renewal-words.ts";
 import { formatDate } from "./format-date.ts";
 
 export function OrderSummary({
@@ -83,8 +84,9 @@ export function OrderSummary({
         {summary.addition !== null && (
           <p className="note" data-testid="addition-renewal">
             Charged today for the rest of your billing period. Your subscription renews as before on{" "}
-            {formatDate(summary.addition.periodEnd)}, at{" "}
-            {formatUsd(renewal.recurringBasePrice + renewal.extraSeatsRecurringPrice)} every {term}.
+            {formatDate(summary.addition.periodEnd)}
+            {/* The one renewal amount, with its tax (domain/renewals/next-renewal.ts). */}
+            {summary.renewal ? `, at ${renewalWords(summary.renewal)}` : ""}.
           </p>
         )}
         {summary.addition === null && !downgrade && recurring && renewal.firstTermDiscount > 0 && (

@@ -11,7 +11,7 @@ import { fromApiError, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { educationEligibleFor, loadAccount } from "../services/account.ts";
 import { optionsView } from "../services/options.ts";
-import { quoteFor } from "../services/quotes.ts";
+import { quoteFor, renewalAfter } from "../services/quotes.ts";
 import { productsView } from "../services/views.ts";
 import { accountOf } from "./helpers.ts";
 
@@ -86,6 +86,11 @@ export function productRoutes(routes: Routes): void {
     });
     if (!priced.ok) return fromApiError(priced.error);
     const { summary, seats, change, startsAt } = priced.quote;
+    const renewal = renewalAfter(ctx.app.catalog, account, priced.quote, {
+      targetProduct,
+      addOns: body.addOns,
+      sellerCountry: ctx.app.config.seller.country,
+    });
     return json({
       ...summary,
       productCode: targetProduct,
@@ -93,6 +98,12 @@ export function productRoutes(routes: Routes): void {
       currency: "USD",
       change: change === "same" ? "upgrade" : change,
       startsAt,
+      renewal: renewal && {
+        at: renewal.at,
+        amount: renewal.amount,
+        tax: renewal.tax,
+        termMonths: renewal.termMonths,
+      },
     });
   });
 }

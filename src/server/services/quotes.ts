@@ -7,6 +7,7 @@ import {
   type PlanChangeKind,
   seatsInUseShortfall,
 } from "../../domain/account/plan-change.ts";
+import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import { API_ERRORS, type ApiError, apiError } from "../../domain/errors/api-errors.ts";
 import { PRICING_ERROR_CODES, type PricingApiCode } from "../../domain/errors/pricing-codes.ts";
@@ -20,6 +21,12 @@ import {
   safeOrderSummary,
   unusedCredit,
 } from "../../domain/pricing/index.ts";
+import {
+  currentPriceBasis,
+  type NextRenewal,
+  nextRenewal,
+  recurringCampaignOf,
+} from "../../domain/renewals/index.ts";
 import type { Account } from "./account.ts";
 import { taxLocationFor } from "./invoices.ts";
 
@@ -179,4 +186,45 @@ export function quoteFor(
     }
   }
   return { ok: true, quote: { summary: result.summary, kind, seats, coupon, change, startsAt } };
+}
+
+/**
+ * The next renewal once `quote` is bought (issue 33, item 9): priced by nextRenewal with what
+ * the purchase records (services/orders.ts), so the summary names the amount the account page,
+ * the completed page and the renewal charge name. Null for what does not renew.
+ */
+export function renewalAfter(
+  catalog: Catalog,
+  account: Account,
+  quote: Quote,
+  input: { targetProduct: string; addOns?: readonly string[] | undefined; sellerCountry: string },
+): NextRenewal | null {
+  const plan = catalog.plans.find((p) => p.code === input.targetProduct);
+  if (quote.kind !== "plan" || plan === undefined || !plan.recurring) return null;
+  const { sub, user } = account;
+  const productCode = resultingProduct(catalog, plan, input.addOns ?? []);
+  const months = plan.validMonths ?? plan.termDuration;
+  const now = account.now;
+  const addition = quote.summary.addition;
+  const priceGroup = user.priceTestingGroupValue;
+  const start = quote.startsAt ?? now;
+  return nextRenewal(catalog, {
+    productCode,
+    orderState: "automatic",
+    seats: quote.seats,
+    orderEnd: addition ? addition.periodEnd : addMonthsClamped(start, months),
+    pendingProductCode: null,
+    pendingSeats: null,
+    priceGroup,
+    recurringCampaign: addition
+      ? sub.recurringCampaign
+      : quote.startsAt === null
+        ? recurringCampaignOf(catalog, { productCode, atMs: now, coupon: quote.coupon })
+        : null,
+    priceBasis:
+      addition && productCode === sub.productCode && sub.priceBasis
+        ? sub.priceBasis
+        : currentPriceBasis(catalog, productCode, { priceGroup, atMs: now }),
+    tax: taxLocationFor({ seller: { country: input.sellerCountry } }, user, account.billing),
+  });
 }

@@ -89,6 +89,14 @@ export function subscriptionEndedMail(
     accountUrl: string;
   },
 ): Mail {
+  if (r.reason === "one_time") {
+    // Flex was paid once and never was a subscription (issue 33, item 7).
+    return mail(to, `Your ${r.planName} pass has run out`, [
+      `Your ${r.planName} pass, paid once, was valid until ${date(r.endedAt)}. It does not renew, so nothing was charged.`,
+      `Your account is on the free plan now; your projects stay. To buy ${r.planName} again or choose a plan:`,
+      r.accountUrl,
+    ]);
+  }
   const why =
     r.reason === "lapsed"
       ? `Your ${r.planName} subscription has ended: we tried three times and could not charge your payment method.`
@@ -99,5 +107,33 @@ export function subscriptionEndedMail(
     why,
     "Your account is on the free plan now; your projects stay. To subscribe again:",
     r.accountUrl,
+  ]);
+}
+
+/** A one-time product (Flex) runs out soon: nothing renews, so say how to buy again (item 7). */
+export function oneTimeEndingMail(
+  to: Who,
+  r: { planName: string; endsAt: number; buyUrl: string },
+): Mail {
+  return mail(to, `Your ${r.planName} pass runs out on ${date(r.endsAt)}`, [
+    `Your ${r.planName} pass, paid once, is valid until ${date(r.endsAt)}. It does not renew and nothing will be charged.`,
+    "",
+    `To keep publishing after that day, buy ${r.planName} again or choose a plan:`,
+    r.buyUrl,
+  ]);
+}
+
+/** Essentials cancelled (issue 33, item 8): it stays to the end of the period paid for. */
+export function essentialsCancelledMail(
+  to: Who,
+  r: { planName: string; endsAt: number | null; renewal: string | null },
+): Mail {
+  return mail(to, "Essentials is cancelled", [
+    r.endsAt === null
+      ? "You cancelled Essentials. You keep it to the end of the period you paid for."
+      : `You cancelled Essentials. You keep it until ${date(r.endsAt)}, the end of the period you paid for.`,
+    r.renewal === null
+      ? `Your ${r.planName} plan continues without it.`
+      : `Your ${r.planName} plan then renews without it, at ${r.renewal}.`,
   ]);
 }

@@ -1,0 +1,95 @@
+// The account's plan in words, for the account page and the completed page (issue 22 item 1,
+// issue 33 items 7 and 9): the plan's name and how it is billed, never its code; for a
+// subscription its next renewal, one amount that says whether tax is in it (renewalWords); for a
+// one-time product (Flex) the day it runs out, and that nothing renews. Pure, so any layout of
+// those pages says the same.
+
+import { type TermMonths, termAdverb, termMonthsFromCode } from "../pricing/terms.ts";
+import { renewalWords } from "../renewals/renewal-words.ts";
+import { formatDay } from "./cancellation.ts";
+
+export type PlanFacts = {
+  productCode: string;
+  subscriptionName: string;
+  TermDurationMonths: number | null;
+  orderState: string;
+  nextRenewal: { at: number; amount: number; tax: number; termMonths: number } | null;
+  /** A one-time product: the day it runs out; null otherwise. */
+  validUntil: number | null;
+  FreeProduct: string;
+};
+
+export type PlanWords = {
+  /** "Unlimited, billed annually", "Flex, paid once", "Free". */
+  plan: string;
+  /** "renews automatically", "paid once, does not renew", "cancelled", ... */
+  status: string;
+  /** The next renewal, "November 25, 2027", and what it charges in words; null when none. */
+  renewsOn: string | null;
+  /** "$95.88 every year (tax included)". */
+  renewalAmount: string | null;
+  /** A one-time product's last day, "December 7, 2027"; null otherwise. */
+  validUntil: string | null;
+};
+
+const STATE_WORDS: Record<string, string> = {
+  automatic: "renews automatically",
+  trial: "trial",
+  cancelled: "cancelled",
+  promo: "promotion",
+  pilot: "pilot",
+  purchaseOrder: "purchase order",
+  unknown: "free",
+};
+
+/** Said of a one-time product instead of "renews automatically". */
+export const ONE_TIME_STATUS = "paid once, does not renew";
+
+function termOf(months: number): TermMonths {
+  return months === 1 || months === 6 ? months : 12;
+}
+
+/** The plan in words from the products payload (spec 3.3). */
+export function planWords(info: PlanFacts): PlanWords {
+  const none = { renewsOn: null, renewalAmount: null, validUntil: null };
+  const status = STATE_WORDS[info.orderState] ?? info.orderState;
+  if (info.productCode === info.FreeProduct) {
+    // Cancelled and run out, or never paid: the free plan either way.
+    return { plan: "Free", status: info.orderState === "cancelled" ? status : "free", ...none };
+  }
+  // A name that is still a code (a product the catalogue no longer lists) is not shown as one.
+  const name = info.subscriptionName === info.productCode ? "Your plan" : info.subscriptionName;
+  if (info.validUntil !== null) {
+    return {
+      plan: `${name}, paid once`,
+      status: ONE_TIME_STATUS,
+      ...none,
+      validUntil: formatDay(info.validUntil),
+    };
+  }
+  if (info.orderState !== "automatic") return { plan: name, status, ...none };
+  const months = info.TermDurationMonths ?? termMonthsFromCode(info.productCode);
+  const next = info.nextRenewal;
+  return {
+    plan: `${name}, billed ${termAdverb(termOf(months))}`,
+    status,
+    renewsOn: next ? formatDay(next.at) : null,
+    renewalAmount: next ? renewalWords(next) : null,
+    validUntil: null,
+  };
+}
+
+/**
+ * What the completed page says of what comes next: the next renewal of a subscription, or that a
+ * one-time purchase is valid until a day and renews never; null when there is nothing to say.
+ */
+export function afterPurchaseNote(info: PlanFacts): string | null {
+  const words = planWords(info);
+  if (words.validUntil !== null) {
+    return `Paid once: valid until ${words.validUntil}. It does not renew and nothing more is charged.`;
+  }
+  if (words.renewsOn !== null && words.renewalAmount !== null) {
+    return `Next renewal: ${words.renewsOn}, ${words.renewalAmount}. Cancel any time from your account.`;
+  }
+  return null;
+}
