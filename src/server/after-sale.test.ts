@@ -63,10 +63,7 @@ async function customer(
   return { client, userId: answer.body.userId };
 }
 
-async function buy(
-  client: TestClient,
-  body: { code: string; seats?: number; addOns?: string[] },
-) {
+async function buy(client: TestClient, body: { code: string; seats?: number; addOns?: string[] }) {
   const bought = await client.call(api.upgrade, {
     body: {
       product: { code: body.code },
@@ -134,9 +131,9 @@ describe("Flex is a one-time purchase (item 7)", () => {
     const subjects = (await mailsTo(email)).map((m) => m.subject);
     expect(subjects.at(-1)).toBe("Your Flex pass has run out");
     expect(subjects).not.toContain("Your subscription has ended");
-    expect(
-      (await mailsTo(email)).at(-1)?.body,
-    ).toContain(`Your Flex pass, paid once, was valid until ${day.format(end)}.`);
+    expect((await mailsTo(email)).at(-1)?.body).toContain(
+      `Your Flex pass, paid once, was valid until ${day.format(end)}.`,
+    );
   });
 });
 
