@@ -212,6 +212,8 @@ export const OrderSummaryResponse = z.object({
     z.object({ type: z.literal("COMBINED"), taxAmount: Cents, ratePercent: z.number() }),
   ),
   salesTax: Cents,
+  /** What the tax line is called where the buyer is billed: "Sales tax", "VAT", "GST" (item 6). */
+  taxLabel: z.string(),
   lines: z.array(PriceLine),
   productCode: z.string(),
   seats: z.number().int(),

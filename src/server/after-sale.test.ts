@@ -6,6 +6,7 @@ import { api } from "../contract/index.ts";
 import { addMonthsClamped } from "../domain/calendar/index.ts";
 import { DAY_MS } from "./clock.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
+import { Users } from "./db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
 
 const OK_CARD = "4242424242424242";
@@ -214,5 +215,103 @@ describe("the renewal amount is one number (item 9)", () => {
     const list = await (await as(email)).call(api.invoices, { params: { page: 1 } });
     if (!list.ok) throw new Error(list.body.message);
     expect(list.body.at(-1)?.amountPaid).toBe(renewal?.amount);
+  });
+});
+
+describe("a US address needs its state, one its ZIP code agrees with (item 6)", () => {
+  async function signedUp(email: string): Promise<{ client: TestClient; userId: number }> {
+    const client = server.client();
+    const answer = await client.call(api.signUp, {
+      body: { email, password: PASSWORD, firstName: "Ada", lastName: "Byron" },
+    });
+    if (!answer.ok) throw new Error(answer.body.message);
+    return { client, userId: answer.body.userId };
+  }
+
+  /** A POST answered as sent (the typed client keeps no `fields`). */
+  async function post(client: TestClient, path: string, body: unknown) {
+    const response = await client.fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": newKey() },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  it("refuses an address without its state, or with a state its ZIP code disagrees with", async () => {
+    const { client } = await signedUp("zip-state@example.com");
+    const empty = await post(client, api.address.path, { country: "US", postalCode: "94103" });
+    expect(empty).toMatchObject({
+      status: 400,
+      body: {
+        error_code: "invalid_request",
+        fields: [
+          {
+            path: "state",
+            message: "Choose your state: it decides the sales tax of a US address.",
+          },
+        ],
+      },
+    });
+    const oregon = await post(client, api.address.path, {
+      country: "US",
+      state: "OR",
+      postalCode: "94103",
+    });
+    expect(oregon).toMatchObject({
+      status: 400,
+      body: {
+        fields: [
+          {
+            path: "state",
+            message:
+              "ZIP code 94103 is in California, not Oregon. Check the state or the ZIP code.",
+          },
+        ],
+      },
+    });
+    // California with 94103: Power monthly 9.99 plus 7.25 % is 10.71, the line called Sales tax.
+    const ca = await client.call(api.address, {
+      body: { country: "US", state: "CA", postalCode: "94103" },
+    });
+    expect(ca.ok).toBe(true);
+    const summary = await client.call(api.orderSummary, {
+      body: { targetProduct: "wv_single_1m" },
+    });
+    expect(summary.ok && summary.body).toMatchObject({ total: 1071, taxLabel: "Sales tax" });
+  });
+
+  it("prices and charges nothing for a saved US address without its state", async () => {
+    const { client, userId } = await signedUp("no-state@example.com");
+    // A row saved before the address call checked states.
+    await Users.update(db(), userId, {
+      country: "US",
+      stateCode: null,
+      address: { country: "US", postalCode: "94103" },
+    });
+    const summary = await post(client, api.orderSummary.path, { targetProduct: "wv_single_1m" });
+    expect(summary).toMatchObject({
+      status: 400,
+      body: { error_code: "invalid_request", fields: [{ path: "state" }] },
+    });
+    const bought = await post(client, api.upgrade.path, {
+      product: { code: "wv_single_1m" },
+      newCart: true,
+    });
+    expect(bought).toMatchObject({ status: 400, body: { fields: [{ path: "state" }] } });
+    const list = await client.call(api.invoices, { params: { page: 1 } });
+    expect(list.ok && list.body).toEqual([]);
+  });
+
+  it("calls the tax line VAT or GST outside the US, on the summary and the invoice", async () => {
+    const { client } = await signedUp("vat-label@example.com");
+    await client.call(api.address, { body: { country: "AU", state: "NSW", postalCode: "2000" } });
+    const summary = await client.call(api.orderSummary, {
+      body: { targetProduct: "wv_single_1m" },
+    });
+    expect(summary.ok && summary.body.taxLabel).toBe("GST");
+    await client.call(api.address, { body: { country: "DE", postalCode: "10115" } });
+    const german = await client.call(api.orderSummary, { body: { targetProduct: "wv_single_1m" } });
+    expect(german.ok && german.body.taxLabel).toBe("VAT");
   });
 });

@@ -56,7 +56,7 @@ export {
   seatBandTotal,
   seatStructureFor,
 } from "./seats.ts";
-export { type TaxLocation, taxAmount, taxRatePercent } from "./tax.ts";
+export { type TaxLocation, taxAmount, taxName, taxRatePercent } from "./tax.ts";
 export {
   extraSeatMonthlyPrice,
   type Mode,

@@ -55,7 +55,7 @@ export function OrderSummary({
             ))}
             {summary.salesTax > 0 && (
               <tr>
-                <th scope="row">Sales tax</th>
+                <th scope="row">{summary.taxLabel}</th>
                 <td>{formatUsd(summary.salesTax)}</td>
               </tr>
             )}

@@ -5,6 +5,8 @@ import type { Invoice } from "../../contract/payment.ts";
 import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { tierForVertical, trialProductForTier } from "../../domain/account/tier.ts";
 import { trialIdentity, trialRefusal } from "../../domain/account/trials.ts";
+import { US_STATES } from "../../domain/checkout/regions.ts";
+import { usAddressProblem } from "../../domain/checkout/zip-states.ts";
 import { apiError, cardError } from "../../domain/errors/api-errors.ts";
 import { resultingProduct } from "../../domain/pricing/index.ts";
 import { renewalWords } from "../../domain/renewals/renewal-words.ts";
@@ -478,6 +480,15 @@ export function paymentRoutes(routes: Routes): void {
     if (state !== null && !isUsState(state)) {
       const error = apiError("invalid_request", "state must be a US state code such as CA");
       const fields = [{ path: "state", message: "Choose a US state from the list." }];
+      return fromApiError({ ...error, body: { ...error.body, fields } });
+    }
+    // A US address needs its state, one its ZIP code agrees with (issue 33, item 6): without it
+    // the sales tax would be the "state unknown" rate, or another state's.
+    const usProblem =
+      body.country === "US" ? usAddressProblem(body, (code) => US_STATES[code] ?? code) : null;
+    if (usProblem !== null) {
+      const error = apiError("invalid_request", usProblem.field);
+      const fields = [{ path: usProblem.field, message: usProblem.message }];
       return fromApiError({ ...error, body: { ...error.body, fields } });
     }
     await ctx.app.db.transaction((tx) =>

@@ -111,6 +111,7 @@ describe("order summary (spec 3.5)", () => {
       currency: "USD",
       change: "new",
       startsAt: null,
+      taxLabel: "Sales tax",
       renewal: {
         at: addMonthsClamped(server.clock.now(), 12),
         amount: recurring + taxAmount(recurring, 7.25),

@@ -2,6 +2,7 @@
 import { api } from "../../contract/index.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
+import { taxName } from "../../domain/pricing/index.ts";
 import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
 import { freeSubscription } from "../db/subscriptions.ts";
@@ -98,6 +99,8 @@ export function productRoutes(routes: Routes): void {
       currency: "USD",
       change: change === "same" ? "upgrade" : change,
       startsAt,
+      // The tax line as the buyer's country calls it (issue 33, item 6).
+      taxLabel: taxName(account.location.countryCode),
       renewal: renewal && {
         at: renewal.at,
         amount: renewal.amount,
