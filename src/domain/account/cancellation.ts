@@ -127,7 +127,7 @@ export function notice(action: AccountAction, a: AccountFacts): Notice {
         what: end
           ? `You keep Essentials until ${end}, the end of the period you paid for. Your plan then renews without Essentials, at the lower price.`
           : "You keep Essentials to the end of the period you paid for. Your plan then renews without Essentials, at the lower price.",
-        confirm: "Cancel Essentials",
+        confirm: "Cancel my Essentials",
         keep: "Keep Essentials",
         done: end
           ? `Essentials is cancelled. You keep it until ${end}; your plan then renews without it.`

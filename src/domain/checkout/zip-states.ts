@@ -82,6 +82,14 @@ export function stateOfZip(zip: string): string | null {
   return null;
 }
 
+/** Said beside the State field of a US address left on "Choose…" (the server says the same). */
+export const US_STATE_MISSING = "Choose your state: it decides the sales tax of a US address.";
+
+/** What the pay button says beside an empty State (or region) field of `country`'s address. */
+export function stateMissingProblem(country: string): string {
+  return country === "US" ? US_STATE_MISSING : "Choose your state or region.";
+}
+
 export type UsAddressProblem = { field: "state" | "postalCode"; message: string };
 
 /**
@@ -95,10 +103,7 @@ export function usAddressProblem(
 ): UsAddressProblem | null {
   const state = address.state?.trim().toUpperCase() || null;
   if (state === null) {
-    return {
-      field: "state",
-      message: "Choose your state: it decides the sales tax of a US address.",
-    };
+    return { field: "state", message: US_STATE_MISSING };
   }
   const zip = address.postalCode?.trim() || null;
   if (zip === null) return null;
