@@ -25,14 +25,21 @@ export async function fillCard(
     state: "Oregon",
   },
 ): Promise<void> {
+  await page.getByLabel(postal.label, { exact: true }).fill(postal.code);
   if (postal.state) {
+    // Chosen once the ZIP is typed: the complete address is saved (and priced) now, not when
+    // the Pay button takes the focus.
     const state = page.getByRole("combobox", { name: "State", exact: true });
-    if ((await state.inputValue()) === "") await state.selectOption({ label: postal.state });
+    if ((await state.inputValue()) === "") {
+      await state.selectOption({ label: postal.state });
+      await expect(
+        page.getByText("Address saved: the total includes any sales tax."),
+      ).toBeVisible();
+    }
   }
   await page.getByLabel("Card number").fill(number);
   await page.getByLabel("Expiry date (MM / YY)").fill(futureExpiry());
   await page.getByLabel("Security code (CVC)").fill("123");
-  await page.getByLabel(postal.label, { exact: true }).fill(postal.code);
 }
 
 /** The total the order summary shows, as text ("$59.88"). */
