@@ -140,15 +140,16 @@ test("when the price changed, the new summary is shown and asked for again", asy
   api,
 }) => {
   await api.signUp();
-  // The first summary this page sees is one cent off what the server will charge.
-  let first = true;
+  // The summaries this page sees before it pays are one cent off what the server will charge
+  // (the address's state, chosen with the card, prices the order again: issue 33, item 6).
+  let stale = true;
+  page.on("request", (request) => {
+    if (callTo(contract.upgrade)(request.url())) stale = false;
+  });
   await page.route(callTo(contract.orderSummary), async (route) => {
     const response = await route.fetch();
     const body = await response.json();
-    if (first) {
-      first = false;
-      body.total -= 1;
-    }
+    if (stale) body.total -= 1;
     await route.fulfill({ response, json: body });
   });
   await page.goto("/cart?p=buy&product=wv_single_12m#checkout");
