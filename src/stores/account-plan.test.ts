@@ -1,6 +1,6 @@
 // The account page's plan in words (issue 22, item 1; issue 33, items 7 and 9).
 import { describe, expect, it } from "vitest";
-import { afterPurchaseNote } from "../domain/account/plan-words.ts";
+import { afterPurchaseNote } from "../domain/account/after-purchase.ts";
 import { accountPlan } from "./account-plan.ts";
 
 const base = {

@@ -5,6 +5,8 @@
 // free, closing a team and cancelling a trial take effect at once; Essentials stays to the end of
 // the period paid for, and the plan renews without it (issue 33, item 8).
 
+import { formatDay } from "./format-day.ts";
+
 export type AccountAction =
   | "cancelSubscription"
   | "convertToFree"
@@ -44,12 +46,8 @@ export type Notice = {
   done: string;
 };
 
-/** A date as people read it, in UTC as the server keeps periods: "March 3, 2026". */
-export function formatDay(ms: number | null): string | null {
-  return ms === null
-    ? null
-    : new Date(ms).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
-}
+// In a module of its own, so screens that only say a day do not load these notices.
+export { formatDay };
 
 /** The actions this account may take (the server refuses the others anyway). */
 export function availableActions(a: AccountFacts): AccountAction[] {

@@ -6,7 +6,7 @@
 
 import { type TermMonths, termAdverb, termMonthsFromCode } from "../pricing/terms.ts";
 import { renewalWords } from "../renewals/renewal-words.ts";
-import { formatDay } from "./cancellation.ts";
+import { formatDay } from "./format-day.ts";
 
 export type PlanFacts = {
   productCode: string;
@@ -77,19 +77,4 @@ export function planWords(info: PlanFacts): PlanWords {
     renewalAmount: next ? renewalWords(next) : null,
     validUntil: null,
   };
-}
-
-/**
- * What the completed page says of what comes next: the next renewal of a subscription, or that a
- * one-time purchase is valid until a day and renews never; null when there is nothing to say.
- */
-export function afterPurchaseNote(info: PlanFacts): string | null {
-  const words = planWords(info);
-  if (words.validUntil !== null) {
-    return `Paid once: valid until ${words.validUntil}. It does not renew and nothing more is charged.`;
-  }
-  if (words.renewsOn !== null && words.renewalAmount !== null) {
-    return `Next renewal: ${words.renewsOn}, ${words.renewalAmount}. Cancel any time from your account.`;
-  }
-  return null;
 }

@@ -3,7 +3,7 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import { afterPurchaseNote } from "../../domain/account/plan-words.ts";
+import { afterPurchaseNote } from "../../domain/account/after-purchase.ts";
 import { hrefFor } from "../../domain/checkout/screens.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { loadInvoice } from "../../stores/invoice.ts";
