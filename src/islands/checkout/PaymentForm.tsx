@@ -200,11 +200,11 @@ function PaymentMethods({
     event.preventDefault();
     // With PayPal's buttons, PayPal's own button starts the payment.
     if (!summary || busy || cardNotReady || paypalButtons) return;
-    // A state (or region) left on "Choose…" of an address being given (a new card, or a ZIP
-    // typed) is said beside it, whatever pays (issue 33, item 6). With nothing typed, the
-    // address the account saved is the one the server prices with.
+    // A state (or region) left on "Choose…" of an address being given (its ZIP typed) is said
+    // beside it, whatever pays (issue 33, item 6). With nothing typed, the address the account
+    // saved is the one the server prices with.
     const region = $billingRegion.get();
-    const addressGiven = newCard || $billingPostalCode.get() !== "";
+    const addressGiven = $billingPostalCode.get() !== "";
     const stateMissing = !downgrade && addressGiven && region !== null && region.state === "";
     $billingStateProblem.set(stateMissing && region ? stateMissingProblem(region.country) : null);
     const sandboxCard = newCard && card.provider !== "stripe";
