@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
 import { addMonthsClamped } from "../domain/calendar/index.ts";
+import { formatUsd } from "../domain/pricing/index.ts";
 import { DAY_MS } from "./clock.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
 import { Users } from "./db/users.ts";
@@ -215,6 +216,11 @@ describe("the renewal amount is one number (item 9)", () => {
     const list = await (await as(email)).call(api.invoices, { params: { page: 1 } });
     if (!list.ok) throw new Error(list.body.message);
     expect(list.body.at(-1)?.amountPaid).toBe(renewal?.amount);
+    // The renewal's e-mail names the next one the same way, with its tax.
+    const renewed = (await mailsTo(email)).find((m) => m.subject === "Your subscription renewed");
+    expect(renewed?.body).toContain(
+      `Next renewal: ${day.format(addMonthsClamped(t0, 24))}, ${formatUsd(renewal?.amount ?? 0)} every year (tax included).`,
+    );
   });
 });
 

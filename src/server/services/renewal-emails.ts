@@ -2,6 +2,7 @@
 // outbox inside the transaction that records what they tell, like every other e-mail.
 import { cardErrorMessage } from "../../domain/errors/card-errors.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
+import { renewalWords } from "../../domain/renewals/renewal-words.ts";
 import type { RenewalFacts } from "../db/waiting-invoices.ts";
 import type { Mail } from "../mail/mailer.ts";
 
@@ -42,6 +43,9 @@ export function renewedMail(
         ? ["Thank you: your payment went through and your subscription continues.", ""]
         : []),
       `${r.planName}: ${formatUsd(r.total)} charged ${paidWith} for ${date(r.periodStart)} to ${date(r.periodEnd)}.`,
+      ...(r.nextRenewal
+        ? [`Next renewal: ${date(r.nextRenewal.at)}, ${renewalWords(r.nextRenewal)}.`]
+        : []),
       ...(r.invoice
         ? ["", ...r.invoice.breakdown, "", `Invoice ${r.invoice.number} (PDF): ${r.invoice.url}`]
         : ["The invoice is in your account."]),
