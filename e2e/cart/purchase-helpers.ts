@@ -32,9 +32,7 @@ export async function fillCard(
     const state = page.getByRole("combobox", { name: "State", exact: true });
     if ((await state.inputValue()) === "") {
       await state.selectOption({ label: postal.state });
-      await expect(
-        page.getByText("Address saved: the total includes any sales tax."),
-      ).toBeVisible();
+      await expect(page.getByText("Address saved: the total includes any tax.")).toBeVisible();
     }
   }
   await page.getByLabel("Card number").fill(number);

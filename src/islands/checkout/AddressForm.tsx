@@ -189,7 +189,7 @@ export function AddressForm() {
         {state.status === "failure" && !fieldsSaid && <Problem failure={state.error} />}
         {state.status === "success" && (
           <p role="status" className="note">
-            Address saved: the total includes any sales tax.
+            Address saved: the total includes any tax.
           </p>
         )}
       </div>
