@@ -78,3 +78,23 @@ test("cancelling Essentials says it stays until the end of the period paid for",
   await expect(page.getByTestId("account-renewal-amount")).toHaveText("$9.99 every month (no tax)");
   await expect(page.getByRole("button", { name: "Cancel Essentials" })).toHaveCount(0);
 });
+
+test("seats added mid-period: the summary, the completed page and the account page name one renewal amount", async ({
+  page,
+  api,
+}) => {
+  test.setTimeout(60_000);
+  await api.signUp();
+  await api.subscribe("wv_bizoct17_12m");
+  await page.goto("about:blank");
+  await page.goto("/cart?p=buy&product=wv_bizoct17_12m&seats=5#checkout");
+  // Business annual with 5 seats renews at $923.64, no tax for an address without a state.
+  const words = "$923.64 every year (no tax)";
+  await expect(page.getByTestId("addition-renewal")).toContainText(`, at ${words}.`);
+  const total = (await page.getByTestId("total").textContent()) ?? "";
+  await page.getByRole("button", { name: `Pay ${total}` }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
+  await expect(page.getByTestId("next-renewal")).toContainText(`, ${words}.`);
+  await page.goto("/cart/home");
+  await expect(page.getByTestId("account-renewal-amount")).toHaveText(words);
+});

@@ -91,12 +91,9 @@ export function OrderSummary({
         )}
         {summary.addition === null && !downgrade && recurring && renewal.firstTermDiscount > 0 && (
           <p className="note">
-            First {term} discount: {formatUsd(renewal.firstTermDiscount)}. Then{" "}
-            {formatUsd(renewal.recurringBasePrice)} every {term}
-            {renewal.extraSeatsRecurringPrice > 0
-              ? `, plus ${formatUsd(renewal.extraSeatsRecurringPrice)} for extra seats`
-              : ""}
-            .
+            First {term} discount: {formatUsd(renewal.firstTermDiscount)}.
+            {/* Then the one renewal amount, with its tax (domain/renewals/next-renewal.ts). */}
+            {summary.renewal ? ` Then ${renewalWords(summary.renewal)}.` : ""}
           </p>
         )}
         {summary.addition === null &&
