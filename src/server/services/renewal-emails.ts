@@ -122,7 +122,8 @@ export function oneTimeEndingMail(
   return mail(to, `Your ${r.planName} pass runs out on ${date(r.endsAt)}`, [
     `Your ${r.planName} pass, paid once, is valid until ${date(r.endsAt)}. It does not renew and nothing will be charged.`,
     "",
-    `To keep publishing after that day, buy ${r.planName} again or choose a plan:`,
+    // Flex cannot be bought again while it runs (the same product is "already_subscribed").
+    `To keep publishing after that day, choose a plan now, or buy ${r.planName} again once it has run out:`,
     r.buyUrl,
   ]);
 }
