@@ -42,6 +42,11 @@ const STATE_WORDS: Record<string, string> = {
   unknown: "free",
 };
 
+/** An order state in words ("renews automatically", "trial", ...), the code when unknown. */
+export function statusWords(orderState: string): string {
+  return STATE_WORDS[orderState] ?? orderState;
+}
+
 /** Said of a one-time product instead of "renews automatically". */
 export const ONE_TIME_STATUS = "paid once, does not renew";
 
@@ -52,7 +57,7 @@ function termOf(months: number): TermMonths {
 /** The plan in words from the products payload (spec 3.3). */
 export function planWords(info: PlanFacts): PlanWords {
   const none = { renewsOn: null, renewalAmount: null, validUntil: null };
-  const status = STATE_WORDS[info.orderState] ?? info.orderState;
+  const status = statusWords(info.orderState);
   if (info.productCode === info.FreeProduct) {
     // Cancelled and run out, or never paid: the free plan either way.
     return { plan: "Free", status: info.orderState === "cancelled" ? status : "free", ...none };

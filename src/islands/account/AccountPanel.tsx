@@ -3,6 +3,7 @@
 // the form that edits the person's details.
 import { useStore } from "@nanostores/react";
 import { formatDay } from "../../domain/account/cancellation.ts";
+import { statusWords } from "../../domain/account/plan-words.ts";
 import { $availableActions } from "../../stores/account-actions.ts";
 import { $accountPlan } from "../../stores/account-plan.ts";
 import { $user } from "../../stores/user.ts";
@@ -24,7 +25,7 @@ export function AccountPanel() {
         <dt>Plan</dt>
         <dd data-testid="account-plan">{plan?.plan ?? "Your plan"}</dd>
         <dt>Status</dt>
-        <dd data-testid="account-status">{plan?.status ?? user.orderState}</dd>
+        <dd data-testid="account-status">{plan?.status ?? statusWords(user.orderState)}</dd>
         {plan?.validUntil ? (
           <>
             <dt>Valid until</dt>

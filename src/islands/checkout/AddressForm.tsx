@@ -49,6 +49,8 @@ export function AddressForm() {
   // What the pay button checks: the country, and its state chosen (a new country's list starts
   // on its default).
   useEffect(() => {
+    // Another country's list: what was asked of the last one is not asked of this one.
+    $billingStateProblem.set(null);
     const select = form.current?.elements.namedItem("state");
     $billingRegion.set(
       regionsOf(country)
