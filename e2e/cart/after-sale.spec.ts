@@ -20,6 +20,13 @@ test("Pay with the State left on Choose… asks for it; California's tax then sh
   );
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Checkout");
 
+  // A state its ZIP code disagrees with is refused, said beside it, and nothing is taxed by it.
+  await state.selectOption({ label: "Oregon" });
+  await expect(state).toHaveAccessibleDescription(
+    "ZIP code 94103 is in California, not Oregon. Check the state or the ZIP code.",
+  );
+  await expect(page.getByTestId("total")).toHaveText("$95.88");
+
   // California: 95.88 and 7.25 % (6.95) is 102.83, on a line called Sales tax.
   await state.selectOption({ label: "California" });
   await expect(page.getByTestId("total")).toHaveText("$102.83");
