@@ -84,6 +84,13 @@ test("cancelling Essentials says it stays until the end of the period paid for",
   // The renewal is Power's alone, and Essentials is not offered to cancel again.
   await expect(page.getByTestId("account-renewal-amount")).toHaveText("$9.99 every month (no tax)");
   await expect(page.getByRole("button", { name: "Cancel Essentials" })).toHaveCount(0);
+  await expect(page.getByTestId("account-essentials-until")).toHaveText(
+    `Until ${renews}; your plan then renews without it`,
+  );
+  await page.goto("/cart#cancel-essentials");
+  await expect(page.getByTestId("essentials-until")).toHaveText(
+    `Essentials is cancelled. You keep it until ${renews}; your plan then renews without it.`,
+  );
 });
 
 test("seats added mid-period: the summary, the completed page and the account page name one renewal amount", async ({

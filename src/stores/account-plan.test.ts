@@ -29,6 +29,7 @@ describe("accountPlan", () => {
       renewsOn: "November 25, 2027",
       renewalAmount: "$95.88 every year (no tax)",
       validUntil: null,
+      essentialsUntil: null,
     });
     expect(
       accountPlan({ ...base, productCode: "wv_unloct17_1m", TermDurationMonths: 1 }).plan,
@@ -50,6 +51,7 @@ describe("accountPlan", () => {
       renewsOn: null,
       renewalAmount: null,
       validUntil: null,
+      essentialsUntil: null,
     });
     expect(accountPlan({ ...base, orderState: "cancelled" })).toEqual({
       plan: "Unlimited",
@@ -57,6 +59,7 @@ describe("accountPlan", () => {
       renewsOn: null,
       renewalAmount: null,
       validUntil: null,
+      essentialsUntil: null,
     });
   });
 
@@ -67,10 +70,26 @@ describe("accountPlan", () => {
       renewsOn: null,
       renewalAmount: null,
       validUntil: "December 7, 2027",
+      essentialsUntil: null,
     });
     expect(afterPurchaseNote(flex)).toBe(
       "Paid once: valid until December 7, 2027. It does not renew and nothing more is charged.",
     );
+  });
+
+  it("says until when a cancelled Essentials stays (issue 33, item 8)", () => {
+    const cancelled = {
+      ...base,
+      productCode: "wv_unloct17_plus_12m",
+      essentialsInfo: { hasEssentials: true, endsAt: Date.UTC(2027, 10, 25) },
+    };
+    expect(accountPlan(cancelled).essentialsUntil).toBe(
+      "Until November 25, 2027; your plan then renews without it",
+    );
+    expect(
+      accountPlan({ ...cancelled, essentialsInfo: { hasEssentials: true, endsAt: null } })
+        .essentialsUntil,
+    ).toBeNull();
   });
 
   it("never shows a code", () => {

@@ -17,6 +17,8 @@ export type PlanFacts = {
   /** A one-time product: the day it runs out; null otherwise. */
   validUntil: number | null;
   FreeProduct: string;
+  /** Essentials cancelled: `endsAt` is the day it stays until (issue 33, item 8). */
+  essentialsInfo?: { hasEssentials: boolean; endsAt: number | null } | undefined;
 };
 
 export type PlanWords = {
@@ -30,6 +32,8 @@ export type PlanWords = {
   renewalAmount: string | null;
   /** A one-time product's last day, "December 7, 2027"; null otherwise. */
   validUntil: string | null;
+  /** "Until March 3, 2026; your plan then renews without it": Essentials cancelled; else null. */
+  essentialsUntil: string | null;
 };
 
 const STATE_WORDS: Record<string, string> = {
@@ -56,7 +60,7 @@ function termOf(months: number): TermMonths {
 
 /** The plan in words from the products payload (spec 3.3). */
 export function planWords(info: PlanFacts): PlanWords {
-  const none = { renewsOn: null, renewalAmount: null, validUntil: null };
+  const none = { renewsOn: null, renewalAmount: null, validUntil: null, essentialsUntil: null };
   const status = statusWords(info.orderState);
   if (info.productCode === info.FreeProduct) {
     // Cancelled and run out, or never paid: the free plan either way.
@@ -75,11 +79,16 @@ export function planWords(info: PlanFacts): PlanWords {
   if (info.orderState !== "automatic") return { plan: name, status, ...none };
   const months = info.TermDurationMonths ?? termMonthsFromCode(info.productCode);
   const next = info.nextRenewal;
+  const essentialsEnd = info.essentialsInfo?.hasEssentials ? info.essentialsInfo.endsAt : null;
   return {
     plan: `${name}, billed ${termAdverb(termOf(months))}`,
     status,
     renewsOn: next ? formatDay(next.at) : null,
     renewalAmount: next ? renewalWords(next) : null,
     validUntil: null,
+    essentialsUntil:
+      essentialsEnd === null
+        ? null
+        : `Until ${formatDay(essentialsEnd)}; your plan then renews without it`,
   };
 }

@@ -51,6 +51,12 @@ export function AccountPanel() {
             </>
           )
         )}
+        {plan?.essentialsUntil && (
+          <>
+            <dt>Essentials</dt>
+            <dd data-testid="account-essentials-until">{plan.essentialsUntil}</dd>
+          </>
+        )}
         {user.enterpriseMemberInstance && (
           <>
             <dt>Team</dt>
