@@ -29,7 +29,7 @@ test("who processes the payment, the terms beside Pay, and what was bought", asy
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
   await expect(page.getByRole("status")).toContainText("You paid $95.88 for Unlimited");
   await expect(page.getByTestId("next-renewal")).toHaveText(
-    /^Next renewal: \w+ \d{1,2}, \d{4}, \$95\.88\. Cancel any time from your account\.$/,
+    /^Next renewal: \w+ \d{1,2}, \d{4}, \$95\.88 every year \(no tax\)\. Cancel any time from your account\.$/,
   );
   await expect(page.getByTestId("receipt")).toContainText(`made out to ${email}`);
   await expectNoAxeViolations(page, "payment completed, with the plan and renewal");

@@ -46,7 +46,7 @@ test("a German company buys with its VAT id: no VAT, and its invoice says why", 
   await page.getByRole("button", { name: `Pay ${total}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment complete");
   // The renewal is taxed as the invoice is: no VAT on it either.
-  await expect(page.getByTestId("next-renewal")).toContainText(", $59.88.");
+  await expect(page.getByTestId("next-renewal")).toContainText(", $59.88 every year (no tax).");
   const link = page.getByRole("link", { name: "Download the invoice (PDF)" });
   await expect(link).toBeVisible();
   const download = page.waitForEvent("download");
@@ -102,7 +102,9 @@ test("a VAT id added on the account page takes the VAT off the renewal, and re-i
   await expect(rows).toHaveCount(1, { timeout: 20_000 });
   // $59.88 and 19 % German VAT.
   await expect(rows).toContainText("$71.26");
-  await expect(page.getByTestId("account-renewal-amount")).toHaveText("$71.26");
+  await expect(page.getByTestId("account-renewal-amount")).toHaveText(
+    "$71.26 every year (tax included)",
+  );
 
   await page.getByText("Buying for an organisation").click();
   const form = page.getByRole("form", { name: "Organisation" });
@@ -113,7 +115,7 @@ test("a VAT id added on the account page takes the VAT off the renewal, and re-i
   await expect(form.getByRole("status")).toHaveText(
     /^Saved\. Reverse charge: no VAT is added; your organisation accounts for it\. Issued again: INV-\d{4}-\d{6}\.$/,
   );
-  await expect(page.getByTestId("account-renewal-amount")).toHaveText("$59.88");
+  await expect(page.getByTestId("account-renewal-amount")).toHaveText("$59.88 every year (no tax)");
   // The first invoice stays as it was, credited in full; the new one has the same figures.
   await expect(rows).toHaveCount(3);
   await expect(rows.filter({ hasText: "credit note of" })).toContainText("-$71.26");

@@ -7,7 +7,7 @@
 import type { Page } from "@playwright/test";
 import { api as contract } from "../../src/contract/index.ts";
 import { type BrowserApi, expect, test } from "./api-helpers.ts";
-import { fillCard, openBankForSavedCard, shownTotal } from "./purchase-helpers.ts";
+import { fillCard, openBankForSavedCard, shownTotal, TEST_ZIP } from "./purchase-helpers.ts";
 
 // Two windows and several payment round trips each, on a loaded machine.
 test.describe.configure({ timeout: 90_000 });
@@ -73,7 +73,7 @@ test("a failed authentication leaves no order and keeps the card typed", async (
   await expect.poll(() => bank.isClosed()).toBe(true);
   await expect(page.getByRole("alert").filter({ hasText: FAILED })).toBeVisible();
   await expect(page.getByLabel("Card number")).toHaveValue("4000 0027 6000 3184");
-  await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
+  await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue(TEST_ZIP);
   await expect(page.getByRole("group", { name: "Payment authentication" })).toHaveCount(0);
   expect(await invoiceCount(api)).toBe(0);
 
@@ -94,7 +94,7 @@ test("an abandoned authentication leaves no order", async ({ page, api }) => {
   const bank = await payAndOpenBank(page, "4000 0027 6000 3184");
   await bank.close();
   await expect(page.getByRole("alert").filter({ hasText: FAILED })).toBeVisible();
-  await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
+  await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue(TEST_ZIP);
   expect(await invoiceCount(api)).toBe(0);
   // Its page, opened again, knows the payment no longer waits (the step cannot be completed late).
   const late = await page.request.get(new URL(bank.url()).pathname + new URL(bank.url()).search);
@@ -117,6 +117,6 @@ test("a card authenticated and then declined for funds leaves no order", async (
   await expect(
     page.getByRole("alert").filter({ hasText: "Card declined. Please update card and try again." }),
   ).toBeVisible();
-  await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue("10001");
+  await expect(page.getByLabel("ZIP code", { exact: true })).toHaveValue(TEST_ZIP);
   expect(await invoiceCount(api)).toBe(0);
 });

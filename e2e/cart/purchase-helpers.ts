@@ -7,20 +7,37 @@ export function futureExpiry(): string {
   return `12 / ${String((new Date().getFullYear() + 2) % 100).padStart(2, "0")}`;
 }
 
-/** The sandbox card form; the card's ZIP is the billing address's (one field, not two). */
+/** The ZIP code a US card is filled with: Portland, Oregon, whose sales tax is 0 %. */
+export const TEST_ZIP = "97201";
+
+/**
+ * The sandbox card form; the card's ZIP is the billing address's (one field, not two). A US
+ * address needs its state, the one its ZIP names (issue 33, item 6): Oregon for TEST_ZIP, chosen
+ * when the State field is still on "Choose…", so the total stays the untaxed one.
+ */
 export async function fillCard(
   page: Page | FrameLocator,
   number: string,
   // The billing address's code, which the card uses too: "ZIP code" in the US, else "Postal code".
-  postal: { label: "ZIP code" | "Postal code"; code: string } = {
+  postal: { label: "ZIP code" | "Postal code"; code: string; state?: string } = {
     label: "ZIP code",
-    code: "10001",
+    code: TEST_ZIP,
+    state: "Oregon",
   },
 ): Promise<void> {
+  await page.getByLabel(postal.label, { exact: true }).fill(postal.code);
+  if (postal.state) {
+    // Chosen once the ZIP is typed: the complete address is saved (and priced) now, not when
+    // the Pay button takes the focus.
+    const state = page.getByRole("combobox", { name: "State", exact: true });
+    if ((await state.inputValue()) === "") {
+      await state.selectOption({ label: postal.state });
+      await expect(page.getByText("Address saved: the total includes any tax.")).toBeVisible();
+    }
+  }
   await page.getByLabel("Card number").fill(number);
   await page.getByLabel("Expiry date (MM / YY)").fill(futureExpiry());
   await page.getByLabel("Security code (CVC)").fill("123");
-  await page.getByLabel(postal.label, { exact: true }).fill(postal.code);
 }
 
 /** The total the order summary shows, as text ("$59.88"). */

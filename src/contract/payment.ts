@@ -193,7 +193,10 @@ export const AddressResponse = z.object({
 
 export const DeleteEssentialsResponse = z.object({
   success: z.literal(true),
+  /** The product the subscription renews into, without Essentials. */
   productCode: z.string(),
+  /** Essentials stays until then: the end of the period paid for (issue 33, item 8). */
+  endsAt: Timestamp.nullable(),
 });
 export const CancelSubscriptionResponse = z.object({
   success: z.literal(true),

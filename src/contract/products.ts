@@ -9,6 +9,16 @@ export const EssentialsInfo = z.object({
   upgradePlan: z.string().nullable(),
   essentialsPrice: Cents,
   newTotalPrice: Cents,
+  /** Essentials was cancelled: it stays until this day (the period paid for), then renews not. */
+  endsAt: Timestamp.nullable(),
+});
+
+/** A next renewal: when, what it charges (tax included), the tax inside it, the term it pays for. */
+export const NextRenewalView = z.object({
+  at: Timestamp,
+  amount: Cents,
+  tax: Cents,
+  termMonths: z.number().int(),
 });
 
 /** GET /api/2/wevideouser/products (spec 3.3; the spec's key names, spaces included). */
@@ -62,6 +72,14 @@ export const ProductsResponse = z.object({
   nextBillingDate: Timestamp.nullable(),
   /** What the renewal on nextBillingDate charges, tax included (cents); null when none is due. */
   nextBillingAmount: Cents.nullable(),
+  /**
+   * The next renewal as one number (domain/renewals/next-renewal.ts): when, what it charges with
+   * its tax (the same as nextBillingAmount), the tax inside it and the term it pays for; null when
+   * nothing renews. Screens say it with renewalWords.
+   */
+  nextRenewal: NextRenewalView.nullable(),
+  /** A one-time product (Flex): the day it runs out (nothing renews); null otherwise. */
+  validUntil: Timestamp.nullable(),
   upcomingPurchaseOrder: z.boolean(),
   exportCredits: z.number().int(),
   googleWalletSubscription: z.boolean(),
@@ -194,6 +212,8 @@ export const OrderSummaryResponse = z.object({
     z.object({ type: z.literal("COMBINED"), taxAmount: Cents, ratePercent: z.number() }),
   ),
   salesTax: Cents,
+  /** What the tax line is called where the buyer is billed: "Sales tax", "VAT", "GST" (item 6). */
+  taxLabel: z.string(),
   lines: z.array(PriceLine),
   productCode: z.string(),
   seats: z.number().int(),
@@ -220,6 +240,11 @@ export const OrderSummaryResponse = z.object({
     .nullable(),
   /** When `total` is charged: null for now, else the end of the paid period (a downgrade). */
   startsAt: Timestamp.nullable(),
+  /**
+   * The next renewal once this is bought (domain/renewals/next-renewal.ts): the amount the
+   * account page and the renewal charge name, tax included; null for what does not renew.
+   */
+  renewal: NextRenewalView.nullable(),
 });
 export type OrderSummaryAnswer = z.output<typeof OrderSummaryResponse>;
 

@@ -238,6 +238,27 @@ describe("the done-when scenario: three buyers, three invoices", () => {
     );
   }, 60_000);
 
+  it("a person in Australia pays GST, and every document calls it so (issue 33, item 6)", async () => {
+    const email = "jack@example.com.au";
+    const client = await buyer({
+      email,
+      address: { name: "Jack Lee", country: "AU", state: "NSW", postalCode: "2000" },
+    });
+    const summary = await client.call(api.orderSummary, {
+      body: { targetProduct: "wv_single_1m" },
+    });
+    expect(summary.ok && summary.body).toMatchObject({ taxLabel: "GST", total: 1099 });
+    await buy(client, "wv_single_1m");
+    const { doc, pdfText, receipt } = await issuedTo(client, email);
+    // 10 % of $9.99 is $0.999: $1.00.
+    expect(doc?.taxes).toEqual([
+      { label: "GST (Australia)", ratePercent: 10, taxable: 999, tax: 100 },
+    ]);
+    expectRun(pdfText, ["GST (Australia)", "10 %", "$9.99", "$1.00"]);
+    expect(receipt?.body).toContain("GST (Australia) 10 % on $9.99: $1.00");
+    expect(receipt?.body).not.toContain("VAT");
+  }, 60_000);
+
   it("a private person in France pays French VAT", async () => {
     const email = "camille@example.fr";
     const client = await buyer({
@@ -277,7 +298,8 @@ describe("numbers", () => {
   it("run on without a gap across buyers and kinds of charge, and a one-off export has its invoice", async () => {
     const client = await buyer({
       email: "numbers@example.com",
-      address: { name: "N", country: "US" },
+      // A US address needs its state (issue 33, item 6); Oregon's is taxed at 0 % here.
+      address: { name: "N", country: "US", state: "OR" },
     });
     await buy(client, "wv_unloct17_12m");
     await buy(client, "single_export_hd");

@@ -43,6 +43,8 @@ export const $accountFacts = computed(
     isManaged: u.isManagedAccount && !u.isUserEnterpriseMember,
     mobileStore: u.itunesSubscription || u.androidSubscription,
     hasEssentials: info?.essentialsInfo?.hasEssentials ?? false,
+    essentialsEndsAt: info?.essentialsInfo?.endsAt ?? null,
+    oneTime: (info?.validUntil ?? null) !== null,
     instanceId: u.instanceId,
     instanceName: u.enterpriseMemberInstance,
   }),

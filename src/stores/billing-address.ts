@@ -22,3 +22,12 @@ export function trackAddressSave(job: Promise<unknown>): void {
 
 /** Settles once the address save running now (if any) and its new summary have finished. */
 export const addressSettled = (): Promise<unknown> => saving;
+
+/**
+ * The billing address's country and the state or region chosen ("" for none), when the country
+ * has a list of them (null otherwise): the pay button asks for a missing one (issue 33, item 6).
+ */
+export const $billingRegion = atom<{ country: string; state: string } | null>(null);
+
+/** Why the payment step needs the address's state (set by the pay button, shown beside it). */
+export const $billingStateProblem = atom<string | null>(null);

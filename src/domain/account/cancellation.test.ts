@@ -62,3 +62,26 @@ describe("notices", () => {
     );
   });
 });
+
+describe("one-time products and Essentials (issue 33, items 7 and 8)", () => {
+  it("offers no subscription to cancel for Flex, which is paid once", () => {
+    expect(availableActions(facts({ productCode: "wv_flex2", oneTime: true }))).toEqual([
+      "convertToFree",
+    ]);
+  });
+
+  it("keeps Essentials to the end of the paid period, and says until when", () => {
+    const withEssentials = facts({ productCode: "wv_single_plus_1m", hasEssentials: true });
+    expect(availableActions(withEssentials)).toContain("cancelEssentials");
+    expect(notice("cancelEssentials", withEssentials).what).toMatchInlineSnapshot(
+      `"You keep Essentials until March 3, 2026, the end of the period you paid for. Your plan then renews without Essentials, at the lower price."`,
+    );
+    expect(notice("cancelEssentials", withEssentials).done).toMatchInlineSnapshot(
+      `"Essentials is cancelled. You keep it until March 3, 2026; your plan then renews without it."`,
+    );
+    // Once cancelled it is not offered again while it runs out.
+    expect(
+      availableActions({ ...withEssentials, essentialsEndsAt: Date.UTC(2026, 2, 3) }),
+    ).not.toContain("cancelEssentials");
+  });
+});

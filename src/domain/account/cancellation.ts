@@ -2,8 +2,10 @@
 // after (UX.md "Cancelling is as easy as buying"). Pure: the account's facts come in; the server
 // decides what really happens (src/server/handlers/payments.ts, user.ts), and these texts say what
 // it does: cancelling a subscription keeps the plan to the end of the paid period; converting to
-// free, closing a team and cancelling a trial take effect at once; Essentials ends at once and
-// the plan renews without it.
+// free, closing a team and cancelling a trial take effect at once; Essentials stays to the end of
+// the period paid for, and the plan renews without it (issue 33, item 8).
+
+import { formatDay } from "./format-day.ts";
 
 export type AccountAction =
   | "cancelSubscription"
@@ -25,6 +27,10 @@ export type AccountFacts = {
   isManaged: boolean;
   mobileStore: boolean;
   hasEssentials: boolean;
+  /** Essentials was cancelled and ends on this day (the end of the period paid for); else null. */
+  essentialsEndsAt?: number | null;
+  /** A one-time product (Flex): paid once, nothing renews, so there is nothing to cancel. */
+  oneTime?: boolean;
   instanceId: number | null;
   instanceName: string | null;
 };
@@ -40,20 +46,18 @@ export type Notice = {
   done: string;
 };
 
-/** A date as people read it, in UTC as the server keeps periods: "March 3, 2026". */
-export function formatDay(ms: number | null): string | null {
-  return ms === null
-    ? null
-    : new Date(ms).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
-}
+// In a module of its own, so screens that only say a day do not load these notices.
+export { formatDay };
 
 /** The actions this account may take (the server refuses the others anyway). */
 export function availableActions(a: AccountFacts): AccountAction[] {
   const actions: AccountAction[] = [];
   const selfServe = !a.isManaged && !a.isMember && !a.mobileStore;
   if (a.isTrial) actions.push("cancelTrial");
-  if (selfServe && a.hasEssentials) actions.push("cancelEssentials");
-  if (selfServe && a.orderState === "automatic" && !a.isTrial) actions.push("cancelSubscription");
+  if (selfServe && a.hasEssentials && (a.essentialsEndsAt ?? null) === null)
+    actions.push("cancelEssentials");
+  if (selfServe && a.orderState === "automatic" && !a.isTrial && !a.oneTime)
+    actions.push("cancelSubscription");
   if (selfServe && a.productCode !== "wv_free" && !a.isTrial) actions.push("convertToFree");
   if (a.isMember && !a.isOwner && a.instanceId !== null) actions.push("leaveInstance");
   if (a.isOwner && selfServe && a.instanceId !== null) actions.push("deleteMembers");
@@ -118,10 +122,14 @@ export function notice(action: AccountAction, a: AccountFacts): Notice {
     case "cancelEssentials":
       return {
         open: "Cancel Essentials",
-        what: `Essentials ends now. Your plan continues${end ? ` and renews on ${end}` : ""} without Essentials, at the lower price.`,
-        confirm: "Cancel Essentials now",
+        what: end
+          ? `You keep Essentials until ${end}, the end of the period you paid for. Your plan then renews without Essentials, at the lower price.`
+          : "You keep Essentials to the end of the period you paid for. Your plan then renews without Essentials, at the lower price.",
+        confirm: "Cancel my Essentials",
         keep: "Keep Essentials",
-        done: "Essentials is cancelled. Your plan continues without it.",
+        done: end
+          ? `Essentials is cancelled. You keep it until ${end}; your plan then renews without it.`
+          : "Essentials is cancelled. You keep it to the end of the paid period; your plan then renews without it.",
       };
     case "cancelTrial": {
       const days = a.remainingTrialDays ?? 0;

@@ -46,7 +46,6 @@ export { type PlanPricing, pricePlan } from "./plan-pricing.ts";
 export { type PremiumTemplatesLine, premiumTemplatesLine } from "./premium-templates.ts";
 export { planPrice, priceSetForGroup, resolvePriceSet } from "./price-sets.ts";
 export { type Quote, type QuoteRequest, type QuoteResult, quote } from "./quote.ts";
-export { type Renewal, type RenewalSource, renewalAfter } from "./renewal.ts";
 export { planLabel, resolvePlan } from "./resolve-plan.ts";
 export { periodValue, resultingProduct } from "./resulting-product.ts";
 export { savingsPercent } from "./savings.ts";
@@ -57,7 +56,7 @@ export {
   seatBandTotal,
   seatStructureFor,
 } from "./seats.ts";
-export { type TaxLocation, taxAmount, taxRatePercent } from "./tax.ts";
+export { type TaxLocation, taxAmount, taxName, taxRatePercent } from "./tax.ts";
 export {
   extraSeatMonthlyPrice,
   type Mode,

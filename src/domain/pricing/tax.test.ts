@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeCatalog } from "../testing/builders.ts";
-import { taxAmount, taxRatePercent } from "./tax.ts";
+import { taxAmount, taxName, taxRatePercent } from "./tax.ts";
 
 const catalog = makeCatalog({
   taxRates: [
@@ -33,5 +33,18 @@ describe("taxAmount", () => {
 
   it("rejects a negative rate", () => {
     expect(() => taxAmount(100, -1)).toThrow(RangeError);
+  });
+});
+
+describe("taxName (issue 33, item 6)", () => {
+  it("calls the tax line as the buyer's country does", () => {
+    expect(taxName("US")).toBe("Sales tax");
+    expect(taxName("de")).toBe("VAT");
+    expect(taxName("GB")).toBe("VAT");
+    expect(taxName("AU")).toBe("GST");
+    expect(taxName("NZ")).toBe("GST");
+    expect(taxName("CA")).toBe("GST");
+    expect(taxName("JP")).toBe("Consumption tax");
+    expect(taxName("BR")).toBe("Tax");
   });
 });

@@ -1,5 +1,6 @@
 // Sales tax: one combined rate per country, or per US state, from catalog.taxRates.
 import type { Catalog } from "../catalog/catalog-schema.ts";
+import { isEuCountry } from "../invoices/tax-treatment.ts";
 import { mulDivRoundHalfUp } from "./money.ts";
 
 export type TaxLocation = { country: string; state?: string | null | undefined };
@@ -23,4 +24,19 @@ export function taxAmount(amountCents: number, ratePercent: number): number {
     throw new RangeError(`A tax rate must be a percentage of at least 0; got ${ratePercent}.`);
   }
   return mulDivRoundHalfUp(amountCents, Math.round(ratePercent * RATE_SCALE), 100 * RATE_SCALE);
+}
+
+// What the tax line is called where the buyer is billed (issue 33, item 6): VAT in the EU and
+// the European countries that charge it, GST where the country calls it so, sales tax in the US.
+const VAT_OUTSIDE_EU = new Set(["GB", "NO", "CH", "IS", "LI"]);
+const GST_COUNTRIES = new Set(["AU", "NZ", "CA", "SG", "IN", "MY"]);
+
+/** "Sales tax", "VAT", "GST", "Consumption tax" (Japan), or "Tax" for a country not listed. */
+export function taxName(country: string): string {
+  const code = country.trim().toUpperCase();
+  if (code === "US") return "Sales tax";
+  if (isEuCountry(code) || VAT_OUTSIDE_EU.has(code)) return "VAT";
+  if (GST_COUNTRIES.has(code)) return "GST";
+  if (code === "JP") return "Consumption tax";
+  return "Tax";
 }

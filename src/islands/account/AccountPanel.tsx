@@ -3,22 +3,13 @@
 // the form that edits the person's details.
 import { useStore } from "@nanostores/react";
 import { formatDay } from "../../domain/account/cancellation.ts";
+import { statusWords } from "../../domain/account/plan-words.ts";
 import { $availableActions } from "../../stores/account-actions.ts";
 import { $accountPlan } from "../../stores/account-plan.ts";
 import { $user } from "../../stores/user.ts";
 import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
 import { EditDetails } from "./EditDetails.tsx";
 import { InvoiceList } from "./InvoiceList.tsx";
-
-const STATE_WORDS: Record<string, string> = {
-  automatic: "renews automatically",
-  trial: "trial",
-  cancelled: "cancelled",
-  promo: "promotion",
-  pilot: "pilot",
-  purchaseOrder: "purchase order",
-  unknown: "free",
-};
 
 export function AccountPanel() {
   const user = useStore($user);
@@ -34,8 +25,13 @@ export function AccountPanel() {
         <dt>Plan</dt>
         <dd data-testid="account-plan">{plan?.plan ?? "Your plan"}</dd>
         <dt>Status</dt>
-        <dd data-testid="account-status">{STATE_WORDS[user.orderState] ?? user.orderState}</dd>
-        {plan?.renewsOn ? (
+        <dd data-testid="account-status">{plan?.status ?? statusWords(user.orderState)}</dd>
+        {plan?.validUntil ? (
+          <>
+            <dt>Valid until</dt>
+            <dd data-testid="account-valid-until">{plan.validUntil}</dd>
+          </>
+        ) : plan?.renewsOn ? (
           <>
             <dt>Renews on</dt>
             <dd data-testid="account-renews-on">{plan.renewsOn}</dd>
@@ -54,6 +50,12 @@ export function AccountPanel() {
               <dd>{end}</dd>
             </>
           )
+        )}
+        {plan?.essentialsUntil && (
+          <>
+            <dt>Essentials</dt>
+            <dd data-testid="account-essentials-until">{plan.essentialsUntil}</dd>
+          </>
         )}
         {user.enterpriseMemberInstance && (
           <>

@@ -4,11 +4,13 @@
 // list (domain/checkout/regions.ts); each field says what is wrong beside it, the server's answer
 // included (issue 22, item 6). The postal code is also the card's (stores/billing-address.ts).
 import { useStore } from "@nanostores/react";
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { COUNTRIES, postalCodeLabel, regionsOf } from "../../domain/checkout/regions.ts";
 import {
   $billingPostalCode,
   $billingProblem,
+  $billingRegion,
+  $billingStateProblem,
   trackAddressSave,
 } from "../../stores/billing-address.ts";
 import { refreshSummary } from "../../stores/checkout.ts";
@@ -34,14 +36,29 @@ export function AddressForm() {
   const [ownErrors, setErrors] = useState<FieldErrors>({});
   // The pay button asks for the postal code when it is missing (the card's too).
   const billingProblem = useStore($billingProblem);
-  const errors: FieldErrors =
-    billingProblem && !ownErrors.postalCode
-      ? { ...ownErrors, postalCode: billingProblem }
-      : ownErrors;
+  // And for the state when it is left on "Choose…" (issue 33, item 6).
+  const stateProblem = useStore($billingStateProblem);
+  const errors: FieldErrors = {
+    ...ownErrors,
+    ...(billingProblem && !ownErrors.postalCode ? { postalCode: billingProblem } : {}),
+    ...(stateProblem && !ownErrors.state ? { state: stateProblem } : {}),
+  };
   // The address last sent, so a change of focus alone sends nothing again.
   const sent = useRef("");
   const regions = regionsOf(country);
   const us = country === "US";
+  // What the pay button checks: the country, and its state chosen (a new country's list starts
+  // on its default).
+  useEffect(() => {
+    // Another country's list: what was asked of the last one is not asked of this one.
+    $billingStateProblem.set(null);
+    const select = form.current?.elements.namedItem("state");
+    $billingRegion.set(
+      regionsOf(country)
+        ? { country, state: select instanceof HTMLSelectElement ? select.value : "" }
+        : null,
+    );
+  }, [country]);
 
   /** Saves the address once it is complete and differs from the one last sent. */
   const save = async (show: boolean) => {
@@ -87,6 +104,10 @@ export function AddressForm() {
   };
   const onChange = (event: FormEvent<HTMLFormElement>) => {
     const target = event.target as HTMLInputElement | HTMLSelectElement;
+    if (target.name === "state") {
+      $billingRegion.set({ country, state: target.value });
+      if (target.value !== "") $billingStateProblem.set(null);
+    }
     if (target.name === "postalCode") {
       $billingPostalCode.set(target.value.trim());
       if (target.value.trim() !== "") $billingProblem.set(null);
@@ -178,7 +199,7 @@ export function AddressForm() {
         {state.status === "failure" && !fieldsSaid && <Problem failure={state.error} />}
         {state.status === "success" && (
           <p role="status" className="note">
-            Address saved: the total includes any sales tax.
+            Address saved: the total includes any tax.
           </p>
         )}
       </div>

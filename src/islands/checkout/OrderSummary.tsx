@@ -7,8 +7,8 @@
 import { useState } from "react";
 import type { OrderSummaryAnswer, PlanOption } from "../../contract/products.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
-import { renewalAfter } from "../../domain/pricing/renewal.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
+import { renewalWords } from "../../domain/renewals/renewal-words.ts";
 import { formatDate } from "./format-date.ts";
 
 export function OrderSummary({
@@ -26,9 +26,10 @@ export function OrderSummary({
   const term = termLabel(termMonthsFromCode(summary.productCode));
   const renewal = summary.newSubscription;
   const total = formatUsd(downgrade ? 0 : summary.total);
-  // What it renews at, and from when: the pricing module's, counted from now (a new term starts
-  // with the payment).
-  const then = renewalAfter(summary, recurring, Date.now());
+  // What a new subscription renews at, and from when: the one renewal amount the server priced
+  // (domain/renewals/next-renewal.ts), tax included, the same figure the completed page, the
+  // account page and the renewal charge name (issue 33 item 9, issue 34 item 2).
+  const then = summary.addition === null && !downgrade && recurring ? summary.renewal : null;
   // Phones show the total and this button first; the lines open on request. Wide screens hide
   // the button and always show the lines (cart.css), so this state only matters on phones.
   const [open, setOpen] = useState(false);
@@ -69,7 +70,7 @@ export function OrderSummary({
             ))}
             {summary.salesTax > 0 && (
               <tr>
-                <th scope="row">Sales tax</th>
+                <th scope="row">{summary.taxLabel}</th>
                 <td>{formatUsd(summary.salesTax)}</td>
               </tr>
             )}
@@ -98,16 +99,20 @@ export function OrderSummary({
         {summary.addition !== null && (
           <p className="note" data-testid="addition-renewal">
             Charged today for the rest of your billing period. Your subscription renews as before on{" "}
-            {formatDate(summary.addition.periodEnd)}, at{" "}
-            {formatUsd(renewal.recurringBasePrice + renewal.extraSeatsRecurringPrice)} every {term}.
+            {formatDate(summary.addition.periodEnd)}
+            {/* The one renewal amount, with its tax (domain/renewals/next-renewal.ts). */}
+            {summary.renewal ? `, at ${renewalWords(summary.renewal)}` : ""}.
+          </p>
+        )}
+        {summary.addition === null && !downgrade && recurring && renewal.firstTermDiscount > 0 && (
+          <p className="note">
+            First {term} discount: {formatUsd(renewal.firstTermDiscount)}.
           </p>
         )}
       </div>
       {then && (
         <p className="then-line" data-testid="renewal-line">
-          then {formatUsd(then.amount)} every {termLabel(then.termMonths)} from{" "}
-          {formatDate(then.atMs)}
-          {summary.salesTax > 0 ? ", plus sales tax" : ""}
+          then {renewalWords(then, formatDate(then.at))}
         </p>
       )}
     </div>

@@ -19,10 +19,13 @@ import {
 import type { PaymentProviders } from "../../contract/payment.ts";
 import type { OrderSummaryAnswer } from "../../contract/products.ts";
 import { cardDigits, cardProblems, parseExpiry } from "../../domain/checkout/card-number.ts";
+import { stateMissingProblem } from "../../domain/checkout/zip-states.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import {
   $billingPostalCode,
   $billingProblem,
+  $billingRegion,
+  $billingStateProblem,
   addressSettled,
 } from "../../stores/billing-address.ts";
 import { type SandboxCard, sandboxTokenizer, type Tokenizer } from "../../stores/card-token.ts";
@@ -254,6 +257,13 @@ function PaymentMethods({
       return;
     }
     setRepriced(false);
+    // A state (or region) left on "Choose…" of an address being given (its ZIP typed) is said
+    // beside it, whatever pays (issue 33, item 6). With nothing typed, the address the account
+    // saved is the one the server prices with.
+    const region = $billingRegion.get();
+    const addressGiven = $billingPostalCode.get() !== "";
+    const stateMissing = !downgrade && addressGiven && region !== null && region.state === "";
+    $billingStateProblem.set(stateMissing && region ? stateMissingProblem(region.country) : null);
     const sandboxCard = newCard && card.provider !== "stripe";
     if (sandboxCard) {
       // What can be checked before sending is said beside each field (issue 22, item 6).
@@ -268,14 +278,18 @@ function PaymentMethods({
       const postalMissing = $billingPostalCode.get() === "";
       $billingProblem.set(postalMissing ? POSTAL_PROBLEM : null);
       setCardErrors(found);
-      if (postalMissing) {
-        document.getElementById("address-postal")?.focus();
+      if (stateMissing || postalMissing) {
+        document.getElementById(stateMissing ? "address-state" : "address-postal")?.focus();
         return;
       }
       if (Object.keys(found).length > 0) {
         focusFirstProblem(form, found);
         return;
       }
+    }
+    if (stateMissing) {
+      document.getElementById("address-state")?.focus();
+      return;
     }
     onConfirm?.();
     if (method === "paypal" && !downgrade) {

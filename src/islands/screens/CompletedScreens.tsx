@@ -3,6 +3,7 @@
 
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
+import { afterPurchaseNote } from "../../domain/account/after-purchase.ts";
 import { hrefFor } from "../../domain/checkout/screens.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { loadInvoice } from "../../stores/invoice.ts";
@@ -28,18 +29,10 @@ export function PaymentCompletedScreen({
   const { invoice } = useStore($payment);
   const paypal = useStore($paypalReturn);
   const cancelled = processor === "paypal" && paypal === "cancelled";
-  // The next renewal as the account page words it (stores/account-plan.ts), read here from the
-  // products payload directly: this screen is counted in the JavaScript before the payment step.
+  // What comes next as the account page words it (domain/account/plan-words.ts): the next
+  // renewal with its tax, or a one-time purchase's last day.
   const info = useStore($productInfo);
-  const plan =
-    info?.orderState === "automatic" &&
-    info.nextBillingDate !== null &&
-    info.nextBillingAmount !== null
-      ? {
-          renewsOn: formatDate(info.nextBillingDate),
-          renewalAmount: formatUsd(info.nextBillingAmount),
-        }
-      : null;
+  const next = info ? afterPurchaseNote(info) : null;
   const user = useStore($user);
   useEffect(() => {
     // A cancelled PayPal payment is not "complete", in the tab's title either (issue 22, item 8).
@@ -72,12 +65,7 @@ export function PaymentCompletedScreen({
             Thank you! You paid <strong>{formatUsd(summary.amountPaid)}</strong> for{" "}
             <strong data-testid="plan-bought">{summary.productName}</strong>.
           </p>
-          {plan?.renewsOn && plan.renewalAmount && (
-            <p data-testid="next-renewal">
-              Next renewal: {plan.renewsOn}, {plan.renewalAmount}. Cancel any time from your
-              account.
-            </p>
-          )}
+          {next && <p data-testid="next-renewal">{next}</p>}
           <p data-testid="receipt">
             Your receipt is invoice {summary.paymentInvoiceId}
             {user.userEmail ? `, made out to ${user.userEmail}` : ""}. Keep this page or print it

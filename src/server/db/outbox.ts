@@ -105,7 +105,7 @@ export const Outbox = {
 
 /** Events the browser sends (analytics, marketing events, error reports): bounded, see telemetry.ts. */
 export type TelemetryKind = "instrumentation" | "hubspot" | "trackjs";
-export type EventKind = TelemetryKind | "cancellation" | "plan_change" | "payment";
+export type EventKind = TelemetryKind | "cancellation" | "plan_change" | "payment" | "reminder";
 
 export const Events = {
   async insert(

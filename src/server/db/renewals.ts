@@ -183,6 +183,57 @@ export const Renewals = {
   },
 
   /**
+   * Accounts whose one-time product (`codes`: Flex) runs out after `now` and by `until`, and
+   * that have no reminder event for that end yet (issue 33, item 7). The reminder is recorded as
+   * an event whose payload names the end ({"orderEnd":…}), so a product bought again, with
+   * another end, gets its own reminder.
+   */
+  async oneTimeEnding(
+    q: Queryable,
+    input: { now: number; until: number; codes: readonly string[]; limit: number },
+  ): Promise<number[]> {
+    if (input.codes.length === 0) return [];
+    const rows = await q.all<{ user_id: number }>(
+      `SELECT s.user_id AS user_id FROM subscriptions s
+       WHERE s.order_state = 'automatic' AND s.expired_flag = 0
+         AND s.product_code IN (${input.codes.map(() => "?").join(", ")})
+         AND s.order_end IS NOT NULL AND s.order_end > ? AND s.order_end <= ?
+         AND NOT EXISTS (
+           SELECT 1 FROM events e
+           WHERE e.kind = 'reminder' AND e.user_id = s.user_id AND e.name = 'one_time_ending'
+             AND e.payload = '{"orderEnd":' || s.order_end || '}'
+         )
+       ORDER BY s.order_end, s.user_id
+       LIMIT ?`,
+      [...input.codes, input.now, input.until, input.limit],
+    );
+    return rows.map((row) => Number(row.user_id));
+  },
+
+  /** The account's one-time product still waiting for its reminder at `now`, or null. */
+  async oneTimeEndingOf(
+    q: Queryable,
+    userId: number,
+    codes: readonly string[],
+    now: number,
+  ): Promise<{ productCode: string; orderEnd: number } | null> {
+    if (codes.length === 0) return null;
+    const row = await q.get<{ product_code: string; order_end: number }>(
+      `SELECT s.product_code, s.order_end FROM subscriptions s
+       WHERE s.user_id = ? AND s.order_state = 'automatic' AND s.expired_flag = 0
+         AND s.product_code IN (${codes.map(() => "?").join(", ")})
+         AND s.order_end IS NOT NULL AND s.order_end > ?
+         AND NOT EXISTS (
+           SELECT 1 FROM events e
+           WHERE e.kind = 'reminder' AND e.user_id = s.user_id AND e.name = 'one_time_ending'
+             AND e.payload = '{"orderEnd":' || s.order_end || '}'
+         )`,
+      [userId, ...codes, now],
+    );
+    return row ? { productCode: row.product_code, orderEnd: Number(row.order_end) } : null;
+  },
+
+  /**
    * Claims the renewal of one period for `worker`: a new row, a failed one whose next attempt is
    * due (attempts + 1), or a claim whose lease has run out (the same attempt). Null when another
    * worker holds it, it is paid or closed, or its next attempt is not due yet. One statement, so

@@ -17,6 +17,8 @@ export type RenewalFacts = {
   periodEnd: number;
   processor: "cc" | "paypal";
   recovered: boolean;
+  /** The renewal after this one, as every screen names it (absent on rows stored before it). */
+  nextRenewal?: { at: number; amount: number; tax: number; termMonths: number } | null;
 };
 
 /** The e-mail a waiting invoice's numbering queues: it names the number, so it waits too. */

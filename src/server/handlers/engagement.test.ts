@@ -257,9 +257,12 @@ describe("cancellations", () => {
 
   it("removes the essentials add-on, then refuses a second time", async () => {
     const client = await server.signedIn("annual@demo.test");
+    // Issue 33, item 8: at the end of the period paid for, not now.
+    const { orderEndDate } = (await client.call(api.products)).body as { orderEndDate: number };
     expect((await client.call(api.deleteEssentials)).body).toEqual({
       success: true,
       productCode: "wv_single_12m",
+      endsAt: orderEndDate,
     });
     expect(await client.call(api.deleteEssentials)).toMatchObject({
       status: 409,

@@ -5,8 +5,11 @@ import type { Invoice } from "../../contract/payment.ts";
 import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { tierForVertical, trialProductForTier } from "../../domain/account/tier.ts";
 import { trialIdentity, trialRefusal } from "../../domain/account/trials.ts";
+import { US_STATES } from "../../domain/checkout/regions.ts";
+import { usAddressProblem } from "../../domain/checkout/zip-states.ts";
 import { apiError, cardError } from "../../domain/errors/api-errors.ts";
 import { resultingProduct } from "../../domain/pricing/index.ts";
+import { renewalWords } from "../../domain/renewals/renewal-words.ts";
 import { keyedHash, randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
 import { Invoices } from "../db/invoices.ts";
@@ -38,7 +41,8 @@ import {
 } from "../services/orders.ts";
 import { beforeCharge, keepPending, pendingAnswer, settle } from "../services/pending-purchases.ts";
 import { type Quote, quoteFor } from "../services/quotes.ts";
-import { DEFAULT_TRIAL_DAYS } from "../services/views.ts";
+import { essentialsCancelledMail } from "../services/renewal-emails.ts";
+import { DEFAULT_TRIAL_DAYS, nextRenewalOf } from "../services/views.ts";
 import { accountOf } from "./helpers.ts";
 
 const INVOICE_PAGE_SIZE = 50;
@@ -504,6 +508,15 @@ export function paymentRoutes(routes: Routes): void {
       const fields = [{ path: "state", message: "Choose a US state from the list." }];
       return fromApiError({ ...error, body: { ...error.body, fields } });
     }
+    // A US address needs its state, one its ZIP code agrees with (issue 33, item 6): without it
+    // the sales tax would be the "state unknown" rate, or another state's.
+    const usProblem =
+      body.country === "US" ? usAddressProblem(body, (code) => US_STATES[code] ?? code) : null;
+    if (usProblem !== null) {
+      const error = apiError("invalid_request", usProblem.field);
+      const fields = [{ path: usProblem.field, message: usProblem.message }];
+      return fromApiError({ ...error, body: { ...error.body, fields } });
+    }
     await ctx.app.db.transaction((tx) =>
       Users.update(tx, user.id, {
         country: body.country,
@@ -518,24 +531,67 @@ export function paymentRoutes(routes: Routes): void {
     if (account.managed || account.isMember) return fail("managed_account");
     const plan = account.plan;
     if (!plan?.essentials || !plan.essentialsDowngrade) return fail("no_essentials");
-    const downgrade = plan.essentialsDowngrade;
+    const { sub, user } = account;
+    // Like a cancelled plan (issue 33, item 8): Essentials stays for the period paid for, and the
+    // renewal drops it: the plan without Essentials is scheduled for the period end, as a
+    // downgrade is (decision 0012). A change already scheduled keeps its product, without
+    // Essentials; one without Essentials means it was cancelled already.
+    const pending =
+      sub.pendingProductCode === null
+        ? null
+        : ctx.app.catalog.plans.find((p) => p.code === sub.pendingProductCode);
+    if (pending && !pending.essentials) return fail("no_essentials");
+    const renewsInto = pending?.essentialsDowngrade ?? pending?.code ?? plan.essentialsDowngrade;
+    const endsAt = sub.orderEnd !== null && sub.orderEnd > ctx.now() ? sub.orderEnd : null;
     const now = ctx.now();
     await ctx.app.db.transaction(async (tx) => {
-      await Subscriptions.update(tx, account.user.id, { productCode: downgrade, updatedAt: now });
+      if (endsAt === null) {
+        // No paid period left to keep (a row without one): it ends now, as before.
+        await Subscriptions.update(tx, user.id, { productCode: renewsInto, updatedAt: now });
+      } else {
+        await Subscriptions.update(tx, user.id, {
+          pendingProductCode: renewsInto,
+          pendingSeats: sub.pendingSeats ?? sub.seats,
+          pendingAt: endsAt,
+          updatedAt: now,
+        });
+      }
       await Events.insert(tx, {
         kind: "cancellation",
         name: "cancel_essentials",
-        userId: account.user.id,
-        payload: { from: plan.code },
+        userId: user.id,
+        payload: { from: plan.code, endsAt },
         now,
       });
+      const renewal =
+        endsAt === null
+          ? null
+          : nextRenewalOf(
+              {
+                ...account,
+                sub: { ...sub, pendingProductCode: renewsInto, pendingSeats: sub.pendingSeats },
+              },
+              ctx.app.catalog,
+              ctx.app.config.seller.country,
+            );
+      await ctx.app.mailer.queue(
+        tx,
+        essentialsCancelledMail(user, {
+          planName: ctx.app.catalog.plans.find((p) => p.code === renewsInto)?.name ?? plan.name,
+          endsAt,
+          renewal: renewal && renewalWords(renewal),
+        }),
+      );
     });
-    return json({ success: true, productCode: downgrade });
+    ctx.app.mailer.kick();
+    return json({ success: true, productCode: renewsInto, endsAt });
   });
 
   routes.api(api.cancelSubscription, async (ctx, { account }) => {
     if (account.isMember) return fail("managed_account");
     if (account.orderState !== "automatic") return fail("no_subscription");
+    // A one-time product (Flex) is paid once and renews never: there is nothing to cancel.
+    if (account.plan && !account.plan.recurring) return fail("no_subscription");
     // Paid through PayPal's API: cancelled at PayPal first, so PayPal bills no more; the paid
     // period is kept either way. If PayPal cannot be reached nothing changes here.
     const paypalId = account.user.paypalSubscriptionId;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
-import { orderSummary } from "../../domain/pricing/index.ts";
+import { addMonthsClamped } from "../../domain/calendar/index.ts";
+import { orderSummary, taxAmount } from "../../domain/pricing/index.ts";
 import { DAY_MS } from "../clock.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
 
@@ -99,6 +100,10 @@ describe("order summary (spec 3.5)", () => {
       atMs: server.clock.now(),
       tax: { country: "US", state: "CA" },
     });
+    // Issue 33, item 9: and the renewal it leads to, the recurring figures with their tax.
+    const recurring =
+      expected.newSubscription.recurringBasePrice +
+      expected.newSubscription.extraSeatsRecurringPrice;
     expect(answer.body).toEqual({
       ...expected,
       productCode: "wv_bizoct17_12m",
@@ -106,6 +111,13 @@ describe("order summary (spec 3.5)", () => {
       currency: "USD",
       change: "new",
       startsAt: null,
+      taxLabel: "Sales tax",
+      renewal: {
+        at: addMonthsClamped(server.clock.now(), 12),
+        amount: recurring + taxAmount(recurring, 7.25),
+        tax: taxAmount(recurring, 7.25),
+        termMonths: 12,
+      },
     });
     expect(answer.body.taxRates).toEqual([
       { type: "COMBINED", taxAmount: answer.body.salesTax, ratePercent: 7.25 },

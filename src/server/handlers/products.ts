@@ -2,6 +2,7 @@
 import { api } from "../../contract/index.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
+import { taxName } from "../../domain/pricing/index.ts";
 import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
 import { freeSubscription } from "../db/subscriptions.ts";
@@ -11,7 +12,7 @@ import { fromApiError, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { educationEligibleFor, loadAccount } from "../services/account.ts";
 import { optionsView } from "../services/options.ts";
-import { quoteFor } from "../services/quotes.ts";
+import { quoteFor, renewalAfter } from "../services/quotes.ts";
 import { productsView } from "../services/views.ts";
 import { accountOf } from "./helpers.ts";
 
@@ -86,6 +87,11 @@ export function productRoutes(routes: Routes): void {
     });
     if (!priced.ok) return fromApiError(priced.error);
     const { summary, seats, change, startsAt } = priced.quote;
+    const renewal = renewalAfter(ctx.app.catalog, account, priced.quote, {
+      targetProduct,
+      addOns: body.addOns,
+      sellerCountry: ctx.app.config.seller.country,
+    });
     return json({
       ...summary,
       productCode: targetProduct,
@@ -93,6 +99,14 @@ export function productRoutes(routes: Routes): void {
       currency: "USD",
       change: change === "same" ? "upgrade" : change,
       startsAt,
+      // The tax line as the buyer's country calls it (issue 33, item 6).
+      taxLabel: taxName(account.location.countryCode),
+      renewal: renewal && {
+        at: renewal.at,
+        amount: renewal.amount,
+        tax: renewal.tax,
+        termMonths: renewal.termMonths,
+      },
     });
   });
 }

@@ -18,7 +18,7 @@ import {
   type TaxTreatment,
   taxTreatment,
 } from "../../domain/invoices/tax-treatment.ts";
-import type { OrderSummary, TaxLocation } from "../../domain/pricing/index.ts";
+import { type OrderSummary, type TaxLocation, taxName } from "../../domain/pricing/index.ts";
 import type { Config } from "../config.ts";
 import type { Queryable } from "../db/db.ts";
 import {
@@ -113,12 +113,12 @@ export async function taxLocationOf(
   return taxLocationFor(config, user, await BillingDetailsTable.get(q, user.id));
 }
 
+/** "Sales tax (California)", "VAT (France)", "GST (Australia)": as the country calls it. */
 function taxLabel(user: Pick<User, "country" | "stateCode">): string {
   const where = locationOf(user);
-  if (where.countryCode === "US") {
-    return where.stateName ? `Sales tax (${where.stateName})` : "Sales tax";
-  }
-  return `VAT (${countryName(where.countryCode)})`;
+  const name = taxName(where.countryCode);
+  if (where.countryCode === "US") return where.stateName ? `${name} (${where.stateName})` : name;
+  return `${name} (${countryName(where.countryCode)})`;
 }
 
 const BRANDS: Record<string, string> = {

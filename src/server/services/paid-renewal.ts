@@ -16,6 +16,7 @@ import {
   type RenewalStep,
   renewalCharge,
 } from "../../domain/renewals/index.ts";
+import { nextRenewal } from "../../domain/renewals/next-renewal.ts";
 import { randomId } from "../auth/tokens.ts";
 import type { Config } from "../config.ts";
 import type { Queryable } from "../db/db.ts";
@@ -192,6 +193,22 @@ export async function recordPaidRenewal(
     const owned = await ownedInstance(tx, user);
     if (owned !== null) await Instances.update(tx, owned.id, changes.workspace);
   }
+  // The renewal's e-mail names the next renewal as every screen does (issue 33, item 9).
+  const renewed = await Subscriptions.get(tx, user.id);
+  const next =
+    renewed &&
+    nextRenewal(catalog, {
+      productCode: renewed.productCode,
+      orderState: renewed.orderState,
+      seats: renewed.seats,
+      orderEnd: renewed.orderEnd,
+      pendingProductCode: renewed.pendingProductCode,
+      pendingSeats: renewed.pendingSeats,
+      priceGroup: user.priceTestingGroupValue,
+      recurringCampaign: renewed.recurringCampaign,
+      priceBasis: renewed.priceBasis,
+      tax: await taxLocationOf(tx, deps.config, user),
+    });
   // The renewal's e-mail is its receipt: it names the invoice's number, so the numbering pass
   // right after the commit queues it (decision 0062).
   await issueInvoice(
@@ -213,6 +230,12 @@ export async function recordPaidRenewal(
       periodEnd: order.periodEnd ?? step.end,
       processor: order.processor === "paypal" ? "paypal" : "cc",
       recovered: paid.recovered,
+      nextRenewal: next && {
+        at: next.at,
+        amount: next.amount,
+        tax: next.tax,
+        termMonths: next.termMonths,
+      },
     },
   );
 }

@@ -7,7 +7,10 @@ import {
   type PlanChangeKind,
   seatsInUseShortfall,
 } from "../../domain/account/plan-change.ts";
+import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import { US_STATES } from "../../domain/checkout/regions.ts";
+import { usAddressProblem } from "../../domain/checkout/zip-states.ts";
 import { API_ERRORS, type ApiError, apiError } from "../../domain/errors/api-errors.ts";
 import { PRICING_ERROR_CODES, type PricingApiCode } from "../../domain/errors/pricing-codes.ts";
 import {
@@ -20,6 +23,12 @@ import {
   safeOrderSummary,
   unusedCredit,
 } from "../../domain/pricing/index.ts";
+import {
+  currentPriceBasis,
+  type NextRenewal,
+  nextRenewal,
+  recurringCampaignOf,
+} from "../../domain/renewals/index.ts";
 import type { Account } from "./account.ts";
 import { taxLocationFor } from "./invoices.ts";
 
@@ -56,6 +65,7 @@ export function pricingError(error: PricingError): ApiError<PricingApiCode> {
 /** Every code a quote can be refused with. */
 export type QuoteErrorCode =
   | PricingApiCode
+  | "invalid_request"
   | "unknown_product"
   | "seats_in_use"
   | "already_subscribed";
@@ -80,6 +90,26 @@ export function currentSubscription(
   };
 }
 
+/**
+ * A saved US billing address without its state, or with one its ZIP code disagrees with, prices
+ * nothing (issue 33, item 6): its sales tax is unknown. Such a row predates the address check of
+ * the address call; the answer names the field to fix, as that call's would.
+ */
+function addressError(account: Account): ApiError<"invalid_request"> | null {
+  const { address, stateCode } = account.user;
+  if (address?.country !== "US") return null;
+  const problem = usAddressProblem(
+    { state: stateCode, postalCode: address.postalCode },
+    (code) => US_STATES[code] ?? code,
+  );
+  if (problem === null) return null;
+  const error = apiError("invalid_request", problem.field);
+  return {
+    ...error,
+    body: { ...error.body, fields: [{ path: problem.field, message: problem.message }] },
+  };
+}
+
 export type Quote = {
   summary: OrderSummary;
   kind: ProductKind;
@@ -101,6 +131,8 @@ export function quoteFor(
 ): { ok: true; quote: Quote } | { ok: false; error: ApiError<QuoteErrorCode> } {
   const kind = productKind(catalog, input.targetProduct);
   if (kind === null) return { ok: false, error: apiError("unknown_product", input.targetProduct) };
+  const address = addressError(account);
+  if (address !== null) return { ok: false, error: address };
   const coupon = input.coupon?.trim() || account.user.appliedCoupon || null;
   // The invoices' tax rule (domain/invoices/tax-treatment.ts): null under reverse charge.
   const tax = taxLocationFor(
@@ -179,4 +211,45 @@ export function quoteFor(
     }
   }
   return { ok: true, quote: { summary: result.summary, kind, seats, coupon, change, startsAt } };
+}
+
+/**
+ * The next renewal once `quote` is bought (issue 33, item 9): priced by nextRenewal with what
+ * the purchase records (services/orders.ts), so the summary names the amount the account page,
+ * the completed page and the renewal charge name. Null for what does not renew.
+ */
+export function renewalAfter(
+  catalog: Catalog,
+  account: Account,
+  quote: Quote,
+  input: { targetProduct: string; addOns?: readonly string[] | undefined; sellerCountry: string },
+): NextRenewal | null {
+  const plan = catalog.plans.find((p) => p.code === input.targetProduct);
+  if (quote.kind !== "plan" || plan === undefined || !plan.recurring) return null;
+  const { sub, user } = account;
+  const productCode = resultingProduct(catalog, plan, input.addOns ?? []);
+  const months = plan.validMonths ?? plan.termDuration;
+  const now = account.now;
+  const addition = quote.summary.addition;
+  const priceGroup = user.priceTestingGroupValue;
+  const start = quote.startsAt ?? now;
+  return nextRenewal(catalog, {
+    productCode,
+    orderState: "automatic",
+    seats: quote.seats,
+    orderEnd: addition ? addition.periodEnd : addMonthsClamped(start, months),
+    pendingProductCode: null,
+    pendingSeats: null,
+    priceGroup,
+    recurringCampaign: addition
+      ? sub.recurringCampaign
+      : quote.startsAt === null
+        ? recurringCampaignOf(catalog, { productCode, atMs: now, coupon: quote.coupon })
+        : null,
+    priceBasis:
+      addition && productCode === sub.productCode && sub.priceBasis
+        ? sub.priceBasis
+        : currentPriceBasis(catalog, productCode, { priceGroup, atMs: now }),
+    tax: taxLocationFor({ seller: { country: input.sellerCountry } }, user, account.billing),
+  });
 }

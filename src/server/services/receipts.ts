@@ -108,5 +108,6 @@ export function waitingReceiptMail(
     periodEnd: receipt.periodEnd,
     processor: receipt.processor,
     recovered: receipt.recovered,
+    nextRenewal: receipt.nextRenewal ?? null,
   });
 }

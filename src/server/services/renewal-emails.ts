@@ -2,6 +2,7 @@
 // outbox inside the transaction that records what they tell, like every other e-mail.
 import { cardErrorMessage } from "../../domain/errors/card-errors.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
+import { renewalWords } from "../../domain/renewals/renewal-words.ts";
 import type { RenewalFacts } from "../db/waiting-invoices.ts";
 import type { Mail } from "../mail/mailer.ts";
 
@@ -42,6 +43,9 @@ export function renewedMail(
         ? ["Thank you: your payment went through and your subscription continues.", ""]
         : []),
       `${r.planName}: ${formatUsd(r.total)} charged ${paidWith} for ${date(r.periodStart)} to ${date(r.periodEnd)}.`,
+      ...(r.nextRenewal
+        ? [`Next renewal: ${date(r.nextRenewal.at)}, ${renewalWords(r.nextRenewal)}.`]
+        : []),
       ...(r.invoice
         ? ["", ...r.invoice.breakdown, "", `Invoice ${r.invoice.number} (PDF): ${r.invoice.url}`]
         : ["The invoice is in your account."]),
@@ -89,6 +93,14 @@ export function subscriptionEndedMail(
     accountUrl: string;
   },
 ): Mail {
+  if (r.reason === "one_time") {
+    // Flex was paid once and never was a subscription (issue 33, item 7).
+    return mail(to, `Your ${r.planName} pass has run out`, [
+      `Your ${r.planName} pass, paid once, was valid until ${date(r.endedAt)}. It does not renew, so nothing was charged.`,
+      `Your account is on the free plan now; your projects stay. To buy ${r.planName} again or choose a plan:`,
+      r.accountUrl,
+    ]);
+  }
   const why =
     r.reason === "lapsed"
       ? `Your ${r.planName} subscription has ended: we tried three times and could not charge your payment method.`
@@ -99,5 +111,34 @@ export function subscriptionEndedMail(
     why,
     "Your account is on the free plan now; your projects stay. To subscribe again:",
     r.accountUrl,
+  ]);
+}
+
+/** A one-time product (Flex) runs out soon: nothing renews, so say how to buy again (item 7). */
+export function oneTimeEndingMail(
+  to: Who,
+  r: { planName: string; endsAt: number; buyUrl: string },
+): Mail {
+  return mail(to, `Your ${r.planName} pass runs out on ${date(r.endsAt)}`, [
+    `Your ${r.planName} pass, paid once, is valid until ${date(r.endsAt)}. It does not renew and nothing will be charged.`,
+    "",
+    // Flex cannot be bought again while it runs (the same product is "already_subscribed").
+    `To keep publishing after that day, choose a plan now, or buy ${r.planName} again once it has run out:`,
+    r.buyUrl,
+  ]);
+}
+
+/** Essentials cancelled (issue 33, item 8): it stays to the end of the period paid for. */
+export function essentialsCancelledMail(
+  to: Who,
+  r: { planName: string; endsAt: number | null; renewal: string | null },
+): Mail {
+  return mail(to, "Essentials is cancelled", [
+    r.endsAt === null
+      ? "You cancelled Essentials. You keep it to the end of the period you paid for."
+      : `You cancelled Essentials. You keep it until ${date(r.endsAt)}, the end of the period you paid for.`,
+    r.renewal === null
+      ? `Your ${r.planName} plan continues without it.`
+      : `Your ${r.planName} plan then renews without it, at ${r.renewal}.`,
   ]);
 }

@@ -47,6 +47,7 @@ import type {
 import { PeriodicPass } from "../periodic-pass.ts";
 import { LOCK_LEASE_MS, tryWithAccountLock } from "./account-lock.ts";
 import { numberAfterCommit, numberWaiting } from "./invoice-numbering.ts";
+import { remindOneTimeEnding } from "./one-time-reminders.ts";
 import {
   ownedInstance,
   priceRenewal,
@@ -212,6 +213,12 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
       }
     } catch (error) {
       log.error("renewals: a pass failed", error);
+    }
+    // Each round also reminds the holders of one-time products (Flex) that run out soon.
+    try {
+      await remindOneTimeEnding(this.deps, this.id);
+    } catch (error) {
+      log.error("renewals: one-time reminders failed; the next round tries again", error);
     }
     // Each round also cancels the payments that wait for a customer but pay for nothing any more
     // (decision 0070): a renewal lapsed or closed, a period a purchase or a cancellation replaced.

@@ -15,7 +15,7 @@ import {
   planPrice,
   priceSetForGroup,
 } from "../../domain/pricing/index.ts";
-import { renewalCharge } from "../../domain/renewals/charge.ts";
+import { type NextRenewal, nextRenewal } from "../../domain/renewals/next-renewal.ts";
 import type { Account } from "./account.ts";
 import { taxLocationFor } from "./invoices.ts";
 import { isGdprCountry } from "./location.ts";
@@ -175,32 +175,36 @@ function purchasable(catalog: Catalog, account: Account): string[] {
 }
 
 /**
- * What the next renewal charges, as the renewal worker will price it (domain/renewals/charge.ts):
- * the running product and seats, or the downgrade scheduled for the period end; null when the
+ * The next renewal (domain/renewals/next-renewal.ts), as the renewal worker will price it: the
+ * running product and seats, or the change scheduled for the period end; null when the
  * subscription does not renew. Taxed by the invoices' rule (taxLocationFor), as the renewal is.
  */
-function nextBillingAmount(
+export function nextRenewalOf(
   account: Account,
   catalog: Catalog,
   sellerCountry: string,
-): number | null {
+): NextRenewal | null {
   const { sub, user } = account;
-  if (account.orderState !== "automatic" || sub.orderEnd === null) return null;
-  const scheduled = sub.pendingProductCode !== null;
-  const priced = renewalCharge(
-    catalog,
-    {
-      productCode: sub.pendingProductCode ?? sub.productCode,
-      seats: scheduled ? (sub.pendingSeats ?? sub.seats) : sub.seats,
-      priceGroup: user.priceTestingGroupValue,
-      recurringCampaign: scheduled ? null : sub.recurringCampaign,
-      tax: taxLocationFor({ seller: { country: sellerCountry } }, user, account.billing),
-      basis: scheduled ? null : sub.priceBasis,
-      periodStart: sub.orderEnd,
-    },
-    sub.orderEnd,
-  );
-  return priced.ok ? priced.charge.total : null;
+  return nextRenewal(catalog, {
+    productCode: sub.productCode,
+    orderState: account.orderState,
+    seats: sub.seats,
+    orderEnd: sub.orderEnd,
+    pendingProductCode: sub.pendingProductCode,
+    pendingSeats: sub.pendingSeats,
+    priceGroup: user.priceTestingGroupValue,
+    recurringCampaign: sub.recurringCampaign,
+    priceBasis: sub.priceBasis,
+    tax: taxLocationFor({ seller: { country: sellerCountry } }, user, account.billing),
+  });
+}
+
+/** Essentials cancelled (issue 33, item 8): the period end, when the renewal drops it; else null. */
+function essentialsEndsAt(account: Account, catalog: Catalog): number | null {
+  const { sub, plan } = account;
+  if (!plan?.essentials || sub.pendingProductCode === null) return null;
+  const pending = catalog.plans.find((p) => p.code === sub.pendingProductCode);
+  return pending && !pending.essentials ? (sub.pendingAt ?? sub.orderEnd) : null;
 }
 
 export function productsView(
@@ -220,6 +224,7 @@ export function productsView(
   const exportMax =
     entitlements.exportMinutesPerMonth === null ? -1 : entitlements.exportMinutesPerMonth * 60_000;
   const hd = catalog.singleExports.find((e) => e.resolution !== "2160p");
+  const renewal = nextRenewalOf(account, catalog, sellerCountry);
   const uhd = catalog.singleExports.find((e) => e.resolution === "2160p");
   return {
     productCode: account.productCode,
@@ -251,6 +256,7 @@ export function productsView(
       upgradePlan: upgrade?.code ?? null,
       essentialsPrice: plan?.essentials ? plan.essentialsPrice : (addOn?.price ?? 0),
       newTotalPrice: upgrade ? planPrice(upgrade, priceSet).price : prices.price,
+      endsAt: essentialsEndsAt(account, catalog),
     },
     accountType: plan?.category ?? "personal",
     covidPromotionOrder: sub.covidPromotion,
@@ -286,8 +292,17 @@ export function productsView(
     timeUsed: 0,
     exportTimeMax: exportMax,
     flexExportTimeMax: used?.recurring === false ? exportMax : 0,
-    nextBillingDate: account.orderState === "automatic" ? sub.orderEnd : null,
-    nextBillingAmount: nextBillingAmount(account, catalog, sellerCountry),
+    nextBillingDate:
+      account.orderState === "automatic" && plan?.recurring !== false ? sub.orderEnd : null,
+    nextBillingAmount: renewal?.amount ?? null,
+    nextRenewal: renewal && {
+      at: renewal.at,
+      amount: renewal.amount,
+      tax: renewal.tax,
+      termMonths: renewal.termMonths,
+    },
+    // A one-time product (Flex) renews never: it is valid until the end of its period.
+    validUntil: plan && !plan.recurring && account.orderState === "automatic" ? sub.orderEnd : null,
     upcomingPurchaseOrder: sub.upcomingPurchaseOrder,
     exportCredits: entitlements.exportCredits,
     googleWalletSubscription: user.googleWalletSubscription,

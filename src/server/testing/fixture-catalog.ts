@@ -118,6 +118,8 @@ export function fixtureCatalog(): Catalog {
       { country: "US", state: "CA", ratePercent: 7.25, assumed: true },
       { country: "DE", state: null, ratePercent: 19, assumed: true },
       { country: "FR", state: null, ratePercent: 20, assumed: true },
+      // A GST country (issue 33, item 6: the tax line is called as the country calls it).
+      { country: "AU", state: null, ratePercent: 10, assumed: true },
     ],
     blockedEmailDomains: ["mailinator.com"],
   };
