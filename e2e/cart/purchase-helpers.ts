@@ -25,16 +25,24 @@ export async function fillCard(
     state: "Oregon",
   },
 ): Promise<void> {
-  await page.getByLabel(postal.label, { exact: true }).fill(postal.code);
-  if (postal.state) {
-    // Chosen once the ZIP is typed: the complete address is saved (and priced) now, not when
-    // the Pay button takes the focus.
-    const state = page.getByRole("combobox", { name: "State", exact: true });
-    if ((await state.inputValue()) === "") {
-      await state.selectOption({ label: postal.state });
-      await expect(page.getByText("Address saved: the total includes any tax.")).toBeVisible();
-    }
+  const zip = page.getByLabel(postal.label, { exact: true });
+  const state = page.getByRole("combobox", { name: "State", exact: true });
+  if (postal.state && postal.label === "ZIP code" && (await state.inputValue()) === "") {
+    // The State still on "Choose…": chosen once the ZIP is typed, so the complete address is
+    // saved (and priced) now, not when the Pay button takes the focus.
+    await zip.fill(postal.code);
+    await state.selectOption({ label: postal.state });
+    await expect(page.getByText("Address saved: the total includes any tax.")).toBeVisible();
+    await fillCardFields(page, number);
+    return;
   }
+  // The address's state already chosen (or none asked): the code is typed last and keeps the
+  // focus, as a person filling the form top to bottom leaves it.
+  await fillCardFields(page, number);
+  await zip.fill(postal.code);
+}
+
+async function fillCardFields(page: Page | FrameLocator, number: string): Promise<void> {
   await page.getByLabel("Card number").fill(number);
   await page.getByLabel("Expiry date (MM / YY)").fill(futureExpiry());
   await page.getByLabel("Security code (CVC)").fill("123");
