@@ -15,6 +15,7 @@ const base = {
 describe("accountPlan", () => {
   it("names a paying plan and how it is billed, with the next renewal", () => {
     expect(accountPlan(base)).toEqual({
+      name: "Unlimited",
       plan: "Unlimited, billed annually",
       renewsOn: "November 25, 2027",
       renewalAmount: "$95.88",
@@ -26,11 +27,13 @@ describe("accountPlan", () => {
 
   it("says Free for the free plan, and no renewal for a plan that does not renew", () => {
     expect(accountPlan({ ...base, productCode: "wv_free", subscriptionName: "Free" })).toEqual({
+      name: "Free",
       plan: "Free",
       renewsOn: null,
       renewalAmount: null,
     });
     expect(accountPlan({ ...base, orderState: "cancelled" })).toEqual({
+      name: "Unlimited",
       plan: "Unlimited",
       renewsOn: null,
       renewalAmount: null,

@@ -34,6 +34,10 @@ describe("planCard", () => {
     expect(
       planCard({ ...paying, productCode: "wv_free", planName: "Free", orderState: "cancelled" }),
     ).toMatchObject({ badge: "Active", action: "Change plan" });
+    // The app flags such an account expired (its last order ended): the free plan does not end.
+    expect(
+      planCard({ ...paying, productCode: "wv_free", planName: "Free", isExpired: true }),
+    ).toMatchObject({ badge: "Active", action: "Change plan" });
   });
 
   it("names the team's plan for a member, with nothing to change here", () => {

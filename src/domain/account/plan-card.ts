@@ -50,7 +50,9 @@ export function planCard(f: PlanCardFacts): PlanCard {
     const team = f.teamName ? `${f.teamName}'s` : "your team's";
     return { badge: `Member of ${team} ${f.planName} plan`, tone: "info", action: null };
   }
-  if (f.isExpired) {
+  const free = f.productCode === f.freeProduct;
+  // The free plan never ends: an account back on it reads Active, whatever its last order was.
+  if (f.isExpired && !free) {
     return { badge: "Expired", tone: "danger", action: "Buy again" };
   }
   if (f.isTrial) {
@@ -60,7 +62,6 @@ export function planCard(f: PlanCardFacts): PlanCard {
       action: "Choose a plan",
     };
   }
-  const free = f.productCode === f.freeProduct;
   const end = formatDay(f.orderEndDate);
   if (!free && f.orderState === "cancelled" && end) {
     return { badge: `Cancels on ${end}`, tone: "warning", action: "Renew" };

@@ -1,41 +1,93 @@
-// The signed-in person's account on the home page: plan, status and the end of the paid period,
-// each cancellation and team action the account allows (issue 10), behind its confirmation, and
-// the form that edits the person's details.
+// The signed-in person's account as a customer portal (issue 34, item 3; UX.md "The account page
+// is a customer portal"): what they have (the plan card: name, status badge, next renewal, the one
+// next step), their team's seats, their add-ons, their details and documents, and, apart at the
+// bottom, what cannot be undone, each behind its confirmation (issue 10). Loaded on demand
+// (lazy.tsx), so none of it weighs on the checkout's JavaScript budget; its styles are
+// src/styles/account.css.
 import { useStore } from "@nanostores/react";
+import type { AccountAction } from "../../domain/account/cancellation.ts";
 import { formatDay } from "../../domain/account/cancellation.ts";
+import { planCard } from "../../domain/account/plan-card.ts";
+import { hrefFor } from "../../domain/checkout/screens.ts";
 import { $availableActions } from "../../stores/account-actions.ts";
 import { $accountPlan } from "../../stores/account-plan.ts";
+import { $productInfo } from "../../stores/products.ts";
 import { $user } from "../../stores/user.ts";
 import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
 import { EditDetails } from "./EditDetails.tsx";
 import { InvoiceList } from "./InvoiceList.tsx";
 
-const STATE_WORDS: Record<string, string> = {
-  automatic: "renews automatically",
-  trial: "trial",
-  cancelled: "cancelled",
-  promo: "promotion",
-  pilot: "pilot",
-  purchaseOrder: "purchase order",
-  unknown: "free",
-};
+/** Actions that change an add-on, shown with it; every other action cannot be undone. */
+const ADD_ON_ACTIONS: ReadonlySet<AccountAction> = new Set(["cancelEssentials"]);
 
 export function AccountPanel() {
-  const user = useStore($user);
   const actions = useStore($availableActions);
+  const undoable = actions.filter((a) => ADD_ON_ACTIONS.has(a));
+  const lasting = actions.filter((a) => !ADD_ON_ACTIONS.has(a));
+  return (
+    <div className="account">
+      <PlanCard />
+      <ActionDone />
+      <TeamCard />
+      <AddOnsCard actions={undoable} />
+      <div className="card account-card">
+        <EditDetails />
+      </div>
+      <InvoiceList />
+      {lasting.length > 0 && (
+        <section className="account-danger" aria-labelledby="danger-title">
+          <h2 id="danger-title">What cannot be undone</h2>
+          <p className="note">Each of these asks you to confirm and says what happens, and when.</p>
+          <ul className="plain stack">
+            {lasting.map((action) => (
+              <li key={action}>
+                <ConfirmAction action={action} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function PlanCard() {
+  const user = useStore($user);
   const plan = useStore($accountPlan);
+  const info = useStore($productInfo);
+  const card = planCard({
+    productCode: user.productCode,
+    freeProduct: info?.FreeProduct ?? "wv_free",
+    planName: plan?.name ?? "Your plan",
+    orderState: user.orderState,
+    orderEndDate: user.orderEndDate,
+    isTrial: user.isTrial,
+    remainingTrialDays: user.remainingTrialDays,
+    isExpired: user.isExpiredAccount || user.isExpiredTrial,
+    isMember: user.isUserEnterpriseMember && !user.isEnterpriseAdmin,
+    teamName: user.enterpriseMemberInstance,
+    itunesSubscription: user.itunesSubscription,
+    androidSubscription: user.androidSubscription,
+    isManaged: user.isManagedAccount && !user.isUserEnterpriseMember,
+  });
+  const free = user.productCode === (info?.FreeProduct ?? "wv_free");
+  const store = user.itunesSubscription || user.androidSubscription;
   const end = formatDay(user.orderEndDate);
   return (
-    <section aria-labelledby="account-title">
-      <h2 id="account-title">Your account</h2>
+    <section className="card account-card plan-card" aria-labelledby="plan-title">
+      <div className="plan-card__head">
+        <h2 id="plan-title">Your plan</h2>
+        <span className={`badge badge--${card.tone}`} data-testid="account-status">
+          {card.badge}
+        </span>
+      </div>
+      <p className="plan-card__name" data-testid="account-plan">
+        {plan?.plan ?? "Your plan"}
+      </p>
       <dl className="account-facts">
         <dt>E-mail</dt>
         <dd>{user.userEmail}</dd>
-        <dt>Plan</dt>
-        <dd data-testid="account-plan">{plan?.plan ?? "Your plan"}</dd>
-        <dt>Status</dt>
-        <dd data-testid="account-status">{STATE_WORDS[user.orderState] ?? user.orderState}</dd>
-        {plan?.renewsOn ? (
+        {plan?.renewsOn && !store ? (
           <>
             <dt>Renews on</dt>
             <dd data-testid="account-renews-on">{plan.renewsOn}</dd>
@@ -48,7 +100,8 @@ export function AccountPanel() {
           </>
         ) : (
           end &&
-          user.productCode !== "wv_free" && (
+          !free &&
+          !store && (
             <>
               <dt>{user.orderState === "automatic" ? "Renews on" : "Ends on"}</dt>
               <dd>{end}</dd>
@@ -64,18 +117,53 @@ export function AccountPanel() {
           </>
         )}
       </dl>
-      <ActionDone />
-      {actions.length > 0 && (
-        <ul className="plain stack">
-          {actions.map((action) => (
-            <li key={action}>
-              <ConfirmAction action={action} />
-            </li>
-          ))}
-        </ul>
+      {user.itunesSubscription && (
+        <p className="note">Change or cancel this plan in the App Store, where it is billed.</p>
       )}
-      <EditDetails />
-      <InvoiceList />
+      {user.androidSubscription && (
+        <p className="note">Change or cancel this plan in Google Play, where it is billed.</p>
+      )}
+      {card.action && (
+        <a className="btn" href={hrefFor("plans")}>
+          {card.action}
+        </a>
+      )}
+    </section>
+  );
+}
+
+/** A team owner's seats and the way to add more (the Add seats screen, spec 2.1). */
+function TeamCard() {
+  const user = useStore($user);
+  const paid = user.currentSeats || user.maxSeats;
+  if (!user.isEnterpriseAdmin || paid <= 0) return null;
+  return (
+    <section className="card account-card" aria-labelledby="team-title">
+      <h2 id="team-title">Your team</h2>
+      <p data-testid="account-seats">
+        {user.usedSeats} of {paid} seats used
+      </p>
+      <a className="btn secondary" href={hrefFor("additional-seats")}>
+        Add seats
+      </a>
+    </section>
+  );
+}
+
+function AddOnsCard({ actions }: { actions: AccountAction[] }) {
+  const info = useStore($productInfo);
+  const user = useStore($user);
+  if (!info?.essentialsInfo.hasEssentials) return null;
+  const until = formatDay(user.orderEndDate);
+  return (
+    <section className="card account-card" aria-labelledby="addons-title">
+      <h2 id="addons-title">Add-ons</h2>
+      <p data-testid="account-essentials">
+        Essentials: active{until ? `, with your plan until ${until}` : ""}
+      </p>
+      {actions.map((action) => (
+        <ConfirmAction key={action} action={action} />
+      ))}
     </section>
   );
 }
