@@ -1,0 +1,43 @@
+// No dead ends (issue 34, item 5): each page a visitor reaches says what it is for and leads on.
+import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./account-helpers.ts";
+import { expect, test } from "./api-helpers.ts";
+
+const heading = (page: Page) => page.getByRole("heading", { level: 1 });
+
+test("signing up from Try Business says the account is for the Business trial", async ({
+  page,
+}) => {
+  await page.goto("/cart?p=trial&product=wv_bizoct17_12m&tier=business#checkout");
+  await expect(heading(page)).toHaveText("Sign up");
+  await expect(page.getByText("Create your account to start your Business trial")).toBeVisible();
+  await expectNoAxeViolations(page, "sign up for the Business trial");
+});
+
+test("a signed-out visitor never reads 'Your current plan'", async ({ page }) => {
+  await page.goto("/cart/plans");
+  await expect(page.locator("[data-plan]").first()).toBeVisible();
+  await expect(page.getByText(/Your current plan/)).toHaveCount(0);
+});
+
+test("verifying the e-mail from the education trial returns to the trial", async ({
+  page,
+  api,
+}) => {
+  // An address of the seeded school, unverified: the trial first asks to verify it.
+  const email = `return-${Date.now().toString(36)}-${process.pid}@demo-school.edu`;
+  await api.signUp({ email });
+  await page.goto("/cart?p=trial&tier=education#checkout");
+  await expect(heading(page)).toHaveText("Check your education email");
+  // The three ways on have room between them.
+  const ways = page.locator(".screen .actions").last();
+  await expect(ways.getByRole("link")).toHaveCount(3);
+  await page.getByRole("link", { name: "Verify my e-mail address" }).click();
+  await expect(heading(page)).toHaveText("Activate your account");
+  const mail = await api.latestMail(email, /^Your verification code/);
+  await page.getByLabel("Verification code").fill(/(\d{6})/.exec(mail.subject)?.[1] ?? "");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page).not.toHaveURL(/\/cart\/plans/);
+  await expect(page).toHaveURL(/p=trial/);
+});
