@@ -41,3 +41,24 @@ test("verifying the e-mail from the education trial returns to the trial", async
   await expect(page).not.toHaveURL(/\/cart\/plans/);
   await expect(page).toHaveURL(/p=trial/);
 });
+
+test("Schools above the seats sold online says so in a sentence with the quote link", async ({
+  page,
+  api,
+}) => {
+  const email = `quote-${Date.now().toString(36)}-${process.pid}@demo-school.edu`;
+  await api.signUp({ email });
+  await api.activate(email);
+  await page.goto("/cart?p=buy&product=wv_k12_12m&seats=50001#checkout");
+  await expect(page.getByTestId("seats-quote")).toContainText(
+    "50,001 seats are more than an online order takes: we make a quote for them instead.",
+  );
+  await expect(page.getByRole("link", { name: "Ask for a quote for 50001 seats" })).toHaveAttribute(
+    "href",
+    "/orders?seats=50001",
+  );
+  // No raw path, and no "Try again" that cannot help.
+  await expect(page.getByText("/orders?seats=50001")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Try again" })).toHaveCount(0);
+  await expectNoAxeViolations(page, "schools, a quote above the top band");
+});
