@@ -62,3 +62,23 @@ test("Schools above the seats sold online says so in a sentence with the quote l
   await expect(page.getByRole("button", { name: "Try again" })).toHaveCount(0);
   await expectNoAxeViolations(page, "schools, a quote above the top band");
 });
+
+test("in a local run the wider product's pages answer with marked local stand-ins", async ({
+  page,
+}) => {
+  const pages: [string, string][] = [
+    ["/terms-of-use", "Terms of use"],
+    ["/privacy", "Privacy"],
+    ["/support", "Support"],
+    ["/app", "The editor"],
+    ["/app/editor?templateId=7", "The editor"],
+    ["/api/4/rce/tokens", "Screen recorder"],
+  ];
+  for (const [path, name] of pages) {
+    const answer = await page.goto(path);
+    expect(answer?.status(), path).toBe(200);
+    await expect(heading(page), path).toHaveText(name);
+    await expect(page.getByText("Local stand-in", { exact: true }), path).toBeVisible();
+  }
+  await expectNoAxeViolations(page, "a local stand-in page");
+});

@@ -13,6 +13,7 @@ import { productRoutes } from "./products.ts";
 import { quotePageRoutes } from "./quotes-page.ts";
 import { renewalPaymentRoutes } from "./renewal-payment.ts";
 import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
+import { standInRoutes } from "./stand-ins.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
@@ -31,5 +32,6 @@ export function registerRoutes(routes: Routes): void {
   quotePageRoutes(routes);
   engagementRoutes(routes);
   devRoutes(routes);
+  standInRoutes(routes);
   healthRoutes(routes);
 }
