@@ -175,7 +175,7 @@ const SHOTS: Shot[] = [
     as: "new-verified",
     go: async (page, context) => {
       await browserApi(context).startTrial("business");
-      await page.goto("/cart/biztrial-account-completed");
+      await page.goto("/cart#biztrial-account-completed");
       await page.getByTestId("trial-status").waitFor();
     },
   },
