@@ -2,6 +2,7 @@
 import type { Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./account-helpers.ts";
 import { expect, test } from "./api-helpers.ts";
+import { fillCard } from "./purchase-helpers.ts";
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
@@ -81,4 +82,20 @@ test("in a local run the wider product's pages answer with marked local stand-in
     await expect(page.getByText("Local stand-in", { exact: true }), path).toBeVisible();
   }
   await expectNoAxeViolations(page, "a local stand-in page");
+});
+
+test("Back after a purchase shows the account, not 'You already have this plan'", async ({
+  page,
+  api,
+}) => {
+  await api.signUp();
+  await page.goto("/cart?p=buy&product=wv_unloct17_12m#checkout");
+  await fillCard(page, "4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $95.88" }).click();
+  await expect(heading(page)).toHaveText("Payment complete");
+  await page.goBack();
+  await expect(heading(page)).toHaveText("Your account");
+  await expect(page.getByTestId("account-plan")).toHaveText("Unlimited, billed annually");
+  await expect(page.getByText(/You already have this plan/)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Try again" })).toHaveCount(0);
 });
