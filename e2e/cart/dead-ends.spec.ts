@@ -99,3 +99,19 @@ test("Back after a purchase shows the account, not 'You already have this plan'"
   await expect(page.getByText(/You already have this plan/)).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Try again" })).toHaveCount(0);
 });
+
+test("inside the hub's frame at 375 px the Close control does not cover Sign Up", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`/dev/hub?cart=${encodeURIComponent("/cart/login")}`);
+  const frame = page.frameLocator("#cart");
+  const close = frame.getByRole("button", { name: "Close" });
+  const signUp = frame.getByRole("link", { name: "Sign Up" });
+  await expect(signUp).toBeVisible();
+  const [a, b] = [await close.boundingBox(), await signUp.boundingBox()];
+  if (!a || !b) throw new Error("Close or Sign Up has no box");
+  const overlap =
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  expect(overlap, `Close ${JSON.stringify(a)} and Sign Up ${JSON.stringify(b)}`).toBe(false);
+});
