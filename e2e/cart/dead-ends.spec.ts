@@ -84,7 +84,7 @@ test("in a local run the wider product's pages answer with marked local stand-in
   await expectNoAxeViolations(page, "a local stand-in page");
 });
 
-test("Back after a purchase shows the account, not 'You already have this plan'", async ({
+test("Back after a purchase says the plan is yours and leads to the account, no 'Try again'", async ({
   page,
   api,
 }) => {
@@ -94,10 +94,14 @@ test("Back after a purchase shows the account, not 'You already have this plan'"
   await page.getByRole("button", { name: "Pay $95.88" }).click();
   await expect(heading(page)).toHaveText("Payment complete");
   await page.goBack();
-  await expect(heading(page)).toHaveText("Your account");
-  await expect(page.getByTestId("account-plan")).toHaveText("Unlimited, billed annually");
+  await expect(page.getByTestId("already-yours")).toContainText(
+    "This plan is yours already: there is nothing more to pay.",
+  );
   await expect(page.getByText(/You already have this plan/)).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Try again" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Go to your account" }).click();
+  await expect(heading(page)).toHaveText("Your account");
+  await expect(page.getByTestId("account-plan")).toHaveText("Unlimited, billed annually");
 });
 
 test("inside the hub's frame at 375 px the Close control does not cover Sign Up", async ({

@@ -250,7 +250,7 @@ export function createApp(deps: AppDeps): App {
       // there is no main site to serve them: a marked stand-in, not a 404 (issue 34).
       const standIn = ctx.isLocalRequest && method === "GET" ? standInFor(ctx.path) : null;
       if (standIn) {
-        write(ctx, res, { kind: "redirect", status: 302, location: standIn });
+        write(ctx, res, standIn);
         return;
       }
       await serveStatic(ctx, res);

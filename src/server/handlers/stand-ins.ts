@@ -3,7 +3,7 @@
 // return. A deployment serves those from the main site beside this one; a local run has no main
 // site, so instead of a 404 (or {"message":"NOT FOUND"}) each answers a page that says plainly
 // that it stands in for the real one. Only for a local request (as everything under /dev/).
-import { escapeHtml, fail, html } from "../http/reply.ts";
+import { escapeHtml, fail, html, type Reply } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 
 export const STAND_IN_PATH = "/dev/stand-in";
@@ -20,10 +20,14 @@ const STAND_INS: Record<string, { name: string; what: string }> = {
   },
 };
 
-/** The stand-in a local request for `path` is sent to, or null (not one of those pages). */
-export function standInFor(path: string): string | null {
-  const page = path.startsWith("/app/") ? "/app" : path.replace(/(.)\/$/, "$1");
-  return page in STAND_INS ? `${STAND_IN_PATH}?page=${encodeURIComponent(page)}` : null;
+/**
+ * The stand-in page for a local request of `path`, answered at that very address (a link with a
+ * query, the editor's /app?templateId=, keeps it), or null: not one of those pages.
+ */
+export function standInFor(path: string): Reply | null {
+  const key = path.startsWith("/app/") ? "/app" : path.replace(/(.)\/$/, "$1");
+  const page = STAND_INS[key];
+  return page ? html(standInPage(page.name, page.what, path)) : null;
 }
 
 function standInPage(name: string, what: string, path: string): string {
