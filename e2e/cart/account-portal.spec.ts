@@ -80,6 +80,21 @@ test("a team owner sees the seats used of those paid, and Add seats leads to the
   await expect(page.getByTestId("seat-usage")).toHaveText("Your team uses 1 of its 3 seats.");
 });
 
+test("the payment method: the saved card by brand and last four, or PayPal", async ({
+  page,
+  api,
+}) => {
+  await api.signUp({ email: uniqueEmail("portal-card"), password: "portal-secret" });
+  await api.subscribe("wv_unloct17_1m");
+  await page.goto("/cart/home");
+  await expect(
+    page.getByRole("region", { name: "Payment method" }).getByTestId("account-payment-method"),
+  ).toHaveText("Visa ending 4242");
+  await api.signIn("annual@demo.test");
+  await page.goto("/cart/home");
+  await expect(page.getByTestId("account-payment-method")).toHaveText("PayPal");
+});
+
 test("the account page does not scroll sideways in a 320 px window", async ({ page, api }) => {
   await api.signUp({ email: uniqueEmail("portal-narrow"), password: "portal-secret" });
   await api.subscribe("wv_unloct17_12m");

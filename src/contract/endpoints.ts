@@ -107,6 +107,8 @@ export const endpoints = {
 
   // Payments
   paymentProviders: { method: "GET", path: "/api/5/payment/providers" },
+  /** Not in spec section 7 (issue 34): how the account pays, for the account page. */
+  paymentMethod: { method: "GET", path: "/api/5/payment/method", auth: true },
   sandboxToken: { method: "POST", path: "/api/3/payment/sandbox/tokens" },
   paymentToken: { method: "POST", path: "/api/3/payment/token", auth: true, idempotent: true },
   upgrade: {

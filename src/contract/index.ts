@@ -187,6 +187,10 @@ export const api = withSchemas(endpoints, {
     response: payment.PaymentProvidersResponse,
     errors: [],
   },
+  paymentMethod: {
+    response: payment.PaymentMethodResponse,
+    errors: ["not_authenticated"],
+  },
   sandboxToken: {
     body: payment.SandboxTokenRequest,
     response: payment.SandboxTokenResponse,

@@ -5,11 +5,13 @@
 // (lazy.tsx), so none of it weighs on the checkout's JavaScript budget; its styles are
 // src/styles/account.css.
 import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
 import type { AccountAction } from "../../domain/account/cancellation.ts";
 import { formatDay } from "../../domain/account/cancellation.ts";
 import { planCard } from "../../domain/account/plan-card.ts";
 import { hrefFor } from "../../domain/checkout/screens.ts";
 import { $availableActions } from "../../stores/account-actions.ts";
+import { $paymentMethod, loadPaymentMethod } from "../../stores/account-payment-method.ts";
 import { $accountPlan } from "../../stores/account-plan.ts";
 import { $productInfo } from "../../stores/products.ts";
 import { $user } from "../../stores/user.ts";
@@ -29,6 +31,7 @@ export function AccountPanel() {
       <PlanCard />
       <ActionDone />
       <TeamCard />
+      <PaymentMethodCard />
       <AddOnsCard actions={undoable} />
       <div className="card account-card">
         <EditDetails />
@@ -146,6 +149,25 @@ function TeamCard() {
       <a className="btn secondary" href={hrefFor("additional-seats")}>
         Add seats
       </a>
+    </section>
+  );
+}
+
+/** How renewals are paid: the saved card or PayPal (an app store bills its own plans). */
+function PaymentMethodCard() {
+  const user = useStore($user);
+  const method = useStore($paymentMethod);
+  const store = user.itunesSubscription || user.androidSubscription;
+  useEffect(() => {
+    if (!store) void loadPaymentMethod();
+  }, [store]);
+  if (store || !method) return null;
+  return (
+    <section className="card account-card" aria-labelledby="payment-method-title">
+      <h2 id="payment-method-title">Payment method</h2>
+      <p data-testid="account-payment-method">
+        {method.label ?? "No payment method saved. One is saved with your next purchase."}
+      </p>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { devRoutes } from "./dev.ts";
 import { engagementRoutes } from "./engagement.ts";
 import { healthRoutes } from "./health.ts";
 import { invoiceRoutes } from "./invoices.ts";
+import { paymentMethodRoutes } from "./payment-method.ts";
 import { paymentProviderRoutes } from "./payment-providers.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
@@ -23,6 +24,7 @@ export function registerRoutes(routes: Routes): void {
   productRoutes(routes);
   paymentRoutes(routes);
   paymentProviderRoutes(routes);
+  paymentMethodRoutes(routes);
   paypalRoutes(routes);
   sandboxAuthenticationRoutes(routes);
   renewalPaymentRoutes(routes);
