@@ -18,6 +18,7 @@ import { $user } from "../../stores/user.ts";
 import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
 import { EditDetails } from "./EditDetails.tsx";
 import { InvoiceList } from "./InvoiceList.tsx";
+import { UpdateCard } from "./UpdateCard.tsx";
 
 /** Actions that change an add-on, shown with it; every other action cannot be undone. */
 const ADD_ON_ACTIONS: ReadonlySet<AccountAction> = new Set(["cancelEssentials"]);
@@ -168,6 +169,8 @@ function PaymentMethodCard() {
       <p data-testid="account-payment-method">
         {method.label ?? "No payment method saved. One is saved with your next purchase."}
       </p>
+      {/* PayPal's subscriptions are paid from the PayPal account; a card is changed here. */}
+      {method.kind === "card" && <UpdateCard />}
     </section>
   );
 }

@@ -107,3 +107,6 @@ export function OrderSummary({
     </div>
   );
 }
+
+/** The summary's place when it fails (SummaryProblem.tsx), loaded with this chunk. */
+export { SummaryProblem } from "./SummaryProblem.tsx";

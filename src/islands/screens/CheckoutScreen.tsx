@@ -41,12 +41,9 @@ const AddressForm = lazy(() => addressChunk().then((m) => ({ default: m.AddressF
 const CouponForm = lazy(() => couponChunk().then((m) => ({ default: m.CouponForm })));
 const PaymentForm = lazy(() => paymentChunk().then((m) => ({ default: m.PaymentForm })));
 const OrderSummary = lazy(() => summaryChunk().then((m) => ({ default: m.OrderSummary })));
-// Only when the summary fails: what went wrong and the way on (a quote past the seats sold online).
-const SummaryProblem = lazy(() =>
-  reporter
-    .watchChunk(import("../checkout/SummaryProblem.tsx"), { name: "payment" })
-    .then((m) => ({ default: m.SummaryProblem })),
-);
+// Only when the summary fails: what went wrong and the way on (a quote past the seats sold online),
+// in the summary's chunk (no chunk of its own: one name fewer in what this screen preloads).
+const SummaryProblem = lazy(() => summaryChunk().then((m) => ({ default: m.SummaryProblem })));
 
 /** The single-export checkout's URL for `code`, the rest of the query (720/1080/2160) kept. */
 function exportHref(search: string, code: string): string {
