@@ -37,6 +37,11 @@ test("a single export: the credit is ready, and the editor is a click away", asy
   );
   await expect(page.getByTestId("next-renewal")).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Go to the editor" })).toBeVisible();
+  // Readable in a real 320 px window (no device emulation): nothing scrolls sideways.
+  await page.setViewportSize({ width: 320, height: 700 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(320);
 });
 
 test("a trial: until when, and what happens when it ends", async ({ page, api }) => {
