@@ -75,6 +75,12 @@ test("a team owner sees the seats used of those paid, and Add seats leads to the
   await expect(page.getByRole("region", { name: "Your plan" }).getByRole("button")).toHaveCount(0);
   await expectNoAxeViolations(page, "account page, team owner");
 
+  // The invite link, the same one each time it is asked for, opens the team's invitation.
+  await team.getByRole("button", { name: "Show the invite link" }).click();
+  const link = team.getByTestId("invite-link").getByRole("link");
+  await expect(link).toHaveAttribute("href", /^\/cart\/invite\/[A-Za-z0-9_-]+$/);
+  await expectNoAxeViolations(page, "account page, team owner, invite link");
+
   await team.getByRole("link", { name: "Add seats" }).click();
   await expect(page).toHaveURL(/\/cart\/?#additional-seats$/);
   await expect(page.getByTestId("seat-usage")).toHaveText("Your team uses 1 of its 3 seats.");

@@ -156,6 +156,11 @@ export const api = withSchemas(endpoints, {
     response: user.DisbandResponse,
     errors: [...ACCOUNT_CHANGE_ERRORS, "not_instance_owner", "managed_account"],
   },
+  teamInvite: {
+    body: NoBody,
+    response: engagement.TeamInviteResponse,
+    errors: ["not_authenticated", "not_instance_owner"],
+  },
   leaveInstance: {
     body: NoBody,
     response: engagement.LeaveInstanceResponse,

@@ -13,8 +13,10 @@ import { hrefFor } from "../../domain/checkout/screens.ts";
 import { $availableActions } from "../../stores/account-actions.ts";
 import { $paymentMethod, loadPaymentMethod } from "../../stores/account-payment-method.ts";
 import { $accountPlan } from "../../stores/account-plan.ts";
+import { $inviteLink, showInviteLink } from "../../stores/account-team.ts";
 import { $productInfo } from "../../stores/products.ts";
 import { $user } from "../../stores/user.ts";
+import { Problem } from "../screens/Frame.tsx";
 import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
 import { EditDetails } from "./EditDetails.tsx";
 import { InvoiceList } from "./InvoiceList.tsx";
@@ -139,6 +141,7 @@ function PlanCard() {
 /** A team owner's seats and the way to add more (the Add seats screen, spec 2.1). */
 function TeamCard() {
   const user = useStore($user);
+  const invite = useStore($inviteLink);
   const paid = user.currentSeats || user.maxSeats;
   if (!user.isEnterpriseAdmin || paid <= 0) return null;
   return (
@@ -147,9 +150,23 @@ function TeamCard() {
       <p data-testid="account-seats">
         {user.usedSeats} of {paid} seats used
       </p>
-      <a className="btn secondary" href={hrefFor("additional-seats")}>
-        Add seats
-      </a>
+      <div className="actions">
+        <a className="btn secondary" href={hrefFor("additional-seats")}>
+          Add seats
+        </a>
+        {!invite && (
+          <button type="button" className="btn secondary" onClick={() => void showInviteLink()}>
+            Show the invite link
+          </button>
+        )}
+      </div>
+      {invite && "path" in invite && (
+        <p data-testid="invite-link">
+          Invite link (anyone with it can join while a seat is free):{" "}
+          <a href={invite.path}>{`${location.origin}${invite.path}`}</a>
+        </p>
+      )}
+      {invite && "failure" in invite && <Problem failure={invite.failure} />}
     </section>
   );
 }

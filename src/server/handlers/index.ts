@@ -15,6 +15,7 @@ import { quotePageRoutes } from "./quotes-page.ts";
 import { renewalPaymentRoutes } from "./renewal-payment.ts";
 import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
 import { standInRoutes } from "./stand-ins.ts";
+import { teamInviteRoutes } from "./team-invite.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
@@ -33,6 +34,7 @@ export function registerRoutes(routes: Routes): void {
   invoiceRoutes(routes);
   quotePageRoutes(routes);
   engagementRoutes(routes);
+  teamInviteRoutes(routes);
   devRoutes(routes);
   standInRoutes(routes);
   healthRoutes(routes);
