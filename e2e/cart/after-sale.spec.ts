@@ -57,7 +57,7 @@ test("Flex says it is paid once and valid until a day, with nothing to cancel", 
 
   await page.goto("/cart/home");
   await expect(page.getByTestId("account-plan")).toHaveText("Flex, paid once");
-  await expect(page.getByTestId("account-status")).toHaveText("paid once, does not renew");
+  await expect(page.getByTestId("account-status")).toHaveText("Paid once, does not renew");
   await expect(page.getByTestId("account-valid-until")).toHaveText(/^\w+ \d+, \d{4}$/);
   await expect(page.getByRole("button", { name: "Cancel subscription" })).toHaveCount(0);
   await expect(page.getByText("renews automatically")).toHaveCount(0);

@@ -23,11 +23,11 @@ test("the editor links ask the hub for its dashboard (navigate_to_dashboard)", a
   await api.signUp({ email: uniqueEmail("hub-dash"), password: "hub-secret" });
   await hub(page, "/cart/home");
   const frame = frameOf(page);
-  await expect(frame.getByRole("heading", { level: 1 })).toHaveText("Home");
+  await expect(frame.getByRole("heading", { level: 1 })).toHaveText("Your account");
   await frame.getByRole("link", { name: "The editor" }).click();
   await expect(named(page, "navigate_to_dashboard")).toHaveCount(1);
   // The frame did not load the hub inside itself.
-  await expect(frame.getByRole("heading", { level: 1 })).toHaveText("Home");
+  await expect(frame.getByRole("heading", { level: 1 })).toHaveText("Your account");
 });
 
 test("a visitor's Get started on the free plan (clicked_get_started)", async ({ page }) => {
@@ -56,7 +56,7 @@ test("a subscriber's Back to free on the plans screen (clicked_back_to_free)", a
   const frame = frameOf(page);
   await frame.locator('[data-plan="wv_free"]').getByRole("link", { name: "Back to free" }).click();
   await expect(named(page, "clicked_back_to_free")).toHaveCount(1);
-  await expect(frame.getByRole("heading", { level: 2, name: "Your account" })).toBeVisible();
+  await expect(frame.getByRole("heading", { level: 2, name: "Your plan" })).toBeVisible();
 });
 
 test("Close posts close_checkout_modal in the hub's modal, close_iframe otherwise", async ({

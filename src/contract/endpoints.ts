@@ -107,6 +107,8 @@ export const endpoints = {
 
   // Payments
   paymentProviders: { method: "GET", path: "/api/5/payment/providers" },
+  /** Not in spec section 7 (issue 34): how the account pays, for the account page. */
+  paymentMethod: { method: "GET", path: "/api/5/payment/method", auth: true },
   sandboxToken: { method: "POST", path: "/api/3/payment/sandbox/tokens" },
   paymentToken: { method: "POST", path: "/api/3/payment/token", auth: true, idempotent: true },
   upgrade: {
@@ -165,6 +167,8 @@ export const endpoints = {
   removeCoupon: { method: "DELETE", path: "/api/5/coupon", auth: true },
   inviteInfo: { method: "GET", path: "/api/5/invites/:code", limit: "invitePerIp" },
   acceptInvite: { method: "POST", path: "/api/5/invites/:code", auth: true, limit: "invitePerIp" },
+  /** Not in spec section 7 (issue 34): the team owner's invitation link, for the account page. */
+  teamInvite: { method: "POST", path: "/api/5/team/invite", auth: true },
 
   // Analytics and error reports (their limits count the client and the account: in the handler)
   instrumentation: { method: "POST", path: "/api/4/analytics/instrumentation" },

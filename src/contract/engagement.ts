@@ -59,3 +59,9 @@ export const LeaveInstanceResponse = z.object({
   success: z.literal(true),
   productCode: z.string(),
 });
+
+/**
+ * POST /api/5/team/invite (issue 34): the owner's open invitation link to their team (the newest
+ * open one, or a new one): anyone with it may join while a seat is free.
+ */
+export const TeamInviteResponse = z.object({ path: z.string().startsWith("/cart/invite/") });

@@ -161,6 +161,11 @@ export const api = withSchemas(endpoints, {
       "billing_not_stopped",
     ],
   },
+  teamInvite: {
+    body: NoBody,
+    response: engagement.TeamInviteResponse,
+    errors: ["not_authenticated", "not_instance_owner"],
+  },
   leaveInstance: {
     body: NoBody,
     response: engagement.LeaveInstanceResponse,
@@ -191,6 +196,10 @@ export const api = withSchemas(endpoints, {
   paymentProviders: {
     response: payment.PaymentProvidersResponse,
     errors: [],
+  },
+  paymentMethod: {
+    response: payment.PaymentMethodResponse,
+    errors: ["not_authenticated"],
   },
   sandboxToken: {
     body: payment.SandboxTokenRequest,

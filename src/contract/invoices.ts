@@ -17,6 +17,8 @@ export const InvoiceDocumentEntry = z.object({
   total: z.number().int(),
   pdfUrl: z.string(),
   htmlUrl: z.string(),
+  /** Whom the document is made out to, as it names them (the organisation, else the person). */
+  billedTo: z.string(),
 });
 export type InvoiceDocumentEntry = z.output<typeof InvoiceDocumentEntry>;
 

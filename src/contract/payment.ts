@@ -50,6 +50,16 @@ export const PaymentProvidersResponse = z.object({
 });
 export type PaymentProviders = z.output<typeof PaymentProvidersResponse>;
 
+/**
+ * GET /api/5/payment/method (issue 34): how the account's renewals are paid, as its invoices name
+ * it ("Visa ending 4242", "PayPal"); kind "none" when nothing is saved.
+ */
+export const PaymentMethodResponse = z.object({
+  kind: z.enum(["card", "paypal", "none"]),
+  label: z.string().nullable(),
+});
+export type PaymentMethod = z.output<typeof PaymentMethodResponse>;
+
 export const TokenRequest = z.object({ token: z.string().min(1).max(255) });
 export const TokenResponse = z.object({
   success: z.literal(true),

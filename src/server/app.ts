@@ -9,6 +9,7 @@ import { parseRoute } from "../domain/checkout/screens.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { PasswordWorkBusy } from "./auth/passwords.ts";
 import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
+import { standInFor } from "./handlers/stand-ins.ts";
 import { ClientGone } from "./http/body.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
 import { type Headers, HttpError, type Reply } from "./http/reply.ts";
@@ -243,6 +244,13 @@ export function createApp(deps: AppDeps): App {
       const alias = SITE_ALIASES[ctx.path.replace(/\/$/, "")];
       if (alias && (method === "GET" || method === "HEAD")) {
         write(ctx, res, { kind: "redirect", status: 302, location: `${alias}${ctx.url.search}` });
+        return;
+      }
+      // The wider product's pages (terms, privacy, support, the editor) in a local run, where
+      // there is no main site to serve them: a marked stand-in, not a 404 (issue 34).
+      const standIn = ctx.isLocalRequest && method === "GET" ? standInFor(ctx.path) : null;
+      if (standIn) {
+        write(ctx, res, standIn);
         return;
       }
       await serveStatic(ctx, res);

@@ -81,11 +81,15 @@ function sendHttp10(probe: Probe, host: string): Promise<number> {
   });
 }
 
-const probes = [MAILBOX, CARD, DEMO_SIGN_IN];
+// The local stand-ins of the wider product's pages (issue 34): the extension's return, support.
+const RCE_RETURN: Probe = { method: "GET", path: "/api/4/rce/tokens" };
+const SUPPORT_STAND_IN: Probe = { method: "GET", path: "/dev/stand-in?page=%2Fsupport" };
+
+const probes = [MAILBOX, CARD, DEMO_SIGN_IN, RCE_RETURN, SUPPORT_STAND_IN];
 const refused = (probe: Probe) => (probe === DEMO_SIGN_IN ? 401 : 404);
 
 describe("a local request", () => {
-  it("gets the mailbox, the sandbox card form and the demo sign-in, as 127.0.0.1 or localhost", async () => {
+  it("gets the mailbox, the sandbox card form, the demo sign-in and the stand-ins, as 127.0.0.1 or localhost", async () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
       for (const probe of probes) {
         expect([host, probe.path, await send(probe, { host })]).toEqual([host, probe.path, 200]);

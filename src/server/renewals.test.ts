@@ -330,6 +330,8 @@ describe("a refused renewal (the test card ending 0341 saves fine and is decline
     expect(failed?.body).toContain("Your card was declined.");
     const retryDay = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
     expect(failed?.body).toContain(`We will try again on ${retryDay.format(due + 3 * DAY_MS)}.`);
+    // It links to the account page, where Update card saves the card the next try charges.
+    expect(failed?.body).toMatch(/add a card that works before then:\n\S+\/cart\/home$/);
 
     // Three declined tries, no successful one after the purchase; nothing more is tried.
     expect((await chargesOf(userId)).map((c) => c.error)).toEqual([

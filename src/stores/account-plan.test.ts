@@ -24,6 +24,7 @@ const flex = {
 describe("accountPlan", () => {
   it("names a paying plan and how it is billed, with the next renewal", () => {
     expect(accountPlan(base)).toEqual({
+      name: "Unlimited",
       plan: "Unlimited, billed annually",
       status: "renews automatically",
       renewsOn: "November 25, 2027",
@@ -46,6 +47,7 @@ describe("accountPlan", () => {
 
   it("says Free for the free plan, and no renewal for a plan that does not renew", () => {
     expect(accountPlan({ ...base, productCode: "wv_free", subscriptionName: "Free" })).toEqual({
+      name: "Free",
       plan: "Free",
       status: "free",
       renewsOn: null,
@@ -54,6 +56,7 @@ describe("accountPlan", () => {
       essentialsUntil: null,
     });
     expect(accountPlan({ ...base, orderState: "cancelled" })).toEqual({
+      name: "Unlimited",
       plan: "Unlimited",
       status: "cancelled",
       renewsOn: null,

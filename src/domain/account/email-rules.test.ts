@@ -163,6 +163,12 @@ describe("invoice summary (spec 3.6)", () => {
         paymentInvoiceId: "in_1",
         price: 2999,
         amountPaid: 2500,
+        // What kind of purchase it was, for the completed page (issue 34): the product, its
+        // seats and end, and the order before it when it was for the same plan.
+        productCode: "wv_flex2",
+        seats: 1,
+        orderEndDate: Date.UTC(2027, 2, 1),
+        previous: { productCode: "wv_flex2", seats: 1 },
       },
     });
     const paypal = invoiceSummary([entry], "paypal");

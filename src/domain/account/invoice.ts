@@ -18,6 +18,8 @@ export type InvoiceEntry = {
   price: number;
   /** What was actually paid in cents. */
   amountPaid: number;
+  /** Seats of the order (1 for a plan of one person). */
+  seats?: number;
 };
 
 export type InvoiceSummary = {
@@ -35,11 +37,34 @@ export type InvoiceSummary = {
    * prorated change (added seats, an upgrade) charges less than that, and the receipt says both.
    */
   amountPaid: number;
+  /** The product bought (its code), the order's seats and end: what kind of purchase it was. */
+  productCode: string;
+  seats: number;
+  orderEndDate: number;
+  /**
+   * The order before it, when it was for the same plan or its Essentials twin (a seat addition
+   * or an add-on changes the running plan): its product and seats. Null otherwise.
+   */
+  previous: { productCode: string; seats: number } | null;
 };
 
 /** The end date minus a number of calendar months (UTC, clamped to the month's end). */
 export function monthsBefore(endMs: number, months: number): number {
   return addMonthsClamped(endMs, -months);
+}
+
+/** The family of a plan code, without its Essentials marker: wv_single_plus_12m → wv_single_12m. */
+function planFamily(code: string): string {
+  return code.replace("_plus_", "_");
+}
+
+function previousOf(list: readonly InvoiceEntry[]): InvoiceSummary["previous"] {
+  const last = list.at(-1);
+  const before = list.at(-2);
+  if (!last || !before || planFamily(before.productCode) !== planFamily(last.productCode)) {
+    return null;
+  }
+  return { productCode: before.productCode, seats: before.seats ?? 1 };
 }
 
 export function invoiceSummary(
@@ -68,6 +93,10 @@ export function invoiceSummary(
       paymentInvoiceId,
       price: processor === "paypal" ? last.amountPaid : last.price,
       amountPaid: last.amountPaid,
+      productCode: last.productCode,
+      seats: last.seats ?? 1,
+      orderEndDate: last.orderEndDate,
+      previous: previousOf(list),
     },
   };
 }

@@ -22,6 +22,8 @@ export type PlanFacts = {
 };
 
 export type PlanWords = {
+  /** The plan's name alone, "Unlimited", "Free" (the account page's badge says the rest). */
+  name: string;
   /** "Unlimited, billed annually", "Flex, paid once", "Free". */
   plan: string;
   /** "renews automatically", "paid once, does not renew", "cancelled", ... */
@@ -64,23 +66,30 @@ export function planWords(info: PlanFacts): PlanWords {
   const status = statusWords(info.orderState);
   if (info.productCode === info.FreeProduct) {
     // Cancelled and run out, or never paid: the free plan either way.
-    return { plan: "Free", status: info.orderState === "cancelled" ? status : "free", ...none };
+    return {
+      name: "Free",
+      plan: "Free",
+      status: info.orderState === "cancelled" ? status : "free",
+      ...none,
+    };
   }
   // A name that is still a code (a product the catalogue no longer lists) is not shown as one.
   const name = info.subscriptionName === info.productCode ? "Your plan" : info.subscriptionName;
   if (info.validUntil !== null) {
     return {
+      name,
       plan: `${name}, paid once`,
       status: ONE_TIME_STATUS,
       ...none,
       validUntil: formatDay(info.validUntil),
     };
   }
-  if (info.orderState !== "automatic") return { plan: name, status, ...none };
+  if (info.orderState !== "automatic") return { name, plan: name, status, ...none };
   const months = info.TermDurationMonths ?? termMonthsFromCode(info.productCode);
   const next = info.nextRenewal;
   const essentialsEnd = info.essentialsInfo?.hasEssentials ? info.essentialsInfo.endsAt : null;
   return {
+    name,
     plan: `${name}, billed ${termAdverb(termOf(months))}`,
     status,
     renewsOn: next ? formatDay(next.at) : null,

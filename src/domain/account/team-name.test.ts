@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TEAM_NAME_MAX, teamName } from "./team-name.ts";
+import { numberedTeamName, TEAM_NAME_MAX, teamName } from "./team-name.ts";
 
 describe("teamName", () => {
   it.each([
@@ -26,5 +26,18 @@ describe("teamName", () => {
 
   it(`keeps at most ${TEAM_NAME_MAX} characters`, () => {
     expect(Array.from(teamName("é".repeat(100)))).toHaveLength(TEAM_NAME_MAX);
+  });
+});
+
+describe("numberedTeamName", () => {
+  it("keeps the owner's words and adds a readable number", () => {
+    expect(numberedTeamName("Wal's team", 2)).toBe("Wal's team (2)");
+    expect(numberedTeamName("Acme <b>", 3)).toBe("Acme b (3)");
+  });
+
+  it(`stays within ${TEAM_NAME_MAX} characters`, () => {
+    const name = numberedTeamName("a".repeat(100), 12);
+    expect(Array.from(name)).toHaveLength(TEAM_NAME_MAX);
+    expect(name.endsWith(" (12)")).toBe(true);
   });
 });

@@ -20,3 +20,13 @@ function clean(raw: string): string {
 export function teamName(raw: string | null | undefined, fallback = "Team"): string {
   return clean(raw ?? "") || clean(fallback) || "Team";
 }
+
+/**
+ * The `n`th candidate for a name another team already has (n ≥ 2): the owner's own words with a
+ * readable number, "Acme Video (2)", shortened so it stays within TEAM_NAME_MAX.
+ */
+export function numberedTeamName(name: string, n: number): string {
+  const suffix = ` (${n})`;
+  const room = TEAM_NAME_MAX - suffix.length;
+  return `${Array.from(teamName(name)).slice(0, room).join("").trim()}${suffix}`;
+}

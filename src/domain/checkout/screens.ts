@@ -94,7 +94,7 @@ export const SCREEN_TITLES: Readonly<Record<ScreenId, string>> = {
   "new-password": "Reset password",
   "forgot-password": "Forgot your password?",
   "sign-up": "Sign up",
-  home: "Home",
+  home: "Your account",
 };
 
 export const NOT_FOUND_TITLE = "Page not found";

@@ -118,3 +118,6 @@ export function OrderSummary({
     </div>
   );
 }
+
+/** The summary's place when it fails (SummaryProblem.tsx), loaded with this chunk. */
+export { SummaryProblem } from "./SummaryProblem.tsx";

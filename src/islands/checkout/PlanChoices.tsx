@@ -4,29 +4,21 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import type { PlanOption } from "../../contract/products.ts";
-import { hasBothModes, minimumSeats, modeOf, quoteHref } from "../../domain/checkout/purchase.ts";
+import { hasBothModes, minimumSeats, modeOf } from "../../domain/checkout/purchase.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
 import { $seats, $seatsProblem, choosePlan, enterSeats } from "../../stores/checkout.ts";
-import { loadOrderSummary } from "../../stores/payment.ts";
 
 export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOption[] }) {
   const seats = useStore($seats);
   const seatsProblem = useStore($seatsProblem);
   // A problem belongs to the field on screen: a new field starts from the URL's seats.
   useEffect(() => () => $seatsProblem.set(null), []);
-  const summaryState = useStore(loadOrderSummary.$state);
   const min = minimumSeats(plan);
   const both = hasBothModes(plans, plan);
   const mode = modeOf(plan);
   const hasEssentials = plan.essentialsUpgrade !== null || plan.essentialsDowngrade !== null;
-  const tooManySeats =
-    seatsProblem === null &&
-    summaryState.status === "failure" &&
-    summaryState.error.code === "invalid_seats" &&
-    seats !== undefined &&
-    min !== null &&
-    seats > min;
+
   return (
     <div className="stack">
       {both && (
@@ -91,11 +83,8 @@ export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOpti
               ? `${min} seats included; each extra seat ${formatUsd(plan.seatPrice)} per ${termLabel(termMonthsFromCode(plan.code))}.`
               : `At least ${min} seats; the price per seat falls as you add seats.`}
           </p>
-          {tooManySeats && (
-            <p>
-              <a href={quoteHref(seats)}>Ask for a quote for {seats} seats</a>
-            </p>
-          )}
+          {/* Seats past an online order: the summary's place says so, with the quote link
+              (SummaryProblem.tsx). */}
         </div>
       )}
     </div>

@@ -196,31 +196,33 @@ export function InvalidEmailScreen({ title }: { title: string }) {
           ? `${user.userEmail} is not a school address we know.`
           : `${user.userEmail} is not verified yet.`}
       </p>
-      {!user.emailVerified && (
-        <a
-          className="btn"
-          href={hrefFor(
-            "email-activation",
-            // Once verified, back to the education purchase or trial this page stands for.
-            {
-              redirect:
-                query.p &&
-                hrefFor(
-                  "checkout",
-                  { p: query.p, product: query.product, plan: query.plan, tier: query.tier },
-                  { via: "hash" },
-                ),
-            },
-            { via: "hash" },
-          )}
-        >
-          Verify my e-mail address
+      <p className="actions">
+        {!user.emailVerified && (
+          <a
+            className="btn"
+            href={hrefFor(
+              "email-activation",
+              // Once verified, back to the education purchase or trial this page stands for.
+              {
+                redirect:
+                  query.p &&
+                  hrefFor(
+                    "checkout",
+                    { p: query.p, product: query.product, plan: query.plan, tier: query.tier },
+                    { via: "hash" },
+                  ),
+              },
+              { via: "hash" },
+            )}
+          >
+            Verify my e-mail address
+          </a>
+        )}
+        <a className="btn secondary" href={hrefFor("plans")}>
+          See the other plans
         </a>
-      )}
-      <a className="btn secondary" href={hrefFor("plans")}>
-        See the other plans
-      </a>
-      <a href="/support">Contact support</a>
+        <a href="/support">Contact support</a>
+      </p>
     </Frame>
   );
 }

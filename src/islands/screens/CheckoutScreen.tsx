@@ -7,7 +7,7 @@ import { useStore } from "@nanostores/react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { managedReason } from "../../domain/checkout/purchase.ts";
 import { hrefFor } from "../../domain/checkout/screens.ts";
-import { $checkoutPlan, openCheckout, refreshSummary } from "../../stores/checkout.ts";
+import { $checkoutPlan, openCheckout } from "../../stores/checkout.ts";
 import { postToHub } from "../../stores/hub.ts";
 import { $payment, loadOrderSummary } from "../../stores/payment.ts";
 import { $allPlans, loadAllPlans } from "../../stores/plans.ts";
@@ -41,6 +41,9 @@ const AddressForm = lazy(() => addressChunk().then((m) => ({ default: m.AddressF
 const CouponForm = lazy(() => couponChunk().then((m) => ({ default: m.CouponForm })));
 const PaymentForm = lazy(() => paymentChunk().then((m) => ({ default: m.PaymentForm })));
 const OrderSummary = lazy(() => summaryChunk().then((m) => ({ default: m.OrderSummary })));
+// Only when the summary fails: what went wrong and the way on (a quote past the seats sold online),
+// in the summary's chunk (no chunk of its own: one name fewer in what this screen preloads).
+const SummaryProblem = lazy(() => summaryChunk().then((m) => ({ default: m.SummaryProblem })));
 
 /** The single-export checkout's URL for `code`, the rest of the query (720/1080/2160) kept. */
 function exportHref(search: string, code: string): string {
@@ -120,7 +123,9 @@ export function CheckoutScreen({ title, singleExport }: { title: string; singleE
               <Busy label="Working out your total…" />
             )}
             {summaryState.status === "failure" && (
-              <Problem failure={summaryState.error} retry={() => void refreshSummary()} />
+              <Suspense fallback={null}>
+                <SummaryProblem failure={summaryState.error} />
+              </Suspense>
             )}
             {summary && <OrderSummary summary={summary} plan={plan} />}
           </section>

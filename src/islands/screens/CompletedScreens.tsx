@@ -2,21 +2,24 @@
 // summary of spec 3.6; the account-completed screens say what the person has now and where to go.
 
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
-import { afterPurchaseNote } from "../../domain/account/after-purchase.ts";
+import { lazy, Suspense, useEffect } from "react";
 import { hrefFor } from "../../domain/checkout/screens.ts";
-import { formatUsd } from "../../domain/pricing/money.ts";
 import { loadInvoice } from "../../stores/invoice.ts";
 import { $payment } from "../../stores/payment.ts";
 import { $paypalReturn, reportPaypalReturn } from "../../stores/paypal-return.ts";
 import { $productInfo } from "../../stores/products.ts";
 import { $user } from "../../stores/user.ts";
-import { InvoiceLinks } from "../account/InvoiceLinks.tsx";
 import { formatDate } from "../checkout/format-date.ts";
 import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Busy, Frame, Problem } from "./Frame.tsx";
 
 const CANCELLED_TITLE = "PayPal payment cancelled";
+
+// What was bought, paid and mailed, in words for each kind of purchase: its own chunk, loaded
+// once the invoice is there, so the first load of /cart stays within its budget.
+const PurchaseDone = lazy(() =>
+  import("./PurchaseDone.tsx").then((m) => ({ default: m.PurchaseDone })),
+);
 
 export function PaymentCompletedScreen({
   title,
@@ -29,11 +32,6 @@ export function PaymentCompletedScreen({
   const { invoice } = useStore($payment);
   const paypal = useStore($paypalReturn);
   const cancelled = processor === "paypal" && paypal === "cancelled";
-  // What comes next as the account page words it (domain/account/plan-words.ts): the next
-  // renewal with its tax, or a one-time purchase's last day.
-  const info = useStore($productInfo);
-  const next = info ? afterPurchaseNote(info) : null;
-  const user = useStore($user);
   useEffect(() => {
     // A cancelled PayPal payment is not "complete", in the tab's title either (issue 22, item 8).
     if (cancelled) document.title = `${CANCELLED_TITLE} · Checkout`;
@@ -60,45 +58,9 @@ export function PaymentCompletedScreen({
         <Problem failure={state.error} retry={() => loadInvoice.run(processor)} />
       )}
       {summary && (
-        <>
-          <p role="status">
-            Thank you! You paid <strong>{formatUsd(summary.amountPaid)}</strong> for{" "}
-            <strong data-testid="plan-bought">{summary.productName}</strong>.
-          </p>
-          {next && <p data-testid="next-renewal">{next}</p>}
-          <p data-testid="receipt">
-            Your receipt is invoice {summary.paymentInvoiceId}
-            {user.userEmail ? `, made out to ${user.userEmail}` : ""}. Keep this page or print it
-            for your records.
-          </p>
-          <dl className="invoice">
-            <dt>Order</dt>
-            <dd>{summary.orderId}</dd>
-            <dt>Invoice</dt>
-            <dd>
-              {summary.paymentInvoiceId} <InvoiceLinks number={summary.paymentInvoiceId} />
-            </dd>
-            <dt>Paid</dt>
-            <dd data-testid="paid">{formatUsd(summary.amountPaid)}</dd>
-            {summary.price !== summary.amountPaid && (
-              <>
-                <dt>Price</dt>
-                <dd data-testid="price">{formatUsd(summary.price)}</dd>
-              </>
-            )}
-            <dt>Paid with</dt>
-            <dd>{summary.paymentProcessor === "paypal" ? "PayPal" : "Card"}</dd>
-            {summary.orderDuration > 0 && (
-              <>
-                <dt>{summary.hasFlex ? "Valid" : "Period"}</dt>
-                <dd>
-                  {summary.orderDuration} {summary.orderDuration === 1 ? "month" : "months"} from{" "}
-                  {formatDate(summary.orderStartDate)}
-                </dd>
-              </>
-            )}
-          </dl>
-        </>
+        <Suspense fallback={<Busy label="Loading your invoice…" />}>
+          <PurchaseDone summary={summary} />
+        </Suspense>
       )}
       <DashboardLink className="btn">Go to the editor</DashboardLink>
     </Frame>
@@ -128,8 +90,9 @@ export function TrialReadyScreen({ title }: { title: string }) {
       {user.isTrial && info && user.orderEndDate !== null ? (
         <p data-testid="trial-status">
           Your {info.subscriptionName} runs until {formatDate(user.orderEndDate)}
-          {user.remainingTrialDays !== null ? ` (${user.remainingTrialDays} days)` : ""}. Nothing is
-          charged when it ends.
+          {user.remainingTrialDays !== null ? ` (${user.remainingTrialDays} days)` : ""}. When it
+          ends on {formatDate(user.orderEndDate)}, your account moves to the free plan unless you
+          choose a plan; nothing is charged.
         </p>
       ) : (
         <p>Your account has no trial running. Choose a plan to keep going.</p>

@@ -131,7 +131,8 @@ export function PlansScreen({ title }: { title: string }) {
       {options && state.status !== "started" && (
         <ul className="plan-list">
           {shown.map((plan) => {
-            const status = planStatus(plan, user.productCode);
+            // A signed-out visitor has no plan: the default free code is nobody's current plan.
+            const status = user.isAuth ? planStatus(plan, user.productCode) : "available";
             const templates = query.premium ? premiumTemplatesLine(plan) : null;
             return (
               <li key={plan.code} className="plan-item" data-plan={plan.code}>

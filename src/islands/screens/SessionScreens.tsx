@@ -2,9 +2,12 @@
 // autocomplete the browser needs; a failure keeps what was typed and says what to do.
 
 import { useStore } from "@nanostores/react";
-import { type SubmitEvent, useState } from "react";
+import { type SubmitEvent, useEffect, useState } from "react";
+import { resolveTier } from "../../domain/account/tier.ts";
 import type { CheckoutQuery } from "../../domain/checkout/query.ts";
 import { hrefFor } from "../../domain/checkout/screens.ts";
+import { planNameForPurpose, signUpPurpose } from "../../domain/checkout/sign-up-purpose.ts";
+import { $options, loadOptions } from "../../stores/products.ts";
 import { $query } from "../../stores/router.ts";
 import { $sessionForm, signIn, signUp } from "../../stores/session.ts";
 import {
@@ -71,6 +74,28 @@ export function SignInScreen({ title }: { title: string }) {
   );
 }
 
+/**
+ * What the account is for, when the visitor came from a trial or a purchase (issue 34): the plan's
+ * name from the tier's plan options, the ones the plans screen shows.
+ */
+function SignUpPurpose({ query }: { query: CheckoutQuery }) {
+  const options = useStore($options);
+  const wanted = query.p === "trial" || query.p === "buy";
+  useEffect(() => {
+    if (wanted) void loadOptions.run({ tier: resolveTier(query) });
+  }, [wanted, query]);
+  if (!wanted) return null;
+  const code = query.productCode;
+  const plan =
+    options?.products.find((p) => p.code === code) ??
+    (options?.trialProduct && (query.p === "trial" || options.trialProduct.code === code)
+      ? options.trialProduct
+      : undefined);
+  const text = signUpPurpose(query.p, plan ? planNameForPurpose(plan.name) : null);
+  // Its line is there from the first paint (the name fills in), so the form does not move.
+  return <p className="lead">{text ?? "\u00a0"}</p>;
+}
+
 export function SignUpScreen({ title }: { title: string }) {
   const state = useStore($sessionForm);
   const query = useStore($query);
@@ -98,6 +123,7 @@ export function SignUpScreen({ title }: { title: string }) {
   const fieldsSaid = Object.keys(errors).length > 0;
   return (
     <Frame title={title}>
+      <SignUpPurpose query={query} />
       <form className="stack" onSubmit={onSubmit} noValidate>
         <label htmlFor="signup-first">First name</label>
         <input

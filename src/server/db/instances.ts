@@ -118,6 +118,15 @@ export const Invites = {
     );
     return Number(row?.n ?? 0);
   },
+  /** The team's newest open invitation (a link for anyone, not bound to an address), if any. */
+  async openOf(q: Queryable, instanceId: number): Promise<Invite | null> {
+    const row = await q.get(
+      `SELECT * FROM invites WHERE instance_id = ? AND email IS NULL
+        ORDER BY created_at DESC, code LIMIT 1`,
+      [instanceId],
+    );
+    return row ? inviteMap.fromRow(row) : null;
+  },
   /** Marks an invitation accepted; false when someone accepted it first. */
   async accept(q: Queryable, code: string, userId: number, now: number): Promise<boolean> {
     const result = await q.run(

@@ -5,6 +5,7 @@ import { devRoutes } from "./dev.ts";
 import { engagementRoutes } from "./engagement.ts";
 import { healthRoutes } from "./health.ts";
 import { invoiceRoutes } from "./invoices.ts";
+import { paymentMethodRoutes } from "./payment-method.ts";
 import { paymentProviderRoutes } from "./payment-providers.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
@@ -13,6 +14,8 @@ import { productRoutes } from "./products.ts";
 import { quotePageRoutes } from "./quotes-page.ts";
 import { renewalPaymentRoutes } from "./renewal-payment.ts";
 import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
+import { standInRoutes } from "./stand-ins.ts";
+import { teamInviteRoutes } from "./team-invite.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
@@ -22,6 +25,7 @@ export function registerRoutes(routes: Routes): void {
   productRoutes(routes);
   paymentRoutes(routes);
   paymentProviderRoutes(routes);
+  paymentMethodRoutes(routes);
   paypalRoutes(routes);
   sandboxAuthenticationRoutes(routes);
   renewalPaymentRoutes(routes);
@@ -30,6 +34,8 @@ export function registerRoutes(routes: Routes): void {
   invoiceRoutes(routes);
   quotePageRoutes(routes);
   engagementRoutes(routes);
+  teamInviteRoutes(routes);
   devRoutes(routes);
+  standInRoutes(routes);
   healthRoutes(routes);
 }

@@ -41,6 +41,7 @@ function entryOf(doc: StoredInvoice): InvoiceDocumentEntry {
     total: doc.total,
     pdfUrl: documentPath(doc.number, "pdf"),
     htmlUrl: documentPath(doc.number, "html"),
+    billedTo: doc.document.buyer.name,
   };
 }
 

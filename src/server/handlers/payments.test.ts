@@ -300,6 +300,20 @@ describe("upgrade", () => {
 });
 
 describe("free trial", () => {
+  it("names a second team with the same name as its owner chose, numbered readably", async () => {
+    const names: string[] = [];
+    for (const email of ["same-name-1@example.com", "same-name-2@example.com"]) {
+      const client = await newAccount(email, true);
+      const answer = await client.call(api.activateFreeTrial, {
+        body: { vertical: "business", instanceName: "Same Name Studio" },
+        idempotencyKey: newKey(),
+      });
+      if (!answer.ok) throw new Error(answer.body.message);
+      names.push(answer.body.instanceName ?? "");
+    }
+    expect(names).toEqual(["Same Name Studio", "Same Name Studio (2)"]);
+  });
+
   it("starts once per account, with a workspace for business", async () => {
     const client = await newAccount("trialist@example.com", true);
     const answer = await client.call(api.activateFreeTrial, {

@@ -1,8 +1,9 @@
 // What a purchase, a trial or a cancellation does to an account. Each function writes inside the
 // caller's transaction, so an order and the account change it pays for commit together.
 
+import { randomInt } from "node:crypto";
 import { purchaseItems } from "../../domain/account/standing-payments.ts";
-import { teamName } from "../../domain/account/team-name.ts";
+import { numberedTeamName, teamName } from "../../domain/account/team-name.ts";
 import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
@@ -100,8 +101,17 @@ export function pricedWith(
   };
 }
 
-function uniqueName(base: string): string {
-  return `${base.replace(/[^A-Za-z0-9 _.-]/g, "").slice(0, 40) || "team"}-${randomId("x", 3).slice(2)}`;
+/**
+ * The owner's chosen name, numbered readably ("Acme (2)") only when another team has it (issue 34):
+ * a random tail after the few numbers a name might reasonably need.
+ */
+async function freeTeamName(tx: Queryable, wanted: string): Promise<string> {
+  if (!(await Instances.byName(tx, wanted))) return wanted;
+  for (let n = 2; n <= 20; n++) {
+    const candidate = numberedTeamName(wanted, n);
+    if (!(await Instances.byName(tx, candidate))) return candidate;
+  }
+  return numberedTeamName(wanted, randomInt(21, 1_000_000));
 }
 
 /** Creates the buyer's team workspace, or resizes the one they own. */
@@ -127,9 +137,8 @@ export async function ensureInstance(
   }
   // The one team-name rule (issue 18, item 15): no markup is ever stored.
   const wanted = teamName(input.name, `${user.firstName || "team"}'s team`);
-  const taken = await Instances.byName(tx, wanted);
   const id = await Instances.insert(tx, {
-    name: taken ? uniqueName(wanted) : wanted,
+    name: await freeTeamName(tx, wanted),
     ownerUserId: user.id,
     productCode: input.productCode,
     maxSeats: input.seats,

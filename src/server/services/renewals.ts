@@ -698,7 +698,8 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
     const next = nextAttemptAt(claim.periodStart, claim.attempts);
     const planName =
       catalog.plans.find((p) => p.code === claim.productCode)?.name ?? claim.productCode;
-    const accountUrl = `${config.publicBaseUrl}/cart`;
+    // The account page, where Update card saves the card the next try charges (issue 34).
+    const accountUrl = `${config.publicBaseUrl}/cart/home`;
     const committed = await db.transaction(async (tx) => {
       if (
         !(await Renewals.markRefused(tx, {
