@@ -23,6 +23,12 @@ describe("planCard", () => {
     expect(planCard(paying)).toEqual({ badge: "Active", tone: "success", action: "Change plan" });
   });
 
+  it("says Flex is paid once and does not renew, never Active or Cancels on (issue 33 item 7)", () => {
+    expect(
+      planCard({ ...paying, productCode: "wv_flex2", planName: "Flex", oneTime: true }),
+    ).toEqual({ badge: "Paid once, does not renew", tone: "info", action: "Change plan" });
+  });
+
   it("says when a cancelled plan ends, and offers to renew it", () => {
     expect(planCard({ ...paying, orderState: "cancelled" })).toMatchObject({
       badge: "Cancels on March 3, 2027",

@@ -120,12 +120,6 @@ function PlanCard() {
             </>
           )
         )}
-        {plan?.essentialsUntil && (
-          <>
-            <dt>Essentials</dt>
-            <dd data-testid="account-essentials-until">{plan.essentialsUntil}</dd>
-          </>
-        )}
         {user.enterpriseMemberInstance && (
           <>
             <dt>Team</dt>
