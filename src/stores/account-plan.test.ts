@@ -68,6 +68,7 @@ describe("accountPlan", () => {
 
   it("says Flex is paid once and valid until a day, with no renewal (issue 33, item 7)", () => {
     expect(accountPlan(flex)).toEqual({
+      name: "Flex",
       plan: "Flex, paid once",
       status: "paid once, does not renew",
       renewsOn: null,
