@@ -47,19 +47,6 @@ type Fresh =
   | { kind: "customer"; customerId: string; deleted: boolean }
   | { kind: "ignored" };
 
-/** The events this server acts on (every other verified event is acknowledged and ignored). */
-export const HANDLED_EVENTS = [
-  "payment_intent.succeeded",
-  "payment_intent.payment_failed",
-  "payment_intent.requires_action",
-  "setup_intent.succeeded",
-  "charge.refunded",
-  "charge.dispute.created",
-  "charge.dispute.closed",
-  "payment_method.detached",
-  "customer.deleted",
-] as const;
-
 /**
  * The signed timestamp (`t=`) of a Stripe-Signature header. The SDK refuses one older than the
  * tolerance but takes any future one ("age" below zero), so a signature made ahead of time (a
