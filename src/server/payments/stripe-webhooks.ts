@@ -1,4 +1,4 @@
-// Stripe's webhooks (POST /api/5/webhooks/stripe, routes/webhooks.ts). What a delivery may do:
+// Stripe's webhooks (POST /api/5/webhooks/stripe, handlers/webhooks.ts). What a delivery may do:
 //   1. nothing at all unless its Stripe-Signature matches the raw body under STRIPE_WEBHOOK_SECRET
 //      and its timestamp is within the tolerance, past or future (the SDK's constructEvent, and
 //      the future side here; 400 before anything is read), and the event names an object (400
