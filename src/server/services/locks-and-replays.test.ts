@@ -5,15 +5,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { IdempotencyKeys } from "./db/idempotency.ts";
-import { MIGRATIONS, migrate } from "./db/migrations.ts";
-import { SqliteDb } from "./db/sqlite.ts";
-import { createSandboxProvider } from "./payments/sandbox.ts";
-import { newKey, startTestServer, type TestDatabase, type TestServer } from "./testing/harness.ts";
-import { openPglite } from "./testing/pglite.ts";
-import { POSTGRES_SKIPPED, postgresUrl, tellPostgresSkipped } from "./testing/postgres.ts";
-import { signUpWithCard } from "./testing/sandbox-cards.ts";
+import { api } from "../../contract/index.ts";
+import { IdempotencyKeys } from "../db/idempotency.ts";
+import { MIGRATIONS, migrate } from "../db/migrations.ts";
+import { SqliteDb } from "../db/sqlite.ts";
+import { createSandboxProvider } from "../payments/sandbox.ts";
+import { newKey, startTestServer, type TestDatabase, type TestServer } from "../testing/harness.ts";
+import { openPglite } from "../testing/pglite.ts";
+import { POSTGRES_SKIPPED, postgresUrl, tellPostgresSkipped } from "../testing/postgres.ts";
+import { signUpWithCard } from "../testing/sandbox-cards.ts";
 
 const databases: { name: string; database: TestDatabase; skip: string | null }[] = [
   { name: "SQLite", database: "sqlite", skip: null },

@@ -3,11 +3,11 @@
 // what the team has now. The rules are src/domain/account/entitlements.ts; these tests go through
 // the API, on a settable clock with the renewal worker.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { DAY_MS } from "./clock.ts";
-import { Subscriptions } from "./db/subscriptions.ts";
-import { Users } from "./db/users.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { api } from "../../contract/index.ts";
+import { DAY_MS } from "../clock.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import { Users } from "../db/users.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 const PASSWORD = "secret-1";
 const OK_CARD = "4242424242424242";

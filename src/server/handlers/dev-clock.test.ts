@@ -5,13 +5,13 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runningClock } from "./clock.ts";
-import { getConfig } from "./config.ts";
-import { memoryLogger } from "./log.ts";
-import { ConfigError, type RunningServer, startServer } from "./main.ts";
-import { fixtureCatalog } from "./testing/fixture-catalog.ts";
-import { startTestServer } from "./testing/harness.ts";
-import { DEPLOYED_SELLER } from "./testing/seller.ts";
+import { runningClock } from "../clock.ts";
+import { getConfig } from "../config.ts";
+import { memoryLogger } from "../log.ts";
+import { ConfigError, type RunningServer, startServer } from "../main.ts";
+import { fixtureCatalog } from "../testing/fixture-catalog.ts";
+import { startTestServer } from "../testing/harness.ts";
+import { DEPLOYED_SELLER } from "../testing/seller.ts";
 
 const stripe = {
   PAYMENTS: "stripe",

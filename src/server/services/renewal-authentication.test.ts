@@ -4,19 +4,19 @@
 // one order and one invoice, the subscription continues. Sandbox (card 4000 0027 6000 3184 and
 // its authentication page) and Stripe (through the fake, driven by the real SDK).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { periodEnd } from "../domain/calendar/index.ts";
-import { DAY_MS } from "./clock.ts";
-import { SandboxCharges } from "./db/ledger.ts";
-import { Renewals } from "./db/renewals.ts";
-import { Subscriptions } from "./db/subscriptions.ts";
-import type { PaymentProvider } from "./payments/provider.ts";
-import { stripeClient } from "./payments/stripe.ts";
-import { reconcileStripe } from "./payments/stripe-reconcile.ts";
-import { StripeFake } from "./payments/testing/stripe-fake.ts";
-import { RenewalWorker } from "./services/renewals.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
-import { fakeStripeClient, startStripeServer, stopStripeServer } from "./testing/stripe-server.ts";
+import { api } from "../../contract/index.ts";
+import { periodEnd } from "../../domain/calendar/index.ts";
+import { DAY_MS } from "../clock.ts";
+import { SandboxCharges } from "../db/ledger.ts";
+import { Renewals } from "../db/renewals.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import type { PaymentProvider } from "../payments/provider.ts";
+import { stripeClient } from "../payments/stripe.ts";
+import { reconcileStripe } from "../payments/stripe-reconcile.ts";
+import { StripeFake } from "../payments/testing/stripe-fake.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { fakeStripeClient, startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
+import { RenewalWorker } from "./renewals.ts";
 
 const AUTHENTICATE_EVERY_PAYMENT = "4000002760003184";
 const PASSWORD = "secret-1";

@@ -2,12 +2,12 @@
 // each as the attack that used to work and now does not.
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { Users } from "./db/users.ts";
-import { LOCK_LEASE_MS } from "./services/account-lock.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
-import { answerSandboxApproval } from "./testing/paypal-sandbox.ts";
-import { DEPLOYED_SELLER } from "./testing/seller.ts";
+import { api } from "../../contract/index.ts";
+import { Users } from "../db/users.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
+import { DEPLOYED_SELLER } from "../testing/seller.ts";
+import { LOCK_LEASE_MS } from "./account-lock.ts";
 
 let server: TestServer;
 beforeAll(async () => {

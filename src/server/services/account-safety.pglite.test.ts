@@ -2,7 +2,7 @@
 // test that leans hardest on the database (account locks, seats counted under concurrency, one
 // charge for parallel purchases) proves the PostgreSQL backend on every `npm test`.
 import { afterAll, vi } from "vitest";
-import { setTestDatabase } from "./testing/harness.ts";
+import { setTestDatabase } from "../testing/harness.ts";
 
 const previous = setTestDatabase("pglite");
 afterAll(() => {

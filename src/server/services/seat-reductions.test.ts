@@ -3,10 +3,10 @@
 // leaves, invitations to an address hold their seats, and a reduction that takes effect never
 // leaves more people than paid seats.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { DAY_MS } from "./clock.ts";
-import { Subscriptions } from "./db/subscriptions.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { api } from "../../contract/index.ts";
+import { DAY_MS } from "../clock.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 const PASSWORD = "secret-1";
 

@@ -6,14 +6,14 @@
 // (https://docs.stripe.com/testing#regulatory-cards): 3155 asks when saved only; 3184 asks when
 // saved and on every payment; 3178 asks likewise, then declines for insufficient funds.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { apiError } from "../domain/errors/api-errors.ts";
-import { GENERIC_CARD_ERROR_MESSAGE } from "../domain/errors/card-errors.ts";
-import { Users } from "./db/users.ts";
-import type { ChargeResult } from "./payments/provider.ts";
-import { createStripeProvider } from "./payments/stripe.ts";
-import { StripeFake } from "./payments/testing/stripe-fake.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { api } from "../../contract/index.ts";
+import { apiError } from "../../domain/errors/api-errors.ts";
+import { GENERIC_CARD_ERROR_MESSAGE } from "../../domain/errors/card-errors.ts";
+import { Users } from "../db/users.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import type { ChargeResult } from "./provider.ts";
+import { createStripeProvider } from "./stripe.ts";
+import { StripeFake } from "./testing/stripe-fake.ts";
 
 type Card = "3155" | "3184" | "3178";
 

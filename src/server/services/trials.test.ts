@@ -2,9 +2,9 @@
 // person (domain/account/trials.ts), a deleted account's address is still counted, and a trial
 // starts only once the address is verified.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { Users } from "./db/users.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { api } from "../../contract/index.ts";
+import { Users } from "../db/users.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
 beforeAll(async () => {

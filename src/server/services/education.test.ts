@@ -3,9 +3,9 @@
 // purchase to an account without a verified education address, before anything is charged; the
 // 6-month schools plan stops at 50,000 seats like the 12-month one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { Users } from "./db/users.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { api } from "../../contract/index.ts";
+import { Users } from "../db/users.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
 beforeAll(async () => {

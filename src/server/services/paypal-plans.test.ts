@@ -3,15 +3,15 @@
 // REST API. Each test has its own fake PayPal account and database, so what it counts is its own.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import type { Catalog } from "../domain/catalog/catalog-schema.ts";
-import { catalogPaypalTerms } from "../domain/paypal/catalog-plans.ts";
-import { PaypalPlans } from "./db/paypal-plans.ts";
-import { PaypalClient } from "./payments/paypal-client.ts";
-import { type PlanDeps, syncPaypalPlans } from "./services/paypal-plans.ts";
-import { FAKE_PAYPAL_CLIENT, FAKE_WEBHOOK_ID, FakePaypal } from "./testing/fake-paypal.ts";
-import { fixtureCatalog } from "./testing/fixture-catalog.ts";
-import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";
+import { api } from "../../contract/index.ts";
+import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import { catalogPaypalTerms } from "../../domain/paypal/catalog-plans.ts";
+import { PaypalPlans } from "../db/paypal-plans.ts";
+import { PaypalClient } from "../payments/paypal-client.ts";
+import { FAKE_PAYPAL_CLIENT, FAKE_WEBHOOK_ID, FakePaypal } from "../testing/fake-paypal.ts";
+import { fixtureCatalog } from "../testing/fixture-catalog.ts";
+import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
+import { type PlanDeps, syncPaypalPlans } from "./paypal-plans.ts";
 
 const MONTHLY = "wv_single_1m";
 

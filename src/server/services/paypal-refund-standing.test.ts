@@ -4,12 +4,12 @@
 // so the later payment is the plan change PayPal does take: Business annual with a 4th seat,
 // paid partly with the first payment's credit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { Instances, Invites } from "./db/instances.ts";
-import { Subscriptions } from "./db/subscriptions.ts";
-import { Users } from "./db/users.ts";
-import { FAKE_PAYPAL_CLIENT, FAKE_WEBHOOK_ID, FakePaypal } from "./testing/fake-paypal.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { api } from "../../contract/index.ts";
+import { Instances, Invites } from "../db/instances.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import { Users } from "../db/users.ts";
+import { FAKE_PAYPAL_CLIENT, FAKE_WEBHOOK_ID, FakePaypal } from "../testing/fake-paypal.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 const MONTHLY = "wv_bizoct17_1m";
 const ANNUAL = "wv_bizoct17_12m";

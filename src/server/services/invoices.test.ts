@@ -4,17 +4,17 @@
 // scenario: a German company with a valid VAT id (reverse charge), a US business in California
 // (sales tax) and a private person in France (French VAT), all buying from an Irish seller.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { formatDate } from "../domain/invoices/printable.ts";
-import { REVERSE_CHARGE_MENTION } from "../domain/invoices/tax-treatment.ts";
-import { Invoices } from "./db/invoices.ts";
-import { Outbox } from "./db/outbox.ts";
-import { issueCreditNote } from "./services/invoices.ts";
-import { recordRefund } from "./services/refunds.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
-import { answerSandboxApproval } from "./testing/paypal-sandbox.ts";
-import { extractPdfText, pdfFonts } from "./testing/pdf-text.ts";
-import { saveSandboxCard } from "./testing/sandbox-cards.ts";
+import { api } from "../../contract/index.ts";
+import { formatDate } from "../../domain/invoices/printable.ts";
+import { REVERSE_CHARGE_MENTION } from "../../domain/invoices/tax-treatment.ts";
+import { Invoices } from "../db/invoices.ts";
+import { Outbox } from "../db/outbox.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
+import { extractPdfText, pdfFonts } from "../testing/pdf-text.ts";
+import { saveSandboxCard } from "../testing/sandbox-cards.ts";
+import { issueCreditNote } from "./invoices.ts";
+import { recordRefund } from "./refunds.ts";
 
 let server: TestServer;
 beforeAll(async () => {

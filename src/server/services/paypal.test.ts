@@ -6,27 +6,27 @@
 
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { periodEnd } from "../domain/calendar/index.ts";
-import { REVERSE_CHARGE_MENTION } from "../domain/invoices/tax-treatment.ts";
-import { testClock } from "./clock.ts";
-import type { Db } from "./db/db.ts";
-import { Invoices } from "./db/invoices.ts";
-import { PaypalApprovals } from "./db/ledger.ts";
-import { Outbox } from "./db/outbox.ts";
-import { PaypalStrays } from "./db/paypal-strays.ts";
-import { Subscriptions } from "./db/subscriptions.ts";
-import { Users } from "./db/users.ts";
-import { ORPHAN_AFTER_MS, sweepPaypalOrphans } from "./services/paypal-orphans.ts";
+import { api } from "../../contract/index.ts";
+import { periodEnd } from "../../domain/calendar/index.ts";
+import { REVERSE_CHARGE_MENTION } from "../../domain/invoices/tax-treatment.ts";
+import { testClock } from "../clock.ts";
+import type { Db } from "../db/db.ts";
+import { Invoices } from "../db/invoices.ts";
+import { PaypalApprovals } from "../db/ledger.ts";
+import { Outbox } from "../db/outbox.ts";
+import { PaypalStrays } from "../db/paypal-strays.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import { Users } from "../db/users.ts";
 import {
   FAKE_PAYPAL_CLIENT,
   FAKE_WEBHOOK_ID,
   FakePaypal,
   type SignedEvent,
-} from "./testing/fake-paypal.ts";
-import { TEST_NOW } from "./testing/fixture-catalog.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
-import { openPglite } from "./testing/pglite.ts";
+} from "../testing/fake-paypal.ts";
+import { TEST_NOW } from "../testing/fixture-catalog.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { openPglite } from "../testing/pglite.ts";
+import { ORPHAN_AFTER_MS, sweepPaypalOrphans } from "./paypal-orphans.ts";
 
 const MONTHLY = "wv_single_1m";
 const MONTHLY_PRICE = 999;

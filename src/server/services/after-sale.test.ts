@@ -2,13 +2,13 @@
 // once and says so (item 7), Essentials cancelled stays to the period end (item 8), and the
 // renewal amount is one number wherever it is named (item 9).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { addMonthsClamped } from "../domain/calendar/index.ts";
-import { formatUsd } from "../domain/pricing/index.ts";
-import { DAY_MS } from "./clock.ts";
-import { Subscriptions } from "./db/subscriptions.ts";
-import { Users } from "./db/users.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
+import { api } from "../../contract/index.ts";
+import { addMonthsClamped } from "../../domain/calendar/index.ts";
+import { formatUsd } from "../../domain/pricing/index.ts";
+import { DAY_MS } from "../clock.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import { Users } from "../db/users.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 
 const OK_CARD = "4242424242424242";
 const PASSWORD = "secret-1";

@@ -1,10 +1,10 @@
 // Every call of the contract (spec section 7) has a route on the server, and the demo accounts
 // cover every role of spec section 6.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { Users } from "./db/users.ts";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./seed.ts";
-import { startTestServer, type TestServer } from "./testing/harness.ts";
+import { api } from "../../contract/index.ts";
+import { Users } from "../db/users.ts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../seed.ts";
+import { startTestServer, type TestServer } from "../testing/harness.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -38,7 +38,7 @@ describe("demo accounts", () => {
   });
 
   it("are created once only", async () => {
-    const { seedDemoAccounts } = await import("./seed.ts");
+    const { seedDemoAccounts } = await import("../seed.ts");
     const again = await seedDemoAccounts(server.running.deps.db, {
       catalog: server.catalog,
       now: server.clock.now(),

@@ -4,14 +4,14 @@
 // year's series are 1..n, none twice, none skipped. Needs DATABASE_URL (PGlite lives inside one
 // process; src/server/db/invoice-numbers.test.ts runs the same race on SQLite and PGlite).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { seriesGaps } from "../domain/invoices/numbering.ts";
-import type { Db } from "./db/db.ts";
-import type { ChildServer } from "./testing/children.ts";
-import { newKey, TestClient } from "./testing/harness.ts";
-import { postgresUrl, tellPostgresSkipped } from "./testing/postgres.ts";
-import { signUpWithCard } from "./testing/sandbox-cards.ts";
-import { sameBrowser, startTwoServers, type TwoServers } from "./testing/two-servers.ts";
+import { api } from "../../contract/index.ts";
+import { seriesGaps } from "../../domain/invoices/numbering.ts";
+import type { Db } from "../db/db.ts";
+import type { ChildServer } from "../testing/children.ts";
+import { newKey, TestClient } from "../testing/harness.ts";
+import { postgresUrl, tellPostgresSkipped } from "../testing/postgres.ts";
+import { signUpWithCard } from "../testing/sandbox-cards.ts";
+import { sameBrowser, startTwoServers, type TwoServers } from "../testing/two-servers.ts";
 
 const url = postgresUrl();
 if (!url) tellPostgresSkipped("invoice numbers from two servers on one PostgreSQL database");

@@ -3,20 +3,20 @@
 // has caught up) and checks invoices, charges, e-mails and the account's state. Expected amounts
 // come from the pricing module and the catalogue, with the spec's figures beside them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../contract/index.ts";
-import { addMonthsClamped, periodEnd } from "../domain/calendar/index.ts";
-import type { Catalog } from "../domain/catalog/catalog-schema.ts";
-import { orderSummary, type TaxLocation, taxAmount } from "../domain/pricing/index.ts";
-import { makeCampaign } from "../domain/testing/builders.ts";
-import { DAY_MS } from "./clock.ts";
-import { Renewals } from "./db/renewals.ts";
-import { Subscriptions } from "./db/subscriptions.ts";
-import type { PaymentProvider } from "./payments/provider.ts";
-import { LOCK_LEASE_MS } from "./services/account-lock.ts";
-import { type RenewalRun, RenewalWorker } from "./services/renewals.ts";
-import { fixtureCatalog } from "./testing/fixture-catalog.ts";
-import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
-import { answerSandboxApproval } from "./testing/paypal-sandbox.ts";
+import { api } from "../../contract/index.ts";
+import { addMonthsClamped, periodEnd } from "../../domain/calendar/index.ts";
+import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import { orderSummary, type TaxLocation, taxAmount } from "../../domain/pricing/index.ts";
+import { makeCampaign } from "../../domain/testing/builders.ts";
+import { DAY_MS } from "../clock.ts";
+import { Renewals } from "../db/renewals.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import type { PaymentProvider } from "../payments/provider.ts";
+import { fixtureCatalog } from "../testing/fixture-catalog.ts";
+import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
+import { LOCK_LEASE_MS } from "./account-lock.ts";
+import { type RenewalRun, RenewalWorker } from "./renewals.ts";
 
 const OK_CARD = "4242424242424242";
 const DECLINED_WHEN_CHARGED = "4000000000000341";
