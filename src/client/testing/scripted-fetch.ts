@@ -39,13 +39,16 @@ export function scriptedFetch(...steps: Step[]): ScriptedFetch {
 
 /**
  * Answers each call by its "METHOD /path" with that route's steps in turn, the last one
- * repeating; a route not in the script answers 404.
+ * repeating; a route not in the script answers `otherwise` (404).
  */
-export function routedFetch(routes: Record<string, Step[]>): ScriptedFetch {
+export function routedFetch(
+  routes: Record<string, Step[]>,
+  otherwise: Step = { status: 404, statusText: "Not Found" },
+): ScriptedFetch {
   return recorded((sent) => {
     const steps = routes[`${sent.method} ${pathOf(sent)}`];
     const step = steps && (steps.length > 1 ? steps.shift() : steps[0]);
-    return step ?? { status: 404, statusText: "Not Found" };
+    return step ?? otherwise;
   });
 }
 
@@ -61,7 +64,11 @@ function recorded(next: (sent: Sent) => Step): ScriptedFetch {
       url,
       method: init.method ?? "GET",
       headers: Object.fromEntries(new Headers(init.headers).entries()),
-      body: typeof init.body === "string" ? init.body : undefined,
+      // A form body (URLSearchParams) as the text it is sent as.
+      body:
+        typeof init.body === "string" || init.body instanceof URLSearchParams
+          ? String(init.body)
+          : undefined,
       credentials: init.credentials,
     };
     sent.push(call);
