@@ -54,10 +54,26 @@ const sdkFacades = {
   },
 };
 
+/**
+ * The bench's floor page (an empty React island, scripts/bench-floor/), in the bench's own build
+ * only (`BENCH_FLOOR=1`, scripts/bench-cart.ts): measured in the same build as /cart, never
+ * shipped in the production site.
+ * @type {import("astro").AstroIntegration}
+ */
+const benchFloor = {
+  name: "bench-floor",
+  hooks: {
+    "astro:config:setup": ({ injectRoute }) => {
+      if (process.env.BENCH_FLOOR !== "1") return;
+      injectRoute({ pattern: "/bench/floor", entrypoint: "./scripts/bench-floor/floor.astro" });
+    },
+  },
+};
+
 export default defineConfig({
   output: "static",
   site: process.env.PUBLIC_BASE_URL ?? "http://localhost:4321",
-  integrations: [react()],
+  integrations: [react(), benchFloor],
   trailingSlash: "ignore",
   compressHTML: true,
   build: {
@@ -71,8 +87,8 @@ export default defineConfig({
           codeSplitting: {
             groups: [
               // React itself (react, react/jsx-runtime) goes with no island: the floor page of
-              // the bench (src/pages/bench/floor.astro) then loads React and Astro's renderer
-              // only, not the checkout's shell, and is a true floor (decision 0061).
+              // the bench (scripts/bench-floor/) then loads React and Astro's renderer only, not
+              // the checkout's shell, and is a true floor (decision 0061).
               { name: "react-core", test: /\/node_modules\/react\//, priority: 2 },
               // The checkout's first load (the app's shell) is one chunk of our code: gzip packs
               // one file better than the several a default split makes. React DOM stays in

@@ -6,15 +6,12 @@
 // The headline ratio takes the median of RATIO_RUNS runs of each side, the two sides interleaved
 // (node -e 0, validate, node -e 0, ...), so both see the same load on a shared machine; the load
 // average is printed beside it. Validate is measured as it runs after any earlier run (Node's
-// compile cache and the YAML parse cache filled: decisions 0017, 0024), and, in the same rounds,
-// with the parse cache removed before each run, as after every file of the catalogue changed.
+// compile cache filled: decision 0017).
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { getCompileCacheDir } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cacheFileFor } from "../cli/core/parse-cache.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = 7;
@@ -43,36 +40,21 @@ function medianMs(args: string[], cwd = root): number {
 
 /**
  * Wall times of several commands run in turn, `runs` rounds of one run each, after one unmeasured
- * round (it fills Node's compile cache and the parse cache, as any earlier run would have): each
+ * round (it fills Node's compile cache, as any earlier run would have): each
  * command's list of times, in round order.
  */
 export function interleavedRuns(
-  commands: Record<string, string[] | { args: string[]; before: () => void }>,
+  commands: Record<string, string[]>,
   runs: number,
 ): Record<string, number[]> {
   const times = Object.fromEntries(Object.keys(commands).map((name) => [name, [] as number[]]));
   for (let round = -1; round < runs; round++) {
     for (const [name, command] of Object.entries(commands)) {
-      if (!Array.isArray(command)) command.before();
-      const ms = runMs(Array.isArray(command) ? command : command.args);
+      const ms = runMs(command);
       if (round >= 0) times[name]?.push(ms);
     }
   }
   return times;
-}
-
-/**
- * Where the CLI's runs keep the YAML parse cache of the catalogue folder `catalogDir`
- * (cli/core/parse-cache.ts): in Node's compile cache folder for this Node, which is the one the
- * CLI's runs use, as they inherit this environment.
- */
-function parseCacheFile(catalogDir: string): string {
-  const { enableCompileCache } = process.getBuiltinModule("node:module");
-  enableCompileCache();
-  const dir = getCompileCacheDir();
-  if (dir === undefined)
-    throw new Error("Node's compile cache is off (NODE_DISABLE_COMPILE_CACHE)");
-  return cacheFileFor(dir, join(root, catalogDir));
 }
 
 /**
@@ -126,13 +108,10 @@ export async function benchCatalog(): Promise<Record<string, number>> {
   await (await import("esbuild")).stop();
   const loadBefore = loadavg()[0] ?? Number.NaN;
   const validateArgs = ["cli/bin.cjs", "validate", "catalog"];
-  const cacheFile = parseCacheFile("catalog");
   const headline = interleavedRuns(
     {
       nodeStart: ["-e", "0"],
       validate: validateArgs,
-      // After it, the next validate finds the cache written again: each round as described.
-      validateParsing: { args: validateArgs, before: () => rmSync(cacheFile, { force: true }) },
     },
     RATIO_RUNS,
   );
@@ -145,7 +124,6 @@ export async function benchCatalog(): Promise<Record<string, number>> {
   // bursts, the two runs of a round see nearly the same load, so this moves less than the ratio
   // of the medians.
   const pairedRatio = median(validates.map((ms, i) => ms / (nodeStarts[i] ?? Number.NaN)));
-  const validateParsing = median(headline.validateParsing ?? []);
   const validateSources = medianMs(["cli/main.ts", "validate", "catalog"]);
   const large = makeLargeCatalog();
   const out = mkdtempSync(join(tmpdir(), "catalog-build-"));
@@ -160,8 +138,6 @@ export async function benchCatalog(): Promise<Record<string, number>> {
       [`validate shipped (ms, median of ${RATIO_RUNS}, interleaved)`]: validate,
       "validate shipped / node start (goal 4)": validate / nodeStart,
       "same, median of each round's ratio": pairedRatio,
-      [`validate shipped, every file parsed (ms, median of ${RATIO_RUNS})`]: validateParsing,
-      "every file parsed / node start": validateParsing / nodeStart,
       "load average before (1 min)": loadBefore,
       "load average after (1 min)": loadAfter,
       "validate shipped, sources unbundled (ms)": validateSources,

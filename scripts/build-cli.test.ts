@@ -1,11 +1,9 @@
 // The CLI bundle (decision 0017) answers exactly as the TypeScript sources do, and its manifest
 // lists the project files it was built from, which is what bin.cjs checks before running it.
-// Through the bundle, the YAML parse cache (decision 0024) never changes an answer.
 // The bundle is buildCli()'s from the current sources: the one `npm test`'s catalog stage built
 // when nothing changed since, else one built for this run (cli/testing/bundle.ts).
 import { spawnSync } from "node:child_process";
 import {
-  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -17,7 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { currentBundle } from "../cli/testing/bundle.ts";
 import { type BundleInputs, bundleIsCurrent } from "./build-cli.ts";
 
@@ -92,65 +90,4 @@ describe("whether a built bundle is current", () => {
       rmSync(project, { recursive: true, force: true });
     }
   });
-});
-
-describe("the YAML parse cache, through the bundle", () => {
-  // The bundle's runs keep their parse caches here (Node's compile cache folder).
-  const cacheRoot = mkdtempSync(join(tmpdir(), "catalog-compile-cache-"));
-  const runWith = (entry: string, args: string[], env: Record<string, string>) => {
-    const result = spawnSync(process.execPath, [entry, ...args], {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, NO_COLOR: "1", NODE_COMPILE_CACHE: cacheRoot, ...env },
-    });
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
-  const runBundle = (args: string[], env: Record<string, string> = {}) =>
-    runWith(join(outDir, "catalog.cjs"), args, env);
-  /** The parse cache files under the cache root (cli/core/parse-cache.ts). */
-  const parseCaches = () =>
-    readdirSync(cacheRoot, { recursive: true, encoding: "utf8" }).filter((path) =>
-      /catalog-yaml-[0-9a-f]{8}\.cache$/.test(path),
-    );
-  afterAll(() => {
-    rmSync(cacheRoot, { recursive: true, force: true });
-  });
-
-  it("is not written with Node's compile cache switched off", () => {
-    const expected = runWith(join(root, "cli/main.ts"), ["validate"], {
-      NODE_DISABLE_COMPILE_CACHE: "1",
-    });
-    expect(expected.code).toBe(0);
-    expect(runBundle(["validate"], { NODE_DISABLE_COMPILE_CACHE: "1" })).toEqual(expected);
-    expect(parseCaches()).toEqual([]);
-  }, 60_000);
-
-  it("sees an edit made after a run whose parsed files it kept, at the edit's line", () => {
-    const work = mkdtempSync(join(tmpdir(), "catalog-edit-"));
-    try {
-      cpSync(join(root, "catalog"), join(work, "catalog"), { recursive: true });
-      const validate = () => runBundle(["validate", join(work, "catalog")]);
-      const before = parseCaches().length;
-      expect(validate().code).toBe(0);
-      // A file of this folder's own.
-      expect(parseCaches()).toHaveLength(before + 1);
-      const plan = join(work, "catalog/plans/power.yaml");
-      const text = readFileSync(plan, "utf8");
-      writeFileSync(plan, text.replace(/price: [0-9.]+/, "price: -1"));
-      const line = text.slice(0, text.search(/price: [0-9.]+/)).split("\n").length;
-      const edited = validate();
-      // What the TypeScript sources say with no cache of any kind, line included.
-      const fresh = runWith(join(root, "cli/main.ts"), ["validate", join(work, "catalog")], {
-        NODE_DISABLE_COMPILE_CACHE: "1",
-      });
-      expect(edited).toEqual(fresh);
-      expect(edited.code).toBe(1);
-      expect(edited.stdout + edited.stderr).toContain(`power.yaml:${line} `);
-      // And back: the original text is valid again.
-      writeFileSync(plan, text);
-      expect(validate().code).toBe(0);
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
-  }, 60_000);
 });

@@ -4,7 +4,6 @@ import type { Issue } from "../../src/domain/catalog/issue.ts";
 import { sortIssues } from "../../src/domain/catalog/issue.ts";
 import { validateCatalog } from "../../src/domain/catalog/validate.ts";
 import type { CatalogFs } from "./catalog-fs.ts";
-import { type ParseCache, processParseCache } from "./parse-cache.ts";
 import { parseCatalog } from "./read-catalog.ts";
 import { displayDir, type RawFile, readTexts } from "./read-texts.ts";
 
@@ -12,27 +11,15 @@ export type Loaded =
   | { ok: true; catalog: Catalog; warnings: Issue[] }
   | { ok: false; issues: Issue[]; warnings: Issue[] };
 
-/**
- * Parses (read-catalog.ts) and validates the files read by readTexts. `cache` left out: the
- * process's parse cache (parse-cache.ts: on when Node's compile cache is, as in every run of
- * `catalog`); null: none.
- */
-export function validateRaw(
-  raw: readonly RawFile[],
-  dir: string,
-  cache: ParseCache | null = processParseCache(dir),
-): Loaded {
-  const read = parseCatalog(raw, dir, cache);
+/** Parses (read-catalog.ts) and validates the files read by readTexts. */
+export function validateRaw(raw: readonly RawFile[], dir: string): Loaded {
+  const read = parseCatalog(raw, dir);
   const result = validateCatalog(read.files, { root: displayDir(dir) });
   if (read.issues.length === 0) return result;
   const issues = sortIssues([...read.issues, ...(result.ok ? [] : result.issues)]);
   return { ok: false, issues, warnings: result.warnings };
 }
 
-export function loadCatalog(
-  fs: CatalogFs,
-  dir: string,
-  cache: ParseCache | null = processParseCache(dir),
-): Loaded {
-  return validateRaw(readTexts(fs, dir), dir, cache);
+export function loadCatalog(fs: CatalogFs, dir: string): Loaded {
+  return validateRaw(readTexts(fs, dir), dir);
 }

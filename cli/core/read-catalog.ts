@@ -1,8 +1,8 @@
 // Reads a catalogue folder into parsed source files for validateCatalog: the kind of each file
 // from its path (FILE_KINDS), its YAML parsed with a line counter so that any field path maps to
 // the line the pricing team edits. YAML syntax errors and unknown files become issues, never
-// stack traces. One parser, `yaml` (decision 0017: the CLI's speed comes from its bundle); what it
-// made of a file's exact text may come from an earlier run (parse-cache.ts, decision 0024).
+// stack traces. One parser, `yaml`, and every file parsed on every run (no parse cache: the
+// start-up goal it served was withdrawn, issue 35).
 import { isAlias, isMap, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import { closest } from "../../src/domain/catalog/closest.ts";
 import type { FieldPath, Issue } from "../../src/domain/catalog/issue.ts";
@@ -10,7 +10,6 @@ import { messages } from "../../src/domain/catalog/messages.ts";
 import { FILE_KIND_LIST, kindOf, type SourceFile } from "../../src/domain/catalog/source-file.ts";
 import type { FileKind } from "../../src/domain/catalog/source-schema.ts";
 import type { CatalogFs } from "./catalog-fs.ts";
-import type { ParseCache } from "./parse-cache.ts";
 import { displayDir, type RawFile, readTexts } from "./read-texts.ts";
 
 export type { RawFile };
@@ -82,28 +81,8 @@ export function parseSource(path: string, kind: FileKind, text: string): SourceF
   return { path, kind, data, lineOf };
 }
 
-/**
- * A file whose value an earlier run parsed from this same text: lines are found by parsing it
- * again, only if a problem is reported in it.
- */
-function knownSource(path: string, kind: FileKind, text: string, data: unknown): SourceFile {
-  let parsed: SourceFile | undefined;
-  const lineOf = (fieldPath: FieldPath) => {
-    parsed ??= parseSource(path, kind, text);
-    return parsed.lineOf(fieldPath);
-  };
-  return { path, kind, data, lineOf };
-}
-
-/**
- * Parses the files read by readTexts; a file of no known kind is an issue. With a cache, a file
- * whose text an earlier run parsed takes that run's value, and every clean parse is kept.
- */
-export function parseCatalog(
-  raw: readonly RawFile[],
-  dir: string,
-  cache?: ParseCache | null,
-): ReadResult {
+/** Parses the files read by readTexts; a file of no known kind is an issue. */
+export function parseCatalog(raw: readonly RawFile[], dir: string): ReadResult {
   const shown = displayDir(dir);
   const files: SourceFile[] = [];
   const issues: Issue[] = [];
@@ -125,20 +104,12 @@ export function parseCatalog(
       });
       continue;
     }
-    const known = cache?.take(text);
-    if (known) {
-      files.push(knownSource(path, kind, text, known.data));
-      continue;
-    }
-    const file = parseSource(path, kind, text);
-    if (!file.problems) cache?.keep(text, file.data);
-    files.push(file);
+    files.push(parseSource(path, kind, text));
   }
-  cache?.save();
   return { files, issues };
 }
 
 /** Reads and parses every file of the catalogue folder `dir`. */
-export function readCatalog(fs: CatalogFs, dir: string, cache?: ParseCache | null): ReadResult {
-  return parseCatalog(readTexts(fs, dir), dir, cache);
+export function readCatalog(fs: CatalogFs, dir: string): ReadResult {
+  return parseCatalog(readTexts(fs, dir), dir);
 }

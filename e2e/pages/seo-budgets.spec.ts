@@ -101,3 +101,11 @@ test("sitemap.xml lists the pages and robots.txt points at it", async ({ request
   const robots = await (await request.get("/robots.txt")).text();
   expect(robots).toMatch(/^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
 });
+
+test("the production site ships no bench page: the bench's floor page is not found", async ({
+  request,
+}) => {
+  // The floor page (scripts/bench-floor/) is in the bench's own build only.
+  const answer = await request.get("/bench/floor/");
+  expect(answer.status()).toBe(404);
+});

@@ -163,14 +163,5 @@ export function endpointOf<const R extends Route, const S extends Schemas>(
   return { ...route, ...spec, errors } as EndpointOf<R, S>;
 }
 
-/** Fills `:name` parameters of an endpoint path. */
-export function pathFor(path: string, params: Record<string, string | number> = {}): string {
-  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${path}`);
-    return encodeURIComponent(String(value));
-  });
-}
-
 /** "true" in a query string. */
 export const QueryFlag = z.enum(["true", "false"]).optional();

@@ -1,6 +1,6 @@
 // The invitation, edit-details and delete-members stores (issue 10) against the in-process server,
 // and against a scripted one for answers our server never gives (success "true" or false).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApiClient } from "../client/client.ts";
 import { scriptedFetch } from "../client/testing/scripted-fetch.ts";
 import { browserFetch } from "../server/testing/browser-fetch.ts";
@@ -33,10 +33,12 @@ async function signedIn(email: string): Promise<void> {
   await Promise.all([loadUser.run(), loadContext.run()]);
 }
 
+/** Waits until the invitation's details have loaded (or failed to). */
 async function settled(): Promise<void> {
-  for (let i = 0; i < 50 && inviteInfo.$state.get().status === "started"; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await vi.waitFor(() => expect(inviteInfo.$state.get().status).not.toBe("started"), {
+    timeout: 10_000,
+    interval: 10,
+  });
 }
 
 describe("accepting an invitation", () => {

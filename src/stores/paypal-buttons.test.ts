@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiClient } from "../client/client.ts";
 import { api as contract } from "../contract/index.ts";
+import { browserFetch } from "../server/testing/browser-fetch.ts";
 import { FAKE_PAYPAL_CLIENT, FAKE_WEBHOOK_ID, FakePaypal } from "../server/testing/fake-paypal.ts";
 import { startTestServer, type TestClient, type TestServer } from "../server/testing/harness.ts";
 import { installApiClient } from "./api.ts";
@@ -36,9 +37,7 @@ beforeAll(async () => {
   const { client: signedUp } = await server.verifiedAccount("buttons@example.com", "secret-1");
   client = signedUp;
   // The browser's client, with this test client's cookies (the session).
-  installApiClient(
-    createApiClient({ version: "test", fetch: (url, init) => client.fetch(url, init) }),
-  );
+  installApiClient(createApiClient({ version: "test", fetch: browserFetch(client) }));
 });
 afterAll(async () => {
   await server.close();

@@ -2,7 +2,8 @@
 // start-up as a visitor and as a signed-in user, and the started → success / failure of the
 // operations of spec section 4 with their notable effects.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiClient, type FetchLike } from "../client/client.ts";
+import { createApiClient } from "../client/client.ts";
+import { routedFetch } from "../client/testing/scripted-fetch.ts";
 import { type AnsweredCall, browserFetch } from "../server/testing/browser-fetch.ts";
 import { startTestServer, type TestServer } from "../server/testing/harness.ts";
 import { cancelTrial } from "./account-operations.ts";
@@ -74,8 +75,10 @@ describe("start-up", () => {
   });
 
   it("raises init-failure and still marks the app loaded when a call fails", async () => {
-    const failing: FetchLike = async () =>
-      new Response("oops", { status: 503, statusText: "Service Unavailable" });
+    const failing = routedFetch(
+      {},
+      { status: 503, statusText: "Service Unavailable", body: "oops" },
+    );
     installApiClient(createApiClient({ fetch: failing, version: "test" }));
     await initApp.run(start);
     expect($app.get().loaded).toBe(true);

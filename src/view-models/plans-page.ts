@@ -30,10 +30,6 @@ const TABS: Record<TabId, { label: string; heading: string; audiences: string[] 
   },
 };
 
-export function isTabId(value: string | undefined): value is TabId {
-  return (TAB_IDS as readonly string[]).includes(value ?? "");
-}
-
 export type Testimonial = { quote: string; role: string };
 
 export type PlansTab = {

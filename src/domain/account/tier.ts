@@ -20,10 +20,6 @@ export function isTrialCode(code: string): boolean {
   return code.endsWith("_trial");
 }
 
-export function isFreeCode(code: string): boolean {
-  return code === FREE_PRODUCT;
-}
-
 /**
  * The tier a request runs in: the education product forces education, business products force
  * business, a known tier is kept, anything else falls back to personal (the default).

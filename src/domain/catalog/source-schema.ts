@@ -31,7 +31,6 @@ export const CATEGORIES = ["personal", "business", "education"] as const;
 export const Category = z.enum(CATEGORIES).describe("Plan category: which tab of the plans page");
 export const RESOLUTIONS = ["720p", "1080p", "2160p"] as const;
 export const Resolution = z.enum(RESOLUTIONS).describe("Maximum publish resolution (2160p is 4K)");
-export const TERMS = [1, 6, 12] as const;
 export const TermMonths = z
   .union([z.literal(1), z.literal(6), z.literal(12)])
   .describe("Term in months: 1, 6 or 12");

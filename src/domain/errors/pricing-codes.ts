@@ -28,9 +28,3 @@ export const PRICING_ERROR_CODES = {
 
 /** The API code of each pricing refusal. */
 export type PricingApiCode = (typeof PRICING_ERROR_CODES)[PricingErrorCode];
-
-export function apiCodeOfPricingError<P extends PricingErrorCode>(
-  code: P,
-): (typeof PRICING_ERROR_CODES)[P] {
-  return PRICING_ERROR_CODES[code];
-}

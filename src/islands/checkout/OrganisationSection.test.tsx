@@ -5,7 +5,8 @@
 // The fields take no typing until the details are there; what is then typed is what is saved.
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
-import { createApiClient, type FetchLike } from "../../client/client.ts";
+import { createApiClient } from "../../client/client.ts";
+import { routedFetch } from "../../client/testing/scripted-fetch.ts";
 import { installApiClient } from "../../stores/api.ts";
 import { loadBillingDetails, saveBillingDetails } from "../../stores/billing.ts";
 import { OrganisationSection } from "./OrganisationSection.tsx";
@@ -30,16 +31,14 @@ it("takes no typing until the saved details have come, then saves what was typed
   const arrived = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const saved: unknown[] = [];
-  const fetchFake: FetchLike = async (_url, init) => {
-    if ((init.method ?? "GET") === "GET") await arrived;
-    else saved.push(JSON.parse(String(init.body)));
-    const body = init.method === "POST" ? { ...SAVED, organisation: "Beispiel GmbH" } : SAVED;
-    return new Response(JSON.stringify(body), {
-      status: 200,
-      headers: { "content-type": "application/json" },
-    });
-  };
+  const fetchFake = routedFetch({
+    "GET /api/5/billing/details": [{ status: 200, body: SAVED, until: arrived }],
+    "POST /api/5/billing/details": [
+      { status: 200, body: { ...SAVED, organisation: "Beispiel GmbH" } },
+    ],
+  });
+  const saved = () =>
+    fetchFake.sent.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body ?? ""));
   installApiClient(createApiClient({ fetch: fetchFake, version: "test" }));
   render(<OrganisationSection />);
 
@@ -55,7 +54,7 @@ it("takes no typing until the saved details have come, then saves what was typed
   fireEvent.change(name(), { target: { value: "Beispiel GmbH" } });
   fireEvent.click(screen.getByRole("button", { name: "Save organisation" }));
   await screen.findByRole("status");
-  expect(saved).toEqual([
+  expect(saved()).toEqual([
     { organisation: "Beispiel GmbH", street: "Hauptstraße 1", city: "Berlin" },
   ]);
   expect(name().value).toBe("Beispiel GmbH");

@@ -7,7 +7,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { Suspense } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { allowConsoleError } from "../../../test/setup/fail-on-console-error.ts";
-import { createApiClient, type FetchLike } from "../../client/client.ts";
+import { createApiClient } from "../../client/client.ts";
+import { pathOf, routedFetch, type Step } from "../../client/testing/scripted-fetch.ts";
 import type { PaymentProviders } from "../../contract/payment.ts";
 import type { OrderSummaryAnswer } from "../../contract/products.ts";
 import { hrefFor } from "../../domain/checkout/screens.ts";
@@ -36,28 +37,7 @@ const SUMMARY = {
   seats: 1,
 } as OrderSummaryAnswer;
 
-type Sent = { method: string; path: string; headers: Headers; body: unknown };
-type Answer = { status: number; body: unknown };
-
-/** A fake fetch answering by "METHOD path"; each route's answers are used in turn (the last repeats). */
-function routedFetch(routes: Record<string, Answer[]>): FetchLike & { sent: Sent[] } {
-  const sent: Sent[] = [];
-  const fake = (async (url: string, init: RequestInit) => {
-    const path = new URL(url, "http://localhost").pathname;
-    const method = init.method ?? "GET";
-    const body = typeof init.body === "string" ? JSON.parse(init.body) : undefined;
-    sent.push({ method, path, headers: new Headers(init.headers), body });
-    const answers = routes[`${method} ${path}`];
-    const answer = answers && (answers.length > 1 ? answers.shift() : answers[0]);
-    if (!answer) return new Response(null, { status: 404, statusText: "Not Found" });
-    return new Response(JSON.stringify(answer.body), {
-      status: answer.status,
-      headers: { "content-type": "application/json" },
-    });
-  }) as FetchLike & { sent: Sent[] };
-  fake.sent = sent;
-  return fake;
-}
+type Answer = Extract<Step, { status: number }>;
 
 const STRIPE: PaymentProviders = {
   card: { provider: "stripe", publishableKey: "pk_test_fake" },
@@ -191,8 +171,14 @@ async function renderForm() {
   });
 }
 
-function sent(method: string, path: string): Sent[] {
-  return fetchFake.sent.filter((s) => s.method === method && s.path === path);
+/** The calls of `method` to `path`, with their headers and their JSON bodies read. */
+function sent(method: string, path: string) {
+  return fetchFake.sent
+    .filter((s) => s.method === method && pathOf(s) === path)
+    .map((s) => ({
+      headers: new Headers(s.headers),
+      body: s.body === undefined ? undefined : (JSON.parse(s.body) as unknown),
+    }));
 }
 
 beforeEach(() => {
@@ -256,9 +242,8 @@ describe("Stripe mode (a publishable key configured)", () => {
     expect(upgrade?.body).toMatchObject({ product: { code: PRODUCT }, expectedTotal: 9588 });
     expect(upgrade?.headers.get("Idempotency-Key")).toMatch(/.+/);
     // Nothing of the card reaches our server but Stripe's token.
-    expect(JSON.stringify(fetchFake.sent.map((s) => s.body))).not.toMatch(
-      /4242|cvc|expMonth|expYear|"number"/i,
-    );
+    const bodies = fetchFake.sent.map((s) => (s.body ? (JSON.parse(s.body) as unknown) : null));
+    expect(JSON.stringify(bodies)).not.toMatch(/4242|cvc|expMonth|expYear|"number"/i);
   });
 
   it.each([

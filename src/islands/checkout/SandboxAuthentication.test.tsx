@@ -5,6 +5,7 @@
 // cancelled here.
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { scriptedFetch } from "../../client/testing/scripted-fetch.ts";
 import { authenticatePayment } from "../../stores/payment-authentication.ts";
 import { SandboxAuthentication } from "./SandboxAuthentication.tsx";
 
@@ -39,7 +40,7 @@ describe("SandboxAuthentication", () => {
   it("opens the bank's page from a click and ends when that page answers", async () => {
     const bank = { closed: false };
     const open = vi.spyOn(window, "open").mockReturnValue(bank as unknown as Window);
-    const fetch = vi.fn(async () => new Response(""));
+    const fetch = scriptedFetch({ status: 200 });
     vi.stubGlobal("fetch", fetch);
     const { done, finished } = await started();
     fireEvent.click(screen.getByRole("button", { name: "Open your bank's page" }));
@@ -54,7 +55,7 @@ describe("SandboxAuthentication", () => {
       );
     });
     expect(await done).toBe(true);
-    expect(fetch).not.toHaveBeenCalled();
+    expect(fetch.sent).toEqual([]);
     await waitFor(() =>
       expect(screen.queryByRole("group", { name: "Payment authentication" })).toBeNull(),
     );
@@ -63,7 +64,7 @@ describe("SandboxAuthentication", () => {
   it("a message from another origin does not end it; closing the window fails the step", async () => {
     const bank = { closed: false };
     vi.spyOn(window, "open").mockReturnValue(bank as unknown as Window);
-    const fetch = vi.fn(async () => new Response(""));
+    const fetch = scriptedFetch({ status: 200 });
     vi.stubGlobal("fetch", fetch);
     const { done, finished } = await started();
     fireEvent.click(screen.getByRole("button", { name: "Open your bank's page" }));
@@ -78,20 +79,20 @@ describe("SandboxAuthentication", () => {
     expect(finished()).toBe(false);
     bank.closed = true;
     expect(await done).toBe(true);
-    expect(fetch).toHaveBeenCalledOnce();
-    const [path, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
-    expect(path).toBe("/dev/sandbox/authenticate");
-    expect(String(init.body)).toBe("payment=ch_sandbox_1&action=fail");
+    expect(fetch.sent).toHaveLength(1);
+    const [sent] = fetch.sent;
+    expect(sent?.url).toBe("/dev/sandbox/authenticate");
+    expect(sent?.body).toBe("payment=ch_sandbox_1&action=fail");
   });
 
   it("cancel fails the step without opening anything", async () => {
     const open = vi.spyOn(window, "open");
-    const fetch = vi.fn(async () => new Response(""));
+    const fetch = scriptedFetch({ status: 200 });
     vi.stubGlobal("fetch", fetch);
     const { done } = await started();
     fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
     expect(await done).toBe(true);
     expect(open).not.toHaveBeenCalled();
-    expect(fetch).toHaveBeenCalledOnce();
+    expect(fetch.sent).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 // The bank's step in sandbox mode (docs/decisions/0037): when a purchase with one of Stripe's
 // authentication cards answers 402 authentication_required, the checkout asks the payment step's
 // authenticator (stores/payment-authentication.ts); this one offers the sandbox's authentication
-// page (server: routes/sandbox-authentication.ts) in a window of its own, opened from the
+// page (server: handlers/sandbox-authentication.ts) in a window of its own, opened from the
 // person's click so that no popup blocker stops it. The step is over when that window says so or
 // is closed, or when the person cancels here. As with Stripe's own step, closing it without an
 // answer fails the authentication (the page is told so), so the next try is a new payment; the

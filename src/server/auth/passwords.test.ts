@@ -4,7 +4,7 @@
 // user waiting 160 s). Deterministic: the hasher here finishes only when the test says so. The
 // time a legitimate sign-in takes during a flood is measured by `npm run bench`
 // (scripts/bench-signin-flood.ts), not here.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { api } from "../../contract/index.ts";
 import { startTestServer } from "../testing/harness.ts";
 import { boundedHasher, type PasswordHasher, PasswordWorkBusy } from "./passwords.ts";
@@ -33,10 +33,8 @@ function heldHasher() {
   return { hasher, held, releaseAll };
 }
 
-const until = async (condition: () => boolean) => {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(condition()).toBe(true);
-};
+const until = (condition: () => boolean) =>
+  vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 5 });
 
 describe("bounded password work", () => {
   it("runs `concurrency` hashes at once, queues `maxQueue`, and sheds the next", async () => {
@@ -52,11 +50,16 @@ describe("bounded password work", () => {
     expect([bounded.active, bounded.queued]).toEqual([2, 3]);
     await expect(bounded.hash("one too many")).rejects.toBeInstanceOf(PasswordWorkBusy);
     expect(bounded.shed).toBe(1);
-    // Each finished hash hands its turn to the next waiting one.
-    while (held.length > 0) {
-      releaseAll();
-      await new Promise((r) => setTimeout(r, 0));
-    }
+    // Each finished hash hands its turn to the next waiting one: released until all five ended.
+    let ended = 0;
+    for (const call of calls) void call.finally(() => ended++);
+    await vi.waitFor(
+      () => {
+        releaseAll();
+        expect(ended).toBe(calls.length);
+      },
+      { timeout: 10_000, interval: 1 },
+    );
     expect(await Promise.all(calls)).toEqual([false, false, false, false, false]);
     expect([bounded.active, bounded.queued]).toEqual([0, 0]);
   });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testClock } from "../clock.ts";
 import { fingerprint, IdempotencyService } from "../services/idempotency.ts";
 import { openPglite } from "../testing/pglite.ts";
@@ -1107,8 +1107,11 @@ for (const backend of backends) {
           return { status: 200, body: { order: runs } };
         };
         const first = a.run(1, key, print, slow);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // The second server asks only once the first holds the key and runs the work.
+        await vi.waitFor(() => expect(runs).toBe(1), { timeout: 10_000, interval: 5 });
         const second = b.run(1, key, print, slow);
+        // Gives the second server time to start waiting; whenever the work ends, it must get
+        // the first one's answer (the assertions below hold either way).
         await new Promise((resolve) => setTimeout(resolve, 150));
         finish();
         expect(await first).toEqual({ status: 200, body: { order: 1 }, replayed: false });

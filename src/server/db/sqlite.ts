@@ -1,4 +1,4 @@
-// SQLite through node:sqlite (docs/decisions/0004-sqlite-with-group-commit.md).
+// SQLite through node:sqlite (docs/decisions/0004-server-sqlite-with-group-commit.md).
 //
 // One connection, WAL, synchronous=FULL: a transaction is on disk when COMMIT returns. Transactions
 // are queued and committed in groups: everything queued during one turn of the event loop runs

@@ -15,7 +15,7 @@ export function paymentProvidersOf(
     config.payments === "stripe" && config.stripe
       ? { provider: "stripe", publishableKey: config.stripe.publishableKey }
       : { provider: "sandbox" };
-  // With PAYPAL_* set the server verifies every subscription at PayPal (routes/paypal.ts), in
+  // With PAYPAL_* set the server verifies every subscription at PayPal (handlers/paypal.ts), in
   // any mode, beside Stripe or the sandbox's card; without them only a local run's sandbox has
   // PayPal (its approval stand-in), and a deployment offers none.
   const paypal: PaymentProviders["paypal"] = config.paypal

@@ -1,4 +1,4 @@
-// The sandbox's authentication cards and page (routes/sandbox-authentication.ts): a purchase waits
+// The sandbox's authentication cards and page (handlers/sandbox-authentication.ts): a purchase waits
 // for the customer's step, the order is written only once the step completed and the charge is
 // paid, a failed step charges nothing and is final for its key, and the page settles a step once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

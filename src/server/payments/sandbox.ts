@@ -18,7 +18,7 @@ import {
 import type { AttachResult, CancelResult, ChargeResult, PaymentProvider } from "./provider.ts";
 import { authenticationOf } from "./test-cards.ts";
 
-/** The sandbox's authentication page (routes/sandbox-authentication.ts), Stripe's test page's stand-in. */
+/** The sandbox's authentication page (handlers/sandbox-authentication.ts), Stripe's test page's stand-in. */
 export const SANDBOX_AUTHENTICATION_PATH = "/dev/sandbox/authenticate";
 
 /** A charge as the provider answers it: paid, declined, or waiting for the customer's step. */

@@ -1,4 +1,4 @@
-// Stripe's webhooks (POST /api/5/webhooks/stripe, routes/webhooks.ts). What a delivery may do:
+// Stripe's webhooks (POST /api/5/webhooks/stripe, handlers/webhooks.ts). What a delivery may do:
 //   1. nothing at all unless its Stripe-Signature matches the raw body under STRIPE_WEBHOOK_SECRET
 //      and its timestamp is within the tolerance, past or future (the SDK's constructEvent, and
 //      the future side here; 400 before anything is read), and the event names an object (400
@@ -46,19 +46,6 @@ type Fresh =
   | { kind: "payment_method"; method: Stripe.PaymentMethod }
   | { kind: "customer"; customerId: string; deleted: boolean }
   | { kind: "ignored" };
-
-/** The events this server acts on (every other verified event is acknowledged and ignored). */
-export const HANDLED_EVENTS = [
-  "payment_intent.succeeded",
-  "payment_intent.payment_failed",
-  "payment_intent.requires_action",
-  "setup_intent.succeeded",
-  "charge.refunded",
-  "charge.dispute.created",
-  "charge.dispute.closed",
-  "payment_method.detached",
-  "customer.deleted",
-] as const;
 
 /**
  * The signed timestamp (`t=`) of a Stripe-Signature header. The SDK refuses one older than the

@@ -201,7 +201,7 @@ export async function issueInvoice(
 }
 
 /**
- * The credit note of a refund (the seam of COMMON.md: the refunds service calls it in the
+ * The credit note of a refund (the refunds service, services/refunds.ts, calls it in the
  * transaction that records the refund). `amountCents` is what was refunded, tax included; a
  * refund recorded twice (the same provider refund id) makes one credit note. Returns null when
  * the order has no invoice (a trial, or an order from before invoices were issued).

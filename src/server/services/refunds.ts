@@ -9,7 +9,7 @@
 //
 // Every path that learns of a refund comes here: Stripe's webhook (charge.refunded,
 // charge.dispute.closed), PayPal's (PAYMENT.SALE.REFUNDED, REVERSED), the support command
-// (scripts/refund-order.ts) and the reconciliation.
+// (`npm run refund-order`, scripts/stripe-support.ts) and the reconciliation.
 import {
   type PaymentFacts,
   type StandingUse,
