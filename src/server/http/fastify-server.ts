@@ -58,9 +58,11 @@ export function fastifyServer(options: ServerOptions): FastifyInstance {
   fastify.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) =>
     done(null, body),
   );
-  fastify.addHook("onRequest", async (request, reply) => {
+  // A callback hook, not an async one: it runs for every request, and a promise each costs.
+  fastify.addHook("onRequest", (request, reply, done) => {
     const refused = options.refuse(request.raw);
-    if (refused) return answer(reply, refused);
+    if (refused) answer(reply, refused);
+    else done();
   });
   fastify.setErrorHandler((failure: Error & { code?: string }, request, reply) => {
     const code = failure.code;
