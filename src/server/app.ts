@@ -6,12 +6,11 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Endpoint } from "../contract/common.ts";
-import { WEBHOOK_PATH_PREFIX } from "../contract/webhooks.ts";
+import { WEBHOOK_MAX_BYTES, WEBHOOK_PATH_PREFIX } from "../contract/webhooks.ts";
 import { parseRoute } from "../domain/checkout/screens.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { PasswordWorkBusy } from "./auth/passwords.ts";
 import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
-import { WEBHOOK_MAX_BYTES } from "./handlers/webhooks.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
 import { fastifyServer, pathOf } from "./http/fastify-server.ts";
 import { type Headers, HttpError, type Reply } from "./http/reply.ts";

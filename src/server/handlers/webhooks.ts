@@ -4,14 +4,11 @@
 // (webhookPerIp). What an event does is payments/stripe-webhooks.ts'.
 
 import type Stripe from "stripe";
-import { webhooks } from "../../contract/webhooks.ts";
+import { WEBHOOK_MAX_BYTES, webhooks } from "../../contract/webhooks.ts";
 import { fail, json } from "../http/reply.ts";
 import { stripeClient } from "../payments/stripe.ts";
 import { handleStripeWebhook } from "../payments/stripe-webhooks.ts";
 import type { Routes } from "../routing.ts";
-
-/** Stripe's events are a few KB; its largest objects stay well under this. */
-export const WEBHOOK_MAX_BYTES = 256 * 1024;
 
 export function webhookRoutes(routes: Routes): void {
   let client: Stripe | null = null;
