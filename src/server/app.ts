@@ -12,7 +12,7 @@ import { apiError } from "../domain/errors/api-errors.ts";
 import { PasswordWorkBusy } from "./auth/passwords.ts";
 import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
 import { resolveClient, TrustedProxies } from "./http/client-address.ts";
-import { fastifyServer, pathOf } from "./http/fastify-server.ts";
+import { fastifyServer, normalPath } from "./http/fastify-server.ts";
 import { type Headers, HttpError, type Reply } from "./http/reply.ts";
 import { RouteTable } from "./http/route-table.ts";
 import {
@@ -340,7 +340,9 @@ export function createApp(deps: AppDeps): App {
     // conveniences under /dev/ asked from anywhere but this machine (a local run, asked
     // directly, addressed to a loopback name: a page that rebinds its DNS name is refused).
     refuse(req) {
-      const path = pathOf(req.url);
+      // The path as the route table will see it (URL-normalised): a raw "/api/5/webhooks/../x"
+      // must not pass for a webhook, nor "/x/../dev/" for anything but /dev/.
+      const path = normalPath(req.url);
       if (
         isStateChanging(req.method) &&
         // Providers' webhooks come from their servers, signed: no browser, no session, no origin.

@@ -2,7 +2,9 @@
 // http/router.ts's unit test used to prove (a trailing slash ignored, parameters decoded, a
 // malformed escape matching nothing, 405 with Allow, OPTIONS), for routes added while the
 // server runs, as the settable clock's are.
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../../contract/index.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
 import { json } from "./reply.ts";
 
@@ -56,5 +58,37 @@ describe("the route table over HTTP", () => {
 
   it("stands on Fastify, its cookies read by @fastify/cookie", () => {
     expect(server.running.app.fastify.hasPlugin("@fastify/cookie")).toBe(true);
+  });
+});
+
+/** A POST sent with its path exactly as written (fetch would resolve "..", a hostile client not). */
+function rawPost(path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ eventName: "x" });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: server.running.port,
+        method: "POST",
+        path,
+        headers: { "content-type": "application/json", ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the checks made before a body is read", () => {
+  it("see the path the route table sees: a webhook's prefix with '..' is no way around the cross-site check", async () => {
+    const path = api.instrumentation.path;
+    const disguised = `/api/5/webhooks/../..${path.replace(/^\/api/, "")}`;
+    expect(new URL(disguised, "http://x").pathname).toBe(path);
+    expect(await rawPost(disguised, { origin: "https://evil.example" })).toBe(403);
+    expect(await rawPost(path, { origin: "https://evil.example" })).toBe(403);
   });
 });

@@ -14,10 +14,19 @@ import { HttpError } from "./reply.ts";
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /** The path of a request URL, without its query. */
-export function pathOf(url: string | undefined): string {
+function pathOf(url: string | undefined): string {
   const raw = url ?? "/";
   const query = raw.indexOf("?");
   return query < 0 ? raw : raw.slice(0, query);
+}
+
+/** The path of a request URL as `new URL` resolves it ("/a/../b" is "/b"), as the app sees it. */
+export function normalPath(url: string | undefined): string {
+  try {
+    return new URL(url ?? "/", "http://localhost").pathname;
+  } catch {
+    return pathOf(url);
+  }
 }
 
 export type ServerOptions = {
