@@ -3,7 +3,7 @@
 // one catch-all route that hands every request to the contract's route table (routing.ts checks
 // each request's input with its entry's schemas before its handler runs, so paths and schemas
 // cannot drift from what the browser client uses), else to the static site.
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Endpoint } from "../contract/common.ts";
 import { WEBHOOK_MAX_BYTES, WEBHOOK_PATH_PREFIX } from "../contract/webhooks.ts";
@@ -11,7 +11,7 @@ import { parseRoute } from "../domain/checkout/screens.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { PasswordWorkBusy } from "./auth/passwords.ts";
 import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
-import { resolveClient, TrustedProxies } from "./http/client-address.ts";
+import { clientKey, resolveClient, TrustedProxies } from "./http/client-address.ts";
 import { fastifyServer, normalPath } from "./http/fastify-server.ts";
 import { type Headers, HttpError, type Reply } from "./http/reply.ts";
 import { RouteTable } from "./http/route-table.ts";
@@ -90,7 +90,13 @@ export function createApp(deps: AppDeps): App {
   };
   // One line per request whose client went away mid-body, at most 10 a minute: a slow-body
   // flood used to log a stack trace each.
-  const clientGone = throttledWarning(deps.log, deps.clock);
+  const warnGone = throttledWarning(deps.log, deps.clock);
+  const clientGone = (req: IncomingMessage, why: string) => {
+    const client = clientKey(resolveClient(req.socket.remoteAddress, req.headers, proxies).address);
+    warnGone(
+      `${req.method} ${normalPath(req.url)} from ${client}: the client went away before its request body arrived (${why})`,
+    );
+  };
   const proxies = new TrustedProxies(deps.config.trustedProxies);
   const base = baseHeaders(deps.config.publicBaseUrl);
   const common: Headers = { ...base, "Cache-Control": "no-store" };

@@ -38,8 +38,8 @@ export type ServerOptions = {
   refuse: (req: IncomingMessage) => HttpError | null;
   /** Writes an error answer (with the app's headers). */
   answer: (reply: FastifyReply, failure: HttpError) => FastifyReply;
-  /** Logs, within bounds, a request whose client went away mid-body. */
-  clientGone: (line: string) => void;
+  /** Logs, within bounds, a request whose client went away mid-body (`why`: the error's code). */
+  clientGone: (req: IncomingMessage, why: string) => void;
   log: Logger;
 };
 
@@ -89,18 +89,15 @@ export function fastifyServer(options: ServerOptions): FastifyInstance {
         ),
       );
     }
-    const path = pathOf(request.url);
     if (request.raw.destroyed || code === "ECONNRESET" || code === "ECONNABORTED") {
       // Closed or reset, or cut by the request timeout, before its body arrived: nobody is left
       // to answer, and it is not the server's fault.
-      options.clientGone(
-        `${request.method} ${path} from ${request.ip}: the client went away before its request body arrived (${code ?? failure.message})`,
-      );
+      options.clientGone(request.raw, code ?? failure.message);
       reply.hijack();
       reply.raw.destroy();
       return;
     }
-    options.log.error(`${request.method} ${path} failed`, failure);
+    options.log.error(`${request.method} ${pathOf(request.url)} failed`, failure);
     return answer(reply, new HttpError(apiError("internal_error")));
   });
   fastify.route({ method: METHODS, url: "*", handler: handle });
