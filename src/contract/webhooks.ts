@@ -7,6 +7,12 @@ import type { Route } from "./common.ts";
 export const WEBHOOK_PATH_PREFIX = "/api/5/webhooks/";
 
 /**
+ * Stripe's events are a few KB; its largest objects stay well under this. The most any route of
+ * the server reads (its HTTP edge's body limit).
+ */
+export const WEBHOOK_MAX_BYTES = 256 * 1024;
+
+/**
  * The providers' routes, registered raw (their bodies are read as bytes; no schema reads them
  * first). Answers: 200 `{ received: true, duplicate }`, or 400 `webhook_signature_invalid` (a
  * wrong signature, a timestamp more than 300 s old or ahead), 400 `webhook_event_invalid` (signed,

@@ -1,19 +1,21 @@
-// The request handler: security checks, routing, error handling and writing answers. Routes are
-// registered from the contract (src/client/contract) through routing.ts, which checks each request's
-// input with the entry's schemas before its handler runs, so paths and schemas cannot drift from
-// what the browser client uses.
+// The HTTP edge on Fastify (docs/decisions/0081): the server, body reading with its limits,
+// cookies (@fastify/cookie), the cross-site check before anything is read, error answers, and
+// one catch-all route that hands every request to the contract's route table (routing.ts checks
+// each request's input with its entry's schemas before its handler runs, so paths and schemas
+// cannot drift from what the browser client uses), else to the static site.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Endpoint } from "../contract/common.ts";
-import { WEBHOOK_PATH_PREFIX } from "../contract/webhooks.ts";
+import { WEBHOOK_MAX_BYTES, WEBHOOK_PATH_PREFIX } from "../contract/webhooks.ts";
 import { parseRoute } from "../domain/checkout/screens.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
 import { PasswordWorkBusy } from "./auth/passwords.ts";
 import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
 import { standInFor } from "./handlers/stand-ins.ts";
-import { ClientGone } from "./http/body.ts";
-import { resolveClient, TrustedProxies } from "./http/client-address.ts";
+import { clientKey, resolveClient, TrustedProxies } from "./http/client-address.ts";
+import { fastifyServer, normalPath } from "./http/fastify-server.ts";
 import { type Headers, HttpError, type Reply } from "./http/reply.ts";
-import { Router } from "./http/router.ts";
+import { RouteTable } from "./http/route-table.ts";
 import {
   API_CSP,
   baseHeaders,
@@ -24,8 +26,16 @@ import {
   ownOrigins,
   staticPageCsp,
 } from "./http/security.ts";
+import { isLocalRequest } from "./local-run.ts";
 import { throttledWarning } from "./log.ts";
-import { bindEndpoint, bindRaw, type Handled, type Handler, type Routes } from "./routing.ts";
+import {
+  bindEndpoint,
+  bindRaw,
+  type Handled,
+  type Handler,
+  type RawBody,
+  type Routes,
+} from "./routing.ts";
 import type { StaticServe } from "./static-files.ts";
 
 export type { Handled, Handler, Routes } from "./routing.ts";
@@ -52,42 +62,45 @@ const SITE_ALIASES: Record<string, string> = {
 };
 
 export type App = {
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The Fastify instance: `listen()` it, `close()` it (main.ts). */
+  fastify: FastifyInstance;
   routes: Routes;
 };
 
-/** Adds `extra` to a flat header list (writeHead's cheapest form), a name per value. */
-function pushHeaders(headers: string[], extra: Headers | undefined): void {
+const NOT_FOUND_PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><h1>Not found</h1><p><a href="/">Go to the home page</a></p></html>';
+
+function setHeaders(reply: FastifyReply, extra: Headers | undefined): void {
   if (!extra) return;
   for (const name in extra) {
     const value = extra[name];
-    if (value === undefined) continue;
-    if (typeof value === "string") headers.push(name, value);
-    else for (const v of value) headers.push(name, v);
+    if (value !== undefined) reply.header(name, value);
   }
 }
 
 export function createApp(deps: AppDeps): App {
-  const router = new Router<{ handler: Handler; endpoint: Endpoint | null }>();
+  const table = new RouteTable<{ handler: Handler; endpoint: Endpoint | null }>();
   const routes: Routes = {
     api: (endpoint, handler) =>
-      router.add(endpoint.method, endpoint.path, {
+      table.add(endpoint.method, endpoint.path, {
         handler: bindEndpoint(endpoint, handler),
         endpoint,
       }),
     raw: (route, handler) =>
-      router.add(route.method, route.path, { handler: bindRaw(route, handler), endpoint: null }),
+      table.add(route.method, route.path, { handler: bindRaw(route, handler), endpoint: null }),
   };
   // One line per request whose client went away mid-body, at most 10 a minute: a slow-body
   // flood used to log a stack trace each.
-  const clientGone = throttledWarning(deps.log, deps.clock);
+  const warnGone = throttledWarning(deps.log, deps.clock);
+  const clientGone = (req: IncomingMessage, why: string) => {
+    const client = clientKey(resolveClient(req.socket.remoteAddress, req.headers, proxies).address);
+    warnGone(
+      `${req.method} ${normalPath(req.url)} from ${client}: the client went away before its request body arrived (${why})`,
+    );
+  };
   const proxies = new TrustedProxies(deps.config.trustedProxies);
   const base = baseHeaders(deps.config.publicBaseUrl);
-  const commonHeaders: readonly string[] = [
-    ...Object.entries(base).flat(),
-    "Cache-Control",
-    "no-store",
-  ];
+  const common: Headers = { ...base, "Cache-Control": "no-store" };
   // The own origins depend on the configuration and the port a request arrived on only: worked
   // out once per port, not for every POST.
   const origins = new Map<number | undefined, ReadonlySet<string>>();
@@ -103,60 +116,50 @@ export function createApp(deps: AppDeps): App {
     for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
   };
 
-  function write(ctx: Ctx, res: ServerResponse, reply: Reply): void {
-    const head = ctx.req.method === "HEAD";
-    // One writeHead with a flat header list: cheaper than a setHeader per header.
-    const headers: string[] = commonHeaders.slice();
-    pushHeaders(headers, ctx.responseHeaders);
-    pushHeaders(headers, reply.headers);
-    switch (reply.kind) {
+  function write(reply: FastifyReply, answer: Reply, extra?: Headers): FastifyReply {
+    reply.code(answer.status);
+    setHeaders(reply, common);
+    setHeaders(reply, extra);
+    setHeaders(reply, answer.headers);
+    switch (answer.kind) {
       case "json": {
-        let body = reply.body;
+        let body = answer.body;
         if (
-          reply.status >= 400 &&
+          answer.status >= 400 &&
           (typeof body !== "object" || body === null || !("error_code" in body))
         ) {
           body = apiError("internal_error").body;
         }
-        const text = JSON.stringify(body);
-        headers.push(
-          "Content-Security-Policy",
-          API_CSP,
-          "Content-Type",
-          "application/json; charset=utf-8",
-        );
-        headers.push("Content-Length", String(Buffer.byteLength(text)));
-        res.writeHead(reply.status, headers);
-        res.end(head ? undefined : text);
-        return;
+        reply.header("Content-Security-Policy", API_CSP);
+        reply.header("Content-Type", "application/json; charset=utf-8");
+        return reply.send(JSON.stringify(body));
       }
       case "html":
         // A page with a script of its own (the /dev/hub demo) brings its own policy.
-        if (!reply.headers?.["Content-Security-Policy"]) {
-          headers.push("Content-Security-Policy", OWN_PAGE_CSP);
+        if (!answer.headers?.["Content-Security-Policy"]) {
+          reply.header("Content-Security-Policy", OWN_PAGE_CSP);
         }
-        headers.push("Content-Type", "text/html; charset=utf-8");
-        headers.push("Content-Length", String(Buffer.byteLength(reply.body)));
-        res.writeHead(reply.status, headers);
-        res.end(head ? undefined : reply.body);
-        return;
+        reply.header("Content-Type", "text/html; charset=utf-8");
+        return reply.send(answer.body);
       case "redirect":
-        headers.push("Location", reply.location, "Content-Security-Policy", API_CSP);
-        res.writeHead(reply.status, headers);
-        res.end();
-        return;
+        reply.header("Location", answer.location);
+        reply.header("Content-Security-Policy", API_CSP);
+        return reply.send();
       case "empty":
-        res.writeHead(reply.status, headers);
-        res.end();
-        return;
+        return reply.send();
       case "file":
-        headers.push("Content-Security-Policy", API_CSP, "Content-Type", reply.contentType);
-        headers.push("Content-Length", String(reply.body.byteLength));
-        res.writeHead(reply.status, headers);
-        res.end(head ? undefined : reply.body);
-        return;
+        reply.header("Content-Security-Policy", API_CSP);
+        reply.header("Content-Type", answer.contentType);
+        return reply.send(Buffer.from(answer.body));
     }
   }
+
+  const error = (reply: FastifyReply, failure: HttpError) =>
+    write(
+      reply,
+      { kind: "json", status: failure.error.status, body: failure.error.body },
+      failure.headers,
+    );
 
   /**
    * What the static handler is asked for an answer: the security headers (set here), the status
@@ -182,100 +185,78 @@ export function createApp(deps: AppDeps): App {
     };
   }
 
-  async function notFoundPage(ctx: Ctx, res: ServerResponse): Promise<void> {
-    if (deps.notFound) {
-      setBaseHeaders(res);
-      deps.notFound(ctx.req, res);
-      return;
-    }
-    // The site's own 404 page when the build has one.
-    if (deps.staticHandler && (ctx.req.method === "GET" || ctx.req.method === "HEAD")) {
-      const original = ctx.req.url;
-      ctx.req.url = "/404.html";
-      delete ctx.req.headers["if-none-match"];
-      const served = await deps.staticHandler(ctx.req, res, pageServe(ctx, res, 404));
-      ctx.req.url = original;
-      if (served) return;
-    }
-    write(ctx, res, {
-      kind: "html",
-      status: 404,
-      body: '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><h1>Not found</h1><p><a href="/">Go to the home page</a></p></html>',
-    });
-  }
-
-  async function serveStatic(ctx: Ctx, res: ServerResponse): Promise<void> {
-    if (deps.staticHandler && (ctx.req.method === "GET" || ctx.req.method === "HEAD")) {
-      if (await deps.staticHandler(ctx.req, res, pageServe(ctx, res))) return;
-      if (await serveCartShell(ctx, res)) return;
-    }
-    await notFoundPage(ctx, res);
-  }
-
   /**
-   * A path under /cart that has no page of its own (an invitation link /cart/invite/<code>, or a
-   * mistyped address) gets the checkout app, which shows the invitation or its not-found screen;
-   * the status says which (docs/decisions/0016).
+   * The static handler answers `url` on the raw response itself (its files are compressed once,
+   * static-files.ts), else false. What it answered Fastify leaves alone (hijack).
    */
-  async function serveCartShell(ctx: Ctx, res: ServerResponse): Promise<boolean> {
-    if (!deps.staticHandler || !ctx.path.startsWith("/cart/")) return false;
-    const status = parseRoute(ctx.path, "").kind === "screen" ? 200 : 404;
+  async function fromSite(ctx: Ctx, reply: FastifyReply, url: string, status?: number) {
+    if (!deps.staticHandler || (ctx.method !== "GET" && ctx.method !== "HEAD")) return false;
     const original = ctx.req.url;
-    ctx.req.url = "/cart/index.html";
-    delete ctx.req.headers["if-none-match"];
-    const served = await deps.staticHandler(ctx.req, res, pageServe(ctx, res, status));
+    if (url !== original) {
+      ctx.req.url = url;
+      delete ctx.req.headers["if-none-match"];
+    }
+    const served = await deps.staticHandler(ctx.req, reply.raw, pageServe(ctx, reply.raw, status));
     ctx.req.url = original;
+    if (served) reply.hijack();
     return served;
   }
 
-  async function dispatch(ctx: Ctx, res: ServerResponse): Promise<void> {
-    const method = ctx.req.method ?? "GET";
-    const api = isApiPath(ctx.path);
-    if (
-      isStateChanging(method) &&
-      // Providers' webhooks come from their servers, signed: no browser, no session, no origin.
-      !ctx.path.startsWith(WEBHOOK_PATH_PREFIX) &&
-      isCrossSite(ctx.req, () => originsOf(ctx.req.socket.localPort))
-    ) {
-      write(ctx, res, { kind: "json", status: 403, body: apiError("cross_site").body });
+  async function notFoundPage(ctx: Ctx, reply: FastifyReply): Promise<void> {
+    if (deps.notFound) {
+      reply.hijack();
+      setBaseHeaders(reply.raw);
+      deps.notFound(ctx.req, reply.raw);
       return;
     }
-    if (!api) {
+    // The site's own 404 page when the build has one.
+    if (await fromSite(ctx, reply, "/404.html", 404)) return;
+    write(reply, { kind: "html", status: 404, body: NOT_FOUND_PAGE });
+  }
+
+  async function serveStatic(ctx: Ctx, reply: FastifyReply): Promise<void> {
+    if (await fromSite(ctx, reply, ctx.req.url ?? "/")) return;
+    // A path under /cart that has no page of its own (an invitation link /cart/invite/<code>,
+    // or a mistyped address) gets the checkout app, which shows the invitation or its not-found
+    // screen; the status says which (docs/decisions/0016).
+    if (ctx.path.startsWith("/cart/")) {
+      const status = parseRoute(ctx.path, "").kind === "screen" ? 200 : 404;
+      if (await fromSite(ctx, reply, "/cart/index.html", status)) return;
+    }
+    await notFoundPage(ctx, reply);
+  }
+
+  async function dispatch(ctx: Ctx, reply: FastifyReply, raw: RawBody): Promise<void> {
+    const method = ctx.method;
+    if (!isApiPath(ctx.path)) {
       const alias = SITE_ALIASES[ctx.path.replace(/\/$/, "")];
       if (alias && (method === "GET" || method === "HEAD")) {
-        write(ctx, res, { kind: "redirect", status: 302, location: `${alias}${ctx.url.search}` });
+        write(reply, { kind: "redirect", status: 302, location: `${alias}${ctx.url.search}` });
         return;
       }
       // The wider product's pages (terms, privacy, support, the editor) in a local run, where
       // there is no main site to serve them: a marked stand-in, not a 404 (issue 34).
       const standIn = ctx.isLocalRequest && method === "GET" ? standInFor(ctx.path) : null;
       if (standIn) {
-        write(ctx, res, standIn);
+        write(reply, standIn);
         return;
       }
-      await serveStatic(ctx, res);
+      await serveStatic(ctx, reply);
       return;
     }
-    // The development conveniences under /dev/ (the mailbox, the PayPal stand-in, the clock)
-    // answer only a local request: a local run, asked from this machine, not through a proxy,
-    // and addressed to a loopback name (a page that rebinds its DNS name is refused).
-    if (ctx.path.startsWith("/dev/") && !ctx.isLocalRequest) {
-      write(ctx, res, { kind: "json", status: 404, body: apiError("not_found").body });
-      return;
-    }
-    const match = router.match(method, ctx.path);
+    const match = table.match(method, ctx.path);
     if (match.kind === "none") {
-      if (ctx.path.startsWith("/login")) return serveStatic(ctx, res);
-      write(ctx, res, { kind: "json", status: 404, body: apiError("not_found").body });
+      if (ctx.path.startsWith("/login")) return serveStatic(ctx, reply);
+      write(reply, { kind: "json", status: 404, body: apiError("not_found").body });
       return;
     }
     if (match.kind === "method-not-allowed") {
       const allowed = match.allowed.join(", ");
       if (method === "OPTIONS") {
-        write(ctx, res, { kind: "empty", status: 204, headers: { Allow: `${allowed}, OPTIONS` } });
+        write(reply, { kind: "empty", status: 204, headers: { Allow: `${allowed}, OPTIONS` } });
         return;
       }
-      write(ctx, res, {
+      write(reply, {
         kind: "json",
         status: 405,
         body: apiError("method_not_allowed", allowed).body,
@@ -285,50 +266,46 @@ export function createApp(deps: AppDeps): App {
     }
     ctx.params = match.params;
     const { handler, endpoint } = match.handler;
-    let reply: Handled;
+    let answer: Handled;
     try {
-      reply = await handler(ctx);
-    } catch (error) {
-      if (error instanceof HttpError) {
-        reply = {
+      answer = await handler(ctx, raw);
+    } catch (thrown) {
+      if (thrown instanceof HttpError) {
+        answer = {
           kind: "json",
-          status: error.error.status,
-          body: error.error.body,
-          headers: error.headers ?? {},
+          status: thrown.error.status,
+          body: thrown.error.body,
+          headers: thrown.headers ?? {},
         };
-      } else if (error instanceof PasswordWorkBusy) {
+      } else if (thrown instanceof PasswordWorkBusy) {
         // Shed load (auth/passwords.ts): 429 with Retry-After, as a rate limit answers.
-        const shed = tooManyAttempts(error.retryAfterSeconds);
-        reply = {
+        const shed = tooManyAttempts(thrown.retryAfterSeconds);
+        answer = {
           kind: "json",
           status: shed.error.status,
           body: shed.error.body,
           headers: shed.headers ?? {},
         };
-      } else if (error instanceof ClientGone) {
-        clientGone(`${method} ${ctx.path} from ${ctx.ip}: ${error.message}`);
-        res.destroy();
-        return;
       } else {
-        deps.log.error(`${method} ${ctx.path} failed`, error);
-        reply = { kind: "json", status: 500, body: apiError("internal_error").body };
+        deps.log.error(`${method} ${ctx.path} failed`, thrown);
+        answer = { kind: "json", status: 500, body: apiError("internal_error").body };
       }
     }
-    if (reply.kind === "pass") {
-      await serveStatic(ctx, res);
+    if (answer.kind === "pass") {
+      await serveStatic(ctx, reply);
       return;
     }
-    if (deps.validateResponses && endpoint && reply.kind === "json" && reply.status < 300) {
-      const checked = endpoint.response.safeParse(reply.body);
-      if (!checked.success) {
-        deps.log.error(`${method} ${ctx.path} answered outside its contract`, checked.error);
-        reply = { kind: "json", status: 500, body: apiError("internal_error").body };
+    if (deps.validateResponses && endpoint && answer.kind === "json") {
+      if (answer.status < 300) {
+        const checked = endpoint.response.safeParse(answer.body);
+        if (!checked.success) {
+          deps.log.error(`${method} ${ctx.path} answered outside its contract`, checked.error);
+          answer = { kind: "json", status: 500, body: apiError("internal_error").body };
+        }
       }
+      if (answer.status >= 400) checkErrorCode(endpoint, answer.body, `${method} ${ctx.path}`);
     }
-    if (deps.validateResponses && endpoint && reply.kind === "json" && reply.status >= 400) {
-      checkErrorCode(endpoint, reply.body, `${method} ${ctx.path}`);
-    }
-    write(ctx, res, reply);
+    write(reply, answer, ctx.responseHeaders);
   }
 
   /**
@@ -348,31 +325,54 @@ export function createApp(deps: AppDeps): App {
     }
   }
 
-  return {
-    routes,
-    handle(req, res) {
-      let url: URL;
-      try {
-        url = new URL(req.url ?? "/", "http://localhost");
-      } catch {
-        setBaseHeaders(res);
-        res.statusCode = 400;
-        res.end();
-        return;
+  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const req = request.raw;
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://localhost");
+    } catch {
+      return reply.code(400).headers(base).send();
+    }
+    const client = resolveClient(req.socket.remoteAddress, req.headers, proxies);
+    const ctx = new Ctx(deps, req, url, client, request.cookies);
+    const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
+    try {
+      await dispatch(ctx, reply, raw);
+    } catch (failure) {
+      deps.log.error(`${req.method} ${url.pathname} failed while answering`, failure);
+      if (!reply.sent)
+        write(reply, { kind: "json", status: 500, body: apiError("internal_error").body });
+      else reply.raw.destroy();
+    }
+    return reply;
+  }
+
+  const fastify = fastifyServer({
+    handle,
+    bodyLimit: WEBHOOK_MAX_BYTES,
+    // Before a body is read: a state-changing request from another site, and the development
+    // conveniences under /dev/ asked from anywhere but this machine (a local run, asked
+    // directly, addressed to a loopback name: a page that rebinds its DNS name is refused).
+    refuse(req) {
+      // The path as the route table will see it (URL-normalised): a raw "/api/5/webhooks/../x"
+      // must not pass for a webhook, nor "/x/../dev/" for anything but /dev/.
+      const path = normalPath(req.url);
+      if (
+        isStateChanging(req.method) &&
+        // Providers' webhooks come from their servers, signed: no browser, no session, no origin.
+        !path.startsWith(WEBHOOK_PATH_PREFIX) &&
+        isCrossSite(req, () => originsOf(req.socket.localPort))
+      ) {
+        return new HttpError(apiError("cross_site"));
       }
-      const client = resolveClient(req.socket.remoteAddress, req.headers, proxies);
-      const ctx = new Ctx(deps, req, url, client);
-      dispatch(ctx, res).catch((error: unknown) => {
-        deps.log.error(`${req.method} ${url.pathname} failed while answering`, error);
-        if (!res.headersSent) {
-          setBaseHeaders(res);
-          res.statusCode = 500;
-          res.setHeader("Content-Type", "application/json; charset=utf-8");
-          res.end(JSON.stringify(apiError("internal_error").body));
-        } else {
-          res.destroy();
-        }
-      });
+      if (path.startsWith("/dev/") && !isLocalRequest(deps.config.local, req)) {
+        return new HttpError(apiError("not_found"));
+      }
+      return null;
     },
-  };
+    answer: error,
+    clientGone,
+    log: deps.log,
+  });
+  return { fastify, routes };
 }

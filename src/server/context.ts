@@ -14,7 +14,6 @@ import type { Db, Queryable, TransactionOptions } from "./db/db.ts";
 import { sessionRows } from "./db/session-cache.ts";
 import type { SessionRows, User } from "./db/users.ts";
 import { type Client, clientKey } from "./http/client-address.ts";
-import { parseCookies } from "./http/cookies.ts";
 import type { RateLimiter, RateRuleName } from "./http/rate-limit.ts";
 import { type Headers, HttpError } from "./http/reply.ts";
 import { isLocalRequest } from "./local-run.ts";
@@ -119,7 +118,7 @@ export class Ctx {
   readonly ip: string;
   /** The client reached us over https (directly, or as a trusted proxy reports). */
   readonly secure: boolean;
-  readonly cookies: Record<string, string>;
+  readonly cookies: Record<string, string | undefined>;
   private local: boolean | undefined;
   /** Headers added to whatever answer the handler gives (Set-Cookie, ...). */
   readonly responseHeaders: Headers = {};
@@ -127,7 +126,14 @@ export class Ctx {
   /** What was read with the session user (its subscription, its coupons), for loadAccount. */
   sessionRows: SessionRows | null = null;
 
-  constructor(app: AppDeps, req: IncomingMessage, url: URL, client: Client) {
+  /** `cookies`: as @fastify/cookie parsed them (app.ts). */
+  constructor(
+    app: AppDeps,
+    req: IncomingMessage,
+    url: URL,
+    client: Client,
+    cookies: Record<string, string | undefined>,
+  ) {
     this.app = app;
     this.req = req;
     this.url = url;
@@ -137,7 +143,7 @@ export class Ctx {
       app.config.publicBaseUrl.startsWith("https:") ||
       Boolean((req.socket as TLSSocket).encrypted) ||
       client.forwardedProto === "https";
-    this.cookies = parseCookies(req.headers.cookie);
+    this.cookies = cookies;
   }
 
   /**

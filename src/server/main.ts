@@ -2,7 +2,7 @@
 // `npm start` runs scripts/serve.ts, which calls startServer() with the static site's handler;
 // `node src/server/main.ts` runs the API alone.
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -325,17 +325,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (config.clock.settable && isSettableClock(clock)) {
     devClockRoutes(app.routes, { clock, renewals });
   }
-  const server = createServer(
-    { requestTimeout: 30_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 },
-    app.handle,
-  );
-  await new Promise<void>((done, fail) => {
-    server.once("error", fail);
-    server.listen(config.port, config.host, () => {
-      server.off("error", fail);
-      done();
-    });
-  });
+  await app.fastify.listen({ port: config.port, host: config.host });
+  const server = app.fastify.server;
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
 
@@ -425,10 +416,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     reconcile,
     close() {
       closing ??= (async () => {
-        await new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        });
+        // Open connections are closed too (forceCloseConnections, app.ts).
+        await app.fastify.close();
         await Promise.allSettled([...deps.background]);
         await renewals?.stop();
         await reconcile?.stop();

@@ -25,7 +25,7 @@ import { apiError } from "../domain/errors/api-errors.ts";
 import type { Ctx } from "./context.ts";
 import { tooManyAttempts } from "./context.ts";
 import type { User } from "./db/users.ts";
-import { parseBody, readBody, validate } from "./http/body.ts";
+import { bodyWithin, parseBody, validate } from "./http/body.ts";
 import { type ErrorReply, HttpError, type JsonReply, json, type Reply } from "./http/reply.ts";
 import type { Account } from "./services/account.ts";
 import { buysPlan, withAccountLock } from "./services/account-lock.ts";
@@ -33,8 +33,10 @@ import { type Exclusive, fingerprint, type Outcome, validKey } from "./services/
 
 /** A handler may decline a request it does not own (GET /login without action=logout). */
 export type Handled = Reply | { kind: "pass" };
-/** What the app dispatches to: a bound route. */
-export type Handler = (ctx: Ctx) => Promise<Handled>;
+/** The bytes of the request's body as Fastify read them (none for GET and HEAD). */
+export type RawBody = Buffer | undefined;
+/** What the app dispatches to: a bound route, given the body's bytes it alone may parse. */
+export type Handler = (ctx: Ctx, raw: RawBody) => Promise<Handled>;
 
 type Nothing = Record<never, never>;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -86,6 +88,8 @@ export type RawInput<R extends RawRoute> = {
   body: Out<R["body"]>;
   query: Out<R["query"]>;
   params: Record<PathParamNames<R["path"]>, string>;
+  /** The body's bytes unparsed (a signed webhook's), 413 past `limit`. */
+  bytes(limit: number): Buffer;
 };
 
 export type Routes = {
@@ -98,11 +102,11 @@ export type Routes = {
   ): void;
 };
 
-/** The body, read once (64 KB cap), parsed as JSON or a form, and validated. */
-async function bodyOf(ctx: Ctx, schema: z.ZodType | undefined): Promise<unknown> {
+/** The body (64 KB cap), parsed as JSON or a form, and validated. */
+function bodyOf(ctx: Ctx, raw: RawBody, schema: z.ZodType | undefined): unknown {
   if (!schema) return undefined;
-  const raw = await readBody(ctx.req, MAX_BODY_BYTES);
-  return validate(schema, parseBody(raw, ctx.req.headers["content-type"]), "body");
+  const bytes = bodyWithin(raw, ctx.req.headers["content-length"], MAX_BODY_BYTES);
+  return validate(schema, parseBody(bytes, ctx.req.headers["content-type"]), "body");
 }
 
 function queryOf(ctx: Ctx, schema: z.ZodType | undefined): unknown {
@@ -231,12 +235,12 @@ export function bindEndpoint<E extends Endpoint>(endpoint: E, handler: ApiHandle
     throw new Error(`${endpoint.method} ${endpoint.path}: its flags need \`auth\``);
   }
   const work = handler as unknown as AnyHandler;
-  return async (ctx) => {
+  return async (ctx, raw) => {
     const user = endpoint.auth ? await ctx.requireUser() : undefined;
     if (endpoint.limit) await takeLimit(ctx, endpoint.limit, user);
     const params = paramsOf(ctx, endpoint.params);
     const query = queryOf(ctx, endpoint.query);
-    const body = await bodyOf(ctx, endpoint.body);
+    const body = bodyOf(ctx, raw, endpoint.body);
     const input: AnyInput = { body, query, params };
     if (user) input.user = user;
     if (endpoint.idempotent && user) return runIdempotent(ctx, endpoint, { ...input, user }, work);
@@ -254,10 +258,11 @@ export function bindRaw<R extends RawRoute>(
   route: R,
   handler: (ctx: Ctx, input: RawInput<R>) => Promise<Handled>,
 ): Handler {
-  return async (ctx) => {
+  return async (ctx, raw) => {
     const params = paramsOf(ctx, undefined) as RawInput<R>["params"];
     const query = queryOf(ctx, route.query) as RawInput<R>["query"];
-    const body = (await bodyOf(ctx, route.body)) as RawInput<R>["body"];
-    return handler(ctx, { body, query, params });
+    const body = bodyOf(ctx, raw, route.body) as RawInput<R>["body"];
+    const bytes = (limit: number) => bodyWithin(raw, ctx.req.headers["content-length"], limit);
+    return handler(ctx, { body, query, params, bytes });
   };
 }

@@ -3,7 +3,6 @@
 // unchanged for verification. 404 on a server without PAYPAL_*.
 import { MAX_BODY_BYTES } from "../../contract/common.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
-import { readBody } from "../http/body.ts";
 import { fail, fromApiError, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { handlePaypalWebhook } from "../services/paypal-webhooks.ts";
@@ -11,10 +10,10 @@ import { handlePaypalWebhook } from "../services/paypal-webhooks.ts";
 export const PAYPAL_WEBHOOK_PATH = "/api/5/webhooks/paypal";
 
 export function paypalWebhookRoutes(routes: Routes): void {
-  routes.raw({ method: "POST", path: PAYPAL_WEBHOOK_PATH }, async (ctx) => {
+  routes.raw({ method: "POST", path: PAYPAL_WEBHOOK_PATH }, async (ctx, { bytes }) => {
     const { paypal, config } = ctx.app;
     if (!paypal || !config.paypal) return fail("not_found");
-    const raw = (await readBody(ctx.req, MAX_BODY_BYTES)).toString("utf8");
+    const raw = bytes(MAX_BODY_BYTES).toString("utf8");
     const outcome = await handlePaypalWebhook(
       { ...ctx.app, paypal, webhookId: config.paypal.webhookId },
       raw,

@@ -4,23 +4,19 @@
 // (webhookPerIp). What an event does is payments/stripe-webhooks.ts'.
 
 import type Stripe from "stripe";
-import { webhooks } from "../../contract/webhooks.ts";
-import type { Routes } from "../app.ts";
-import { readBody } from "../http/body.ts";
+import { WEBHOOK_MAX_BYTES, webhooks } from "../../contract/webhooks.ts";
 import { fail, json } from "../http/reply.ts";
 import { stripeClient } from "../payments/stripe.ts";
 import { handleStripeWebhook } from "../payments/stripe-webhooks.ts";
-
-/** Stripe's events are a few KB; its largest objects stay well under this. */
-export const WEBHOOK_MAX_BYTES = 256 * 1024;
+import type { Routes } from "../routing.ts";
 
 export function webhookRoutes(routes: Routes): void {
   let client: Stripe | null = null;
-  routes.raw(webhooks.stripeWebhook, async (ctx) => {
+  routes.raw(webhooks.stripeWebhook, async (ctx, { bytes }) => {
     await ctx.limit("webhookPerIp", ctx.ip);
     const stripe = ctx.app.config.payments === "stripe" ? ctx.app.config.stripe : null;
     if (!stripe?.webhookSecret) return fail("webhook_not_configured");
-    const raw = await readBody(ctx.req, WEBHOOK_MAX_BYTES);
+    const raw = bytes(WEBHOOK_MAX_BYTES);
     client ??= stripeClient(stripe.secretKey, stripe.apiUrl);
     const signature = ctx.req.headers["stripe-signature"];
     const answer = await handleStripeWebhook(

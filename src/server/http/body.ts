@@ -1,6 +1,6 @@
-// Reading and validating request bodies and queries: capped size, JSON or form, validated with
-// the contract's zod schemas. Every failure becomes a 4xx answer, never a 500.
-import type { IncomingMessage } from "node:http";
+// Parsing and validating request bodies and queries (Fastify reads the bytes, app.ts): capped
+// size, JSON or form, validated with the contract's zod schemas. Every failure becomes a 4xx
+// answer, never a 500.
 import type { z } from "zod";
 import { MAX_JSON_DEPTH } from "../../contract/common.ts";
 import { apiError, type FieldProblem } from "../../domain/errors/api-errors.ts";
@@ -17,55 +17,19 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /**
- * The client went away (closed or reset its connection, or the server's request timeout cut it)
- * before its body arrived: nobody is left to answer, and it is not the server's fault.
+ * The bytes of a body Fastify read (its bodyLimit caps the largest any route takes), refused
+ * with 413 when they are more than this route's `limit`: declared so, or so many arrived.
  */
-export class ClientGone extends Error {
-  constructor(detail: string) {
-    super(`the client went away before its request body arrived (${detail})`);
-    this.name = "ClientGone";
+export function bodyWithin(
+  raw: Buffer | undefined,
+  declaredLength: string | undefined,
+  limit: number,
+): Buffer {
+  const declared = Number(declaredLength ?? Number.NaN);
+  if ((Number.isFinite(declared) && declared > limit) || (raw?.length ?? 0) > limit) {
+    throw new HttpError(apiError("body_too_large", limit), { Connection: "close" });
   }
-}
-
-/** Reads the raw body, refusing more than `limit` bytes (413) without buffering the excess. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"] ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > limit) {
-    return Promise.reject(
-      new HttpError(apiError("body_too_large", limit), { Connection: "close" }),
-    );
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on("data", (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        req.pause();
-        reject(new HttpError(apiError("body_too_large", limit), { Connection: "close" }));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (done) return;
-      done = true;
-      resolve(Buffer.concat(chunks));
-    });
-    req.on("error", (error: NodeJS.ErrnoException) => {
-      if (done) return;
-      done = true;
-      reject(new ClientGone(error.code ?? error.message));
-    });
-    req.on("close", () => {
-      if (done) return;
-      done = true;
-      reject(new ClientGone("connection closed"));
-    });
-  });
+  return raw ?? Buffer.alloc(0);
 }
 
 /**

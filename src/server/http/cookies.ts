@@ -1,23 +1,6 @@
-// Cookie parsing and the session cookie's attributes.
-
-export function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!header) return out;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim();
-    if (name && !(name in out)) {
-      try {
-        out[name] = decodeURIComponent(value);
-      } catch {
-        out[name] = value;
-      }
-    }
-  }
-  return out;
-}
+// The session cookie's attributes, written in the order the browser tests and handlers/auth.test
+// pin (@fastify/cookie's serializer orders them otherwise). Reading cookies is @fastify/cookie's
+// (app.ts).
 
 export type CookieOptions = { maxAgeSeconds: number; secure: boolean };
 

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
 import { DatabaseRateStore, RateLimiter } from "./rate-limit.ts";
-import { Router } from "./router.ts";
+import { RouteTable } from "./route-table.ts";
 import { inlineScriptHashes, isPaymentPage, staticPageCsp } from "./security.ts";
 
-describe("Router", () => {
-  const router = new Router<string>();
+describe("RouteTable", () => {
+  const router = new RouteTable<string>();
   router.add("GET", "/api/2/wevideouser/info/", "info");
   router.add("DELETE", "/api/4/user/", "delete");
   router.add("PUT", "/api/4/user", "edit");
@@ -36,9 +36,10 @@ describe("Router", () => {
       handler: "accept",
       params: { code: "a b" },
     });
+    // The table lists the allowed methods in one fixed order (GET first), not the order added.
     expect(router.match("PATCH", "/api/5/invites/x")).toEqual({
       kind: "method-not-allowed",
-      allowed: ["POST", "GET"],
+      allowed: ["GET", "POST"],
     });
     expect(router.match("GET", "/api/5/invites/%E0%A4%A")).toMatchObject({ kind: "none" });
     expect(router.match("GET", "/nothing")).toEqual({ kind: "none" });
