@@ -68,6 +68,12 @@ export const UpgradeRequest = z.object({
   /** The total the customer saw; when given and different, the call answers 409 price_changed. */
   expectedTotal: Cents.optional(),
 });
+/**
+ * The purchase body, the one type of it: as a caller writes it (the stores) and as the server
+ * reads it once the router validated it (the purchase service).
+ */
+export type PurchaseBody = z.input<typeof UpgradeRequest>;
+export type Purchase = z.output<typeof UpgradeRequest>;
 export const UpgradeResponse = z.object({
   success: z.literal(true),
   orderId: z.string(),

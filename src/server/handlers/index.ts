@@ -13,6 +13,7 @@ import { productRoutes } from "./products.ts";
 import { quotePageRoutes } from "./quotes-page.ts";
 import { renewalPaymentRoutes } from "./renewal-payment.ts";
 import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
+import { subscriptionRoutes } from "./subscription.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
@@ -21,6 +22,7 @@ export function registerRoutes(routes: Routes): void {
   userRoutes(routes);
   productRoutes(routes);
   paymentRoutes(routes);
+  subscriptionRoutes(routes);
   paymentProviderRoutes(routes);
   paypalRoutes(routes);
   sandboxAuthenticationRoutes(routes);

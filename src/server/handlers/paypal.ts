@@ -15,9 +15,9 @@ import type { Ctx } from "../context.ts";
 import { type PaypalApproval, PaypalApprovals } from "../db/ledger.ts";
 import type { User } from "../db/users.ts";
 import { Users } from "../db/users.ts";
-import { escapeHtml, fail, HttpError, html, json, redirect } from "../http/reply.ts";
+import { escapeHtml, fail, html, json, redirect } from "../http/reply.ts";
 import { PaypalApiError, type PaypalClient } from "../payments/paypal-client.ts";
-import { errorOutcome, type Routes } from "../routing.ts";
+import type { Routes } from "../routing.ts";
 import { loadAccount } from "../services/account.ts";
 import { withAccountLock } from "../services/account-lock.ts";
 import type { Outcome } from "../services/idempotency.ts";
@@ -30,7 +30,7 @@ import {
   planIdFor,
   termsOf,
 } from "../services/paypal-subscriptions.ts";
-import { pricePurchase } from "./payments.ts";
+import { type PricedPurchase, pricePurchase } from "../services/purchase.ts";
 
 export const PAYPAL_APPROVAL_PATH = "/dev/paypal/approve";
 
@@ -121,7 +121,7 @@ type PaypalBody = z.output<typeof api.paypalSubscription.body>;
 function createdApproval(
   id: string,
   user: User,
-  { code, quote }: Pick<ReturnType<typeof pricePurchase>, "code" | "quote">,
+  { code, pricing: quote }: Pick<PricedPurchase, "code" | "pricing">,
   body: { addOns?: string[] | undefined },
   returnUrl: string,
   createdAt: number,
@@ -152,7 +152,7 @@ async function paypalApi(
 ): Promise<Outcome> {
   const deps = { ...ctx.app, paypal };
   const returnUrl = safeRedirectPath(body.href, ctx.app.config.publicBaseUrl);
-  if (returnUrl === null) return errorOutcome(apiError("invalid_return_url"));
+  if (returnUrl === null) return fail("invalid_return_url");
   if (body.subscriptionId !== undefined) {
     // The order key is the subscription's custom_id; the approval is found by it once PayPal
     // answers, and must be this user's.
@@ -161,9 +161,9 @@ async function paypalApi(
       sub = await paypal.getSubscription(body.subscriptionId);
     } catch (error) {
       if (error instanceof PaypalApiError && error.status === 404)
-        return errorOutcome(apiError("paypal_subscription_mismatch"));
+        return fail("paypal_subscription_mismatch");
       ctx.app.log.warn(`paypal: subscription ${body.subscriptionId} not fetched: ${String(error)}`);
-      throw new HttpError(apiError("paypal_provider_error"));
+      return fail("paypal_provider_error");
     }
     const result = await confirmApproval(deps, sub.custom_id ?? "", body.subscriptionId, user.id);
     switch (result.kind) {
@@ -183,26 +183,29 @@ async function paypalApi(
         };
       }
       case "pending":
-        throw new HttpError(apiError("paypal_not_completed"));
+        return fail("paypal_not_completed");
       case "busy":
-        throw new HttpError(apiError("account_busy"));
+        // Not now: answered, not kept as the key's answer (a retry does the work).
+        return { ...fail("account_busy"), store: false };
       case "unavailable":
         ctx.app.log.warn(`paypal: confirm of ${body.subscriptionId} failed: ${result.message}`);
-        throw new HttpError(apiError("paypal_provider_error"));
+        return fail("paypal_provider_error");
       case "not_found":
-        return errorOutcome(apiError("paypal_subscription_mismatch"));
+        return fail("paypal_subscription_mismatch");
       case "refused":
-        return errorOutcome(apiError("paypal_subscription_mismatch"));
+        return fail("paypal_subscription_mismatch");
     }
   }
   const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
-  const { code, quote } = pricePurchase(ctx, account, body);
-  if (quote.change === "downgrade") return errorOutcome(apiError("downgrade_needs_no_payment"));
+  const priced = pricePurchase(ctx.app.catalog, account, body, ctx.app.config.seller.country);
+  if (!priced.ok) return fail(priced.error);
+  const { code, pricing: quote } = priced;
+  if (quote.change === "downgrade") return fail("downgrade_needs_no_payment");
   const plan = ctx.app.catalog.plans.find((p) => p.code === code);
-  if (!plan) return errorOutcome(apiError("paypal_subscriptions_only"));
+  if (!plan) return fail("paypal_subscriptions_only");
   // Seats or essentials added to a running period renew with it, which a new PayPal subscription
   // (billed from today) cannot do: refused, with the reason (decision 0041).
-  if (quote.change === "addition") return errorOutcome(apiError("paypal_change_not_supported"));
+  if (quote.change === "addition") return fail("paypal_change_not_supported");
   const now = ctx.now();
   const terms = termsOf(
     ctx.app.catalog,
@@ -216,13 +219,13 @@ async function paypalApi(
     },
     now,
   );
-  if (terms === null) return errorOutcome(apiError("paypal_subscriptions_only"));
+  if (terms === null) return fail("paypal_subscriptions_only");
   let planId: string;
   try {
     planId = await planIdFor(deps, terms);
   } catch (error) {
     ctx.app.log.warn(`paypal: no plan for ${terms.planKey}: ${String(error)}`);
-    throw new HttpError(apiError("paypal_provider_error"));
+    return fail("paypal_provider_error");
   }
   const id = randomId("PAYID", 12);
   return {
@@ -242,7 +245,7 @@ async function paypalApi(
     commit: (tx) =>
       PaypalApprovals.insert(
         tx,
-        createdApproval(id, user, { code, quote }, body, returnUrl, now, {
+        createdApproval(id, user, { code, pricing: quote }, body, returnUrl, now, {
           planId,
           quantity: terms.quantity,
           firstUnitCents: terms.firstUnitCents,
@@ -257,15 +260,17 @@ export function paypalRoutes(routes: Routes): void {
     if (ctx.app.paypal) return paypalApi(ctx, ctx.app.paypal, user, body);
     // The sandbox's approval stand-in is under /dev/: a local request's only (local-run.ts).
     if (ctx.app.config.payments !== "sandbox" || !ctx.isLocalRequest)
-      return errorOutcome(apiError("paypal_unavailable"));
-    if (body.subscriptionId !== undefined) return errorOutcome(apiError("paypal_unavailable"));
+      return fail("paypal_unavailable");
+    if (body.subscriptionId !== undefined) return fail("paypal_unavailable");
     // Checked before anything is priced or written: only a page of this site is stored.
     const returnUrl = safeRedirectPath(body.href, ctx.app.config.publicBaseUrl);
-    if (returnUrl === null) return errorOutcome(apiError("invalid_return_url"));
+    if (returnUrl === null) return fail("invalid_return_url");
     const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
-    const { code, quote } = pricePurchase(ctx, account, body);
+    const priced = pricePurchase(ctx.app.catalog, account, body, ctx.app.config.seller.country);
+    if (!priced.ok) return fail(priced.error);
+    const { code, pricing: quote } = priced;
     // A downgrade charges nothing now (payments.ts schedules it through the upgrade call).
-    if (quote.change === "downgrade") return errorOutcome(apiError("downgrade_needs_no_payment"));
+    if (quote.change === "downgrade") return fail("downgrade_needs_no_payment");
     const plan = ctx.app.catalog.plans.find((p) => p.code === code);
     const id = randomId("PAYID", 12);
     const answer = {
@@ -280,7 +285,7 @@ export function paypalRoutes(routes: Routes): void {
       commit: (tx) =>
         PaypalApprovals.insert(
           tx,
-          createdApproval(id, user, { code, quote }, body, returnUrl, ctx.now(), null),
+          createdApproval(id, user, { code, pricing: quote }, body, returnUrl, ctx.now(), null),
         ),
     };
   });
@@ -326,7 +331,7 @@ export function paypalRoutes(routes: Routes): void {
         popup ? html(popupDone(state)) : redirect(returnTarget(returnPath, state, orderId));
       const { db, catalog } = ctx.app;
       const approval = await PaypalApprovals.get(db, id);
-      if (!approval) throw new HttpError(apiError("paypal_approval_not_found"));
+      if (!approval) return fail("paypal_approval_not_found");
       // Checked again before anything is written: a row stored before the address was checked this
       // strictly returns to the fallback page instead of failing after the order is written.
       const returnPath =

@@ -8,11 +8,11 @@ import type { Ctx } from "../context.ts";
 import { freeSubscription } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
 import { newUser } from "../db/users.ts";
-import { fromApiError, json } from "../http/reply.ts";
+import { fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { educationEligibleFor, loadAccount } from "../services/account.ts";
+import { priceForAccount, renewalAfter } from "../services/account-pricing.ts";
 import { optionsView } from "../services/options.ts";
-import { quoteFor, renewalAfter } from "../services/quotes.ts";
 import { productsView } from "../services/views.ts";
 import { accountOf } from "./helpers.ts";
 
@@ -76,16 +76,16 @@ export function productRoutes(routes: Routes): void {
       (await ctx.user()) !== null &&
       !educationEligibleFor(ctx.app.catalog, account, targetProduct)
     ) {
-      return fromApiError(apiError("education_email_required"));
+      return fail("education_email_required");
     }
-    const priced = quoteFor(ctx.app.catalog, account, {
+    const priced = priceForAccount(ctx.app.catalog, account, {
       targetProduct,
       seats: body.seats,
       addOns: body.addOns,
       coupon: body.coupon,
       sellerCountry: ctx.app.config.seller.country,
     });
-    if (!priced.ok) return fromApiError(priced.error);
+    if (!priced.ok) return fail(priced.error);
     const { summary, seats, change, startsAt } = priced.quote;
     const renewal = renewalAfter(ctx.app.catalog, account, priced.quote, {
       targetProduct,

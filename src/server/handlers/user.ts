@@ -13,7 +13,7 @@ import { Instances } from "../db/instances.ts";
 import { Events } from "../db/outbox.ts";
 import { Secrets } from "../db/secrets.ts";
 import { Users } from "../db/users.ts";
-import { fail, HttpError, json } from "../http/reply.ts";
+import { fail, json } from "../http/reply.ts";
 import { ownOrigins } from "../http/security.ts";
 import type { Routes } from "../routing.ts";
 import { confirmEmailChange, requestEmailChange } from "../services/email-change.ts";
@@ -304,8 +304,7 @@ export function userRoutes(routes: Routes): void {
 
   routes.api(api.leaveInstance, async (ctx, { params, account }) => {
     const id = Number(params.id);
-    if (!account.instance || account.instance.id !== id)
-      throw new HttpError(apiError("instance_not_found"));
+    if (!account.instance || account.instance.id !== id) return fail("instance_not_found");
     if (account.isOwner) return fail("owner_cannot_leave");
     await ctx.app.db.transaction((tx) =>
       Users.update(tx, account.user.id, {

@@ -5,6 +5,7 @@ import {
   type ApiErrorBody,
   type ApiErrorCode,
   apiError,
+  type FieldProblem,
   type MessageArgs,
 } from "../../domain/errors/api-errors.ts";
 
@@ -27,15 +28,25 @@ export function json<T>(body: T, status = 200, headers?: Headers): JsonReply<T> 
   return headers ? { kind: "json", status, body, headers } : { kind: "json", status, body };
 }
 
-export function fromApiError<C extends string>(
-  error: ApiError<C>,
-  headers?: Headers,
-): ErrorReply<C> {
-  return json(error.body, error.status, headers);
-}
-
-export function fail<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): ErrorReply<C> {
-  return fromApiError(apiError(code, ...args));
+/**
+ * The one way a handler refuses: `return fail("code", ...args)` for a catalogue error, or
+ * `return fail(error, fields)` for one built already (a pricing refusal) or with the fields to
+ * fix. The answer is a reply and, as it is, an idempotent call's Outcome (stored under the key
+ * like any answer; a "not now" one adds `store: false`).
+ */
+export function fail<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): ErrorReply<C>;
+export function fail<C extends string>(error: ApiError<C>, fields?: FieldProblem[]): ErrorReply<C>;
+export function fail(codeOrError: ApiErrorCode | ApiError, ...args: unknown[]): ErrorReply<string> {
+  if (typeof codeOrError !== "string") {
+    const fields = args[0] as FieldProblem[] | undefined;
+    const body = fields ? { ...codeOrError.body, fields } : codeOrError.body;
+    return json(body, codeOrError.status);
+  }
+  const error = (apiError as (code: ApiErrorCode, ...rest: unknown[]) => ApiError)(
+    codeOrError,
+    ...args,
+  );
+  return json(error.body, error.status);
 }
 
 /** A file answer; `filename` makes the browser offer to save it (Content-Disposition). */
@@ -77,10 +88,6 @@ export class HttpError extends Error {
     this.error = error;
     this.headers = headers;
   }
-}
-
-export function httpError<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): HttpError {
-  return new HttpError(apiError(code, ...args));
 }
 
 const escapes: Record<string, string> = {

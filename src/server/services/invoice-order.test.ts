@@ -6,9 +6,9 @@ import { BillingDetailsTable } from "../db/invoices.ts";
 import { Users } from "../db/users.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
 import { loadAccount } from "./account.ts";
+import { priceForAccount } from "./account-pricing.ts";
 import { invoiceOrder } from "./invoices.ts";
 import { buildOrder } from "./orders.ts";
-import { quoteFor } from "./quotes.ts";
 
 describe("a purchase's invoice", () => {
   let server: TestServer;
@@ -34,7 +34,7 @@ describe("a purchase's invoice", () => {
     });
     await deps.db.transaction((tx) => BillingDetailsTable.put(tx, details("Priced GmbH", "P-1")));
     const account = await loadAccount(deps.db, deps.catalog, user, deps.clock.now());
-    const priced = quoteFor(deps.catalog, account, {
+    const priced = priceForAccount(deps.catalog, account, {
       targetProduct: "single_export_hd",
       sellerCountry: deps.config.seller.country,
     });

@@ -25,7 +25,7 @@ import { Orders } from "../db/orders.ts";
 import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
 import type { Account } from "./account.ts";
-import type { Quote } from "./quotes.ts";
+import type { AccountPricing } from "./account-pricing.ts";
 import { fateOf } from "./teams.ts";
 
 export type Payment = {
@@ -45,7 +45,7 @@ function productName(catalog: Catalog, code: string): string {
 export function buildOrder(
   catalog: Catalog,
   account: Account,
-  quote: Quote,
+  quote: AccountPricing,
   input: { code: string; addOns: readonly string[] },
   payment: Payment,
   now: number,

@@ -27,12 +27,12 @@ import {
 } from "../payments/paypal-client.ts";
 import type { Account } from "./account.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
+import { type AccountPricing, priceForAccount } from "./account-pricing.ts";
 import { numberAfterCommit } from "./invoice-numbering.ts";
 import { invoiceOrder, taxLocationFor } from "./invoices.ts";
 import { applyOrder, buildOrder } from "./orders.ts";
 import { ensurePaypalPlan } from "./paypal-plans.ts";
 import { endStray } from "./paypal-strays.ts";
-import { type Quote, quoteFor } from "./quotes.ts";
 
 export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer" | "config"> & {
   paypal: PaypalClient;
@@ -47,7 +47,7 @@ export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mai
 export function termsOf(
   catalog: Catalog,
   account: Account,
-  quote: Quote,
+  quote: AccountPricing,
   input: {
     plan: PlanEntry;
     addOns: readonly string[];
@@ -163,8 +163,8 @@ export function approvedQuote(
   account: Account,
   approval: PaypalApproval,
   sellerCountry: string,
-): Quote | null {
-  const priced = quoteFor(catalog, account, {
+): AccountPricing | null {
+  const priced = priceForAccount(catalog, account, {
     targetProduct: approval.productCode,
     seats: approval.seats,
     addOns: approval.addOns,

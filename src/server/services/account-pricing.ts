@@ -1,6 +1,7 @@
 // The order summary of an account: the pricing module's orderSummary with the account's current
 // subscription (for proration), its location (for tax), price set and coupon. The upgrade call
-// charges exactly this summary's total.
+// charges exactly this summary's total. Named AccountPricing, not Quote: a Quote is the pricing
+// module's (domain/pricing/quote.ts), and a school's seat-band quote is the quote page's.
 
 import {
   classifyPlanChange,
@@ -32,7 +33,7 @@ import {
 import type { Account } from "./account.ts";
 import { taxLocationFor } from "./invoices.ts";
 
-export type QuoteInput = {
+export type AccountPricingInput = {
   targetProduct: string;
   seats?: number | undefined;
   addOns?: readonly string[] | undefined;
@@ -62,8 +63,8 @@ export function pricingError(error: PricingError): ApiError<PricingApiCode> {
   return { status: API_ERRORS[code].status, body: { message: error.message, error_code: code } };
 }
 
-/** Every code a quote can be refused with. */
-export type QuoteErrorCode =
+/** Every code an account's pricing can be refused with. */
+export type PricingRefusalCode =
   | PricingApiCode
   | "invalid_request"
   | "unknown_product"
@@ -110,7 +111,7 @@ function addressError(account: Account): ApiError<"invalid_request"> | null {
   };
 }
 
-export type Quote = {
+export type AccountPricing = {
   summary: OrderSummary;
   kind: ProductKind;
   seats: number;
@@ -124,11 +125,11 @@ export type Quote = {
   startsAt: number | null;
 };
 
-export function quoteFor(
+export function priceForAccount(
   catalog: Catalog,
   account: Account,
-  input: QuoteInput,
-): { ok: true; quote: Quote } | { ok: false; error: ApiError<QuoteErrorCode> } {
+  input: AccountPricingInput,
+): { ok: true; quote: AccountPricing } | { ok: false; error: ApiError<PricingRefusalCode> } {
   const kind = productKind(catalog, input.targetProduct);
   if (kind === null) return { ok: false, error: apiError("unknown_product", input.targetProduct) };
   const address = addressError(account);
@@ -221,7 +222,7 @@ export function quoteFor(
 export function renewalAfter(
   catalog: Catalog,
   account: Account,
-  quote: Quote,
+  quote: AccountPricing,
   input: { targetProduct: string; addOns?: readonly string[] | undefined; sellerCountry: string },
 ): NextRenewal | null {
   const plan = catalog.plans.find((p) => p.code === input.targetProduct);
