@@ -2,7 +2,6 @@
 // the browser's contract: PayPal posts its own JSON, which is read as bytes and passed on
 // unchanged for verification. 404 on a server without PAYPAL_*.
 import { MAX_BODY_BYTES } from "../../contract/common.ts";
-import { apiError } from "../../domain/errors/api-errors.ts";
 import { readBody } from "../http/body.ts";
 import { fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";

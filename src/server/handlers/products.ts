@@ -1,7 +1,6 @@
 // Products, plan options and the order summary.
 import { api } from "../../contract/index.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
-import { apiError } from "../../domain/errors/api-errors.ts";
 import { taxName } from "../../domain/pricing/index.ts";
 import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
