@@ -42,7 +42,7 @@ import { priceRenewal, recordPaidRenewal, renewalOrder } from "./paid-renewal.ts
 import { endStray, refundStraySale } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
 import { planChangeOfRefund, recordRefund } from "./refunds.ts";
-import { billingState } from "./renewals.ts";
+import { billingState } from "./subscription-end.ts";
 
 /** What applying an event needs (a kept event is applied without a delivery to verify). */
 export type WebhookDeps = Pick<
