@@ -7,8 +7,8 @@ import { api } from "../contract/index.ts";
 import { Instances, Invites } from "./db/instances.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
 import { Users } from "./db/users.ts";
-import { refundStripeOrder } from "./payments/stripe-reconcile.ts";
 import { StripeFake } from "./payments/testing/stripe-fake.ts";
+import { refundStripeOrder } from "./services/stripe-reconcile.ts";
 import { newKey, type TestClient, type TestServer } from "./testing/harness.ts";
 import { fakeStripeClient, startStripeServer, stopStripeServer } from "./testing/stripe-server.ts";
 

@@ -12,9 +12,9 @@ import { Renewals } from "./db/renewals.ts";
 import { Subscriptions } from "./db/subscriptions.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import { stripeClient } from "./payments/stripe.ts";
-import { reconcileStripe } from "./payments/stripe-reconcile.ts";
 import { StripeFake } from "./payments/testing/stripe-fake.ts";
 import { RenewalWorker } from "./services/renewals.ts";
+import { reconcileStripe } from "./services/stripe-reconcile.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./testing/harness.ts";
 import { fakeStripeClient, startStripeServer, stopStripeServer } from "./testing/stripe-server.ts";
 

@@ -1,7 +1,7 @@
 // Provider webhooks: POST /api/5/webhooks/stripe (src/contract/webhooks.ts). Called by Stripe,
 // not by a browser: no session, no same-origin check (app.ts exempts /api/5/webhooks/), the raw
 // body read once (the signature covers its bytes), bounded in size (WEBHOOK_MAX_BYTES) and rate
-// (webhookPerIp). What an event does is payments/stripe-webhooks.ts'.
+// (webhookPerIp). What an event does is services/stripe-webhooks.ts'.
 
 import type Stripe from "stripe";
 import { webhooks } from "../../contract/webhooks.ts";
@@ -9,7 +9,7 @@ import type { Routes } from "../app.ts";
 import { readBody } from "../http/body.ts";
 import { fail, json } from "../http/reply.ts";
 import { stripeClient } from "../payments/stripe.ts";
-import { handleStripeWebhook } from "../payments/stripe-webhooks.ts";
+import { handleStripeWebhook } from "../services/stripe-webhooks.ts";
 
 /** Stripe's events are a few KB; its largest objects stay well under this. */
 export const WEBHOOK_MAX_BYTES = 256 * 1024;
