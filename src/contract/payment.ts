@@ -13,6 +13,8 @@ export const SandboxTokenRequest = z.object({
   cvc: z.string().regex(/^\d{3,4}$/, { message: "must be 3 or 4 digits" }),
   postalCode: z.string().trim().min(1).max(12),
 });
+/** A test card as the sandbox's card form sends it (the card-token store). */
+export type SandboxCard = z.input<typeof SandboxTokenRequest>;
 export const CardSummary = z.object({
   brand: z.string(),
   last4: z.string().length(4),

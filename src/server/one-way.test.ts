@@ -36,6 +36,15 @@ describe("one way per thing in the server", () => {
     expect(read("server/services/purchase.ts")).toMatch(/PurchaseTerms = Pick<\s*Purchase,/);
   });
 
+  it("the billing details and the sandbox card bodies are the contract's types, not copies", () => {
+    const copies = [...sources("stores"), ...sources("islands"), ...sources("client")].filter((f) =>
+      /type (BillingDetailsInput|SandboxCard) = \{/.test(read(f)),
+    );
+    expect(copies).toEqual([]);
+    expect(read("contract/invoices.ts")).toMatch(/BillingDetailsBody = z\.input</);
+    expect(read("contract/payment.ts")).toMatch(/SandboxCard = z\.input</);
+  });
+
   it("purchase pricing and eligibility are a service's, and no handler imports another", () => {
     expect(read("server/services/purchase.ts")).toMatch(/export function pricePurchase/);
     const imports = sources("server/handlers").filter(
