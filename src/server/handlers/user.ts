@@ -16,10 +16,10 @@ import { Users } from "../db/users.ts";
 import { fail, json } from "../http/reply.ts";
 import { ownOrigins } from "../http/security.ts";
 import type { Routes } from "../routing.ts";
+import { convertToFree, disbandInstance } from "../services/account-moves.ts";
 import { confirmEmailChange, requestEmailChange } from "../services/email-change.ts";
 import { codeHash, EMAIL_CODE_MAX_ATTEMPTS, sendEmailCode } from "../services/emails.ts";
 import { isGdprCountry, locationOf } from "../services/location.ts";
-import { convertToFree, disbandInstance } from "../services/orders.ts";
 import { endSession } from "../services/sessions.ts";
 import {
   anyStopped,
