@@ -42,7 +42,7 @@ export function providerFailure(failure: ProviderFailure | ActionRequired): Outc
       }
       return fail(cardError(failure.code));
     case "invalid":
-      return fail(apiError("invalid_card", failure.message));
+      return fail("invalid_card", failure.message);
     case "unknown":
       return { ...fail("payment_pending"), store: false };
     case "action": {
@@ -135,7 +135,7 @@ const EXPIRED_PROBLEM = "This card has expired: check the date, or use another c
 
 /** A card refused for what was typed: the form says so beside the field, not "declined". */
 function invalidCard(detail: string, path: string, message: string) {
-  return fail(apiError("invalid_card", detail), [{ path, message }]);
+  return fail(apiError("invalid_card", detail), { fields: [{ path, message }] });
 }
 
 export function paymentRoutes(routes: Routes): void {

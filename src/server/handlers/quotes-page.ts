@@ -5,11 +5,12 @@ import { printableQuote } from "../../domain/invoices/quote-document.ts";
 import { seatQuotePrice } from "../../domain/pricing/seat-quote.ts";
 import { seatStructureFor } from "../../domain/pricing/seats.ts";
 import type { Routes } from "../app.ts";
-import { type Ctx, tooManyAttempts } from "../context.ts";
+import type { Ctx } from "../context.ts";
 import { escapeHtml, file, html } from "../http/reply.ts";
 import { printableHtml } from "../invoices/html.ts";
 import { boundedQuotePdfs } from "../invoices/quote-pdfs.ts";
 import { sellerParty } from "../services/invoices.ts";
+import { rateLimited } from "./helpers.ts";
 
 /** The PDF renderer (pdf-lib and its fonts) loads on the first download, not at start-up. */
 const pdfRenderer = () => import("../invoices/pdf.ts");
@@ -73,7 +74,7 @@ export function quotePageRoutes(routes: Routes): void {
     const quote = schoolQuoteFor(ctx);
     if (!quote.ok) return html(form(quote.message, quote.seatsText), 400);
     const rendering = quotePdf(quote.printable, { author: ctx.app.config.seller.name });
-    if (!rendering) throw tooManyAttempts(1);
+    if (!rendering) return rateLimited(1);
     const bytes = await rendering;
     return file(
       bytes,

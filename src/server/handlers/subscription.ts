@@ -151,18 +151,18 @@ export function subscriptionRoutes(routes: Routes): void {
   routes.api(api.address, async (ctx, { user, body }) => {
     const state = body.country === "US" ? (body.state ?? null) : null;
     if (state !== null && !isUsState(state)) {
-      return fail(apiError("invalid_request", "state must be a US state code such as CA"), [
-        { path: "state", message: "Choose a US state from the list." },
-      ]);
+      return fail(apiError("invalid_request", "state must be a US state code such as CA"), {
+        fields: [{ path: "state", message: "Choose a US state from the list." }],
+      });
     }
     // A US address needs its state, one its ZIP code agrees with (issue 33, item 6): without it
     // the sales tax would be the "state unknown" rate, or another state's.
     const usProblem =
       body.country === "US" ? usAddressProblem(body, (code) => US_STATES[code] ?? code) : null;
     if (usProblem !== null) {
-      return fail(apiError("invalid_request", usProblem.field), [
-        { path: usProblem.field, message: usProblem.message },
-      ]);
+      return fail(apiError("invalid_request", usProblem.field), {
+        fields: [{ path: usProblem.field, message: usProblem.message }],
+      });
     }
     await ctx.app.db.transaction((tx) =>
       Users.update(tx, user.id, {

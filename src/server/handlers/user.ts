@@ -7,7 +7,6 @@ import { apiError } from "../../domain/errors/api-errors.ts";
 import { planPrice } from "../../domain/pricing/index.ts";
 import { admitSignIn } from "../auth/sign-in-limits.ts";
 import type { Ctx } from "../context.ts";
-import { tooManyAttempts } from "../context.ts";
 import { isUniqueViolation } from "../db/db.ts";
 import { Instances } from "../db/instances.ts";
 import { Events } from "../db/outbox.ts";
@@ -28,7 +27,7 @@ import {
   stopRecurringBilling,
 } from "../services/stop-billing.ts";
 import { contextView, priceSetOf, userInfoView } from "../services/views.ts";
-import { accountOf } from "./helpers.ts";
+import { accountOf, rateLimited } from "./helpers.ts";
 
 const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{1,62}$/;
 
@@ -144,7 +143,7 @@ export function userRoutes(routes: Routes): void {
       // cannot move the account, nor learn which addresses have accounts, nor mail codes.
       if (!body.currentPassword) return fail("current_password_required");
       const permit = await admitSignIn(limiter, user.email, ctx.ip);
-      if (!permit.ok) throw tooManyAttempts(permit.retryAfterSeconds);
+      if (!permit.ok) return rateLimited(permit.retryAfterSeconds);
       let ok: boolean;
       try {
         ok = await passwords.verify(body.currentPassword, user.passwordHash);

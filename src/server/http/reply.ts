@@ -30,17 +30,20 @@ export function json<T>(body: T, status = 200, headers?: Headers): JsonReply<T> 
 
 /**
  * The one way a handler refuses: `return fail("code", ...args)` for a catalogue error, or
- * `return fail(error, fields)` for one built already (a pricing refusal) or with the fields to
- * fix. The answer is a reply and, as it is, an idempotent call's Outcome (stored under the key
- * like any answer; a "not now" one adds `store: false`).
+ * `return fail(error, { fields, headers })` for one built already (a pricing refusal), with the
+ * fields to fix or headers (Retry-After). The answer is a reply and, as it is, an idempotent
+ * call's Outcome (stored under the key like any answer; a "not now" one adds `store: false`).
  */
 export function fail<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): ErrorReply<C>;
-export function fail<C extends string>(error: ApiError<C>, fields?: FieldProblem[]): ErrorReply<C>;
+export function fail<C extends string>(
+  error: ApiError<C>,
+  extra?: { fields?: FieldProblem[]; headers?: Headers },
+): ErrorReply<C>;
 export function fail(codeOrError: ApiErrorCode | ApiError, ...args: unknown[]): ErrorReply<string> {
   if (typeof codeOrError !== "string") {
-    const fields = args[0] as FieldProblem[] | undefined;
-    const body = fields ? { ...codeOrError.body, fields } : codeOrError.body;
-    return json(body, codeOrError.status);
+    const extra = args[0] as { fields?: FieldProblem[]; headers?: Headers } | undefined;
+    const body = extra?.fields ? { ...codeOrError.body, fields: extra.fields } : codeOrError.body;
+    return json(body, codeOrError.status, extra?.headers);
   }
   const error = (apiError as (code: ApiErrorCode, ...rest: unknown[]) => ApiError)(
     codeOrError,
