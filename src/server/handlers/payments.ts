@@ -72,7 +72,7 @@ export function providerFailure(failure: ProviderFailure | ActionRequired): Outc
 function scheduleDowngrade(
   ctx: Ctx,
   account: Account,
-  quote: AccountPricing,
+  pricing: AccountPricing,
   input: { code: string; addOns: readonly string[]; startsAt: number },
 ): Outcome {
   const { catalog } = ctx.app;
@@ -92,15 +92,15 @@ function scheduleDowngrade(
       paymentProcessor: account.sub.paymentProcessor === "paypal" ? "paypal" : "cc",
       scheduledChange: {
         productCode,
-        seats: quote.seats,
+        seats: pricing.seats,
         effectiveDate: input.startsAt,
-        total: quote.summary.total,
+        total: pricing.summary.total,
       },
     },
     commit: async (tx) => {
       await Subscriptions.update(tx, account.user.id, {
         pendingProductCode: productCode,
-        pendingSeats: quote.seats,
+        pendingSeats: pricing.seats,
         pendingAt: input.startsAt,
         updatedAt: now,
       });
@@ -108,7 +108,7 @@ function scheduleDowngrade(
         kind: "plan_change",
         name: "downgrade_scheduled",
         userId: account.user.id,
-        payload: { from: account.sub.productCode, to: productCode, seats: quote.seats },
+        payload: { from: account.sub.productCode, to: productCode, seats: pricing.seats },
         now,
       });
     },
@@ -205,24 +205,24 @@ export function paymentRoutes(routes: Routes): void {
     const account = locked ?? (await accountOf(ctx, user));
     const priced = pricePurchase(ctx.app.catalog, account, body, ctx.app.config.seller.country);
     if (!priced.ok) return fail(priced.error);
-    const { code, pricing: quote } = priced;
-    const { summary } = quote;
+    const { code, pricing } = priced;
+    const { summary } = pricing;
     // A plan change of a PayPal subscriber (PayPal's API) is a new PayPal subscription that
     // replaces the old one (services/paypal-subscriptions.ts): a card charge here would leave
     // PayPal billing the old plan. (A one-off export is no plan change.)
     if (
       ctx.app.paypal &&
-      quote.kind !== "one_off" &&
+      pricing.kind !== "one_off" &&
       account.sub.paymentProcessor === "paypal" &&
       account.orderState === "automatic" &&
       user.paypalSubscriptionId
     )
       return fail("paypal_change_not_supported");
-    if (quote.change === "downgrade" && quote.startsAt !== null) {
-      return scheduleDowngrade(ctx, account, quote, {
+    if (pricing.change === "downgrade" && pricing.startsAt !== null) {
+      return scheduleDowngrade(ctx, account, pricing, {
         code,
         addOns: body.addOns ?? [],
-        startsAt: quote.startsAt,
+        startsAt: pricing.startsAt,
       });
     }
     if (summary.total > 0 && !user.paymentCustomer) return fail("no_payment_method");
@@ -242,7 +242,7 @@ export function paymentRoutes(routes: Routes): void {
         customerId: user.paymentCustomer,
         paymentMethodId: user.paymentMethod,
         amount: summary.total,
-        description: `${code} × ${quote.seats}`,
+        description: `${code} × ${pricing.seats}`,
         idempotencyKey: orderKey,
         orderKey,
         offSession: false,
@@ -282,7 +282,7 @@ export function paymentRoutes(routes: Routes): void {
     const order = buildOrder(
       ctx.app.catalog,
       account,
-      quote,
+      pricing,
       { code, addOns: body.addOns ?? [] },
       { processor: "cc", chargeRef, idempotencyKey: key },
       now,

@@ -25,7 +25,7 @@ import { numberAfterCommit } from "../services/invoice-numbering.ts";
 import { invoiceOrder } from "../services/invoices.ts";
 import { applyOrder, buildOrder } from "../services/orders.ts";
 import {
-  approvedQuote,
+  approvedPricing,
   confirmApproval,
   planIdFor,
   termsOf,
@@ -121,7 +121,7 @@ type PaypalBody = z.output<typeof api.paypalSubscription.body>;
 function createdApproval(
   id: string,
   user: User,
-  { code, pricing: quote }: Pick<PricedPurchase, "code" | "pricing">,
+  { code, pricing }: Pick<PricedPurchase, "code" | "pricing">,
   body: { addOns?: string[] | undefined },
   returnUrl: string,
   createdAt: number,
@@ -131,10 +131,10 @@ function createdApproval(
     id,
     userId: user.id,
     productCode: code,
-    seats: quote.seats,
+    seats: pricing.seats,
     addOns: body.addOns ?? [],
-    coupon: quote.coupon,
-    total: quote.summary.total,
+    coupon: pricing.coupon,
+    total: pricing.summary.total,
     returnUrl,
     state: "created",
     orderId: null,
@@ -199,22 +199,22 @@ async function paypalApi(
   const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
   const priced = pricePurchase(ctx.app.catalog, account, body, ctx.app.config.seller.country);
   if (!priced.ok) return fail(priced.error);
-  const { code, pricing: quote } = priced;
-  if (quote.change === "downgrade") return fail("downgrade_needs_no_payment");
+  const { code, pricing } = priced;
+  if (pricing.change === "downgrade") return fail("downgrade_needs_no_payment");
   const plan = ctx.app.catalog.plans.find((p) => p.code === code);
   if (!plan) return fail("paypal_subscriptions_only");
   // Seats or essentials added to a running period renew with it, which a new PayPal subscription
   // (billed from today) cannot do: refused, with the reason (decision 0041).
-  if (quote.change === "addition") return fail("paypal_change_not_supported");
+  if (pricing.change === "addition") return fail("paypal_change_not_supported");
   const now = ctx.now();
   const terms = termsOf(
     ctx.app.catalog,
     account,
-    quote,
+    pricing,
     {
       plan,
       addOns: body.addOns ?? [],
-      coupon: quote.coupon,
+      coupon: pricing.coupon,
       sellerCountry: ctx.app.config.seller.country,
     },
     now,
@@ -234,7 +234,7 @@ async function paypalApi(
       success: true,
       approvalId: id,
       approvalUrl: returnUrl,
-      paypal: handOff(plan, code, quote.summary.total, account.tier),
+      paypal: handOff(plan, code, pricing.summary.total, account.tier),
       subscription: {
         planId,
         quantity: terms.quantity,
@@ -245,7 +245,7 @@ async function paypalApi(
     commit: (tx) =>
       PaypalApprovals.insert(
         tx,
-        createdApproval(id, user, { code, pricing: quote }, body, returnUrl, now, {
+        createdApproval(id, user, { code, pricing }, body, returnUrl, now, {
           planId,
           quantity: terms.quantity,
           firstUnitCents: terms.firstUnitCents,
@@ -268,16 +268,16 @@ export function paypalRoutes(routes: Routes): void {
     const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
     const priced = pricePurchase(ctx.app.catalog, account, body, ctx.app.config.seller.country);
     if (!priced.ok) return fail(priced.error);
-    const { code, pricing: quote } = priced;
+    const { code, pricing } = priced;
     // A downgrade charges nothing now (payments.ts schedules it through the upgrade call).
-    if (quote.change === "downgrade") return fail("downgrade_needs_no_payment");
+    if (pricing.change === "downgrade") return fail("downgrade_needs_no_payment");
     const plan = ctx.app.catalog.plans.find((p) => p.code === code);
     const id = randomId("PAYID", 12);
     const answer = {
       success: true as const,
       approvalId: id,
       approvalUrl: `${PAYPAL_APPROVAL_PATH}?${new URLSearchParams({ id })}`,
-      paypal: handOff(plan, code, quote.summary.total, account.tier),
+      paypal: handOff(plan, code, pricing.summary.total, account.tier),
     };
     return {
       status: 200,
@@ -285,7 +285,7 @@ export function paypalRoutes(routes: Routes): void {
       commit: (tx) =>
         PaypalApprovals.insert(
           tx,
-          createdApproval(id, user, { code, pricing: quote }, body, returnUrl, ctx.now(), null),
+          createdApproval(id, user, { code, pricing }, body, returnUrl, ctx.now(), null),
         ),
     };
   });
@@ -348,18 +348,18 @@ export function paypalRoutes(routes: Routes): void {
       // The account is priced again under its lock (services/account-lock.ts): between the
       // subscription call and this click the account may have bought something else.
       const outcome = await withAccountLock(ctx, approval.userId, async ({ user, account }) => {
-        const quote = approvedQuote(catalog, account, approval, ctx.app.config.seller.country);
+        const pricing = approvedPricing(catalog, account, approval, ctx.app.config.seller.country);
         // PayPal charges what the customer approved; a different price now charges nothing.
-        if (quote === null) {
+        if (pricing === null) {
           await db.transaction((tx) => PaypalApprovals.settle(tx, id, "price_changed", null));
           return { state: "price_changed", orderId: "", numbering: null };
         }
         const now = ctx.now();
-        const { summary } = quote;
+        const { summary } = pricing;
         const order = buildOrder(
           catalog,
           account,
-          quote,
+          pricing,
           { code: approval.productCode, addOns: approval.addOns },
           { processor: "paypal", chargeRef: `PAYPAL-${approval.id}`, idempotencyKey: approval.id },
           now,

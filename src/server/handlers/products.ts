@@ -85,8 +85,8 @@ export function productRoutes(routes: Routes): void {
       sellerCountry: ctx.app.config.seller.country,
     });
     if (!priced.ok) return fail(priced.error);
-    const { summary, seats, change, startsAt } = priced.quote;
-    const renewal = renewalAfter(ctx.app.catalog, account, priced.quote, {
+    const { summary, seats, change, startsAt } = priced.pricing;
+    const renewal = renewalAfter(ctx.app.catalog, account, priced.pricing, {
       targetProduct,
       addOns: body.addOns,
       sellerCountry: ctx.app.config.seller.country,

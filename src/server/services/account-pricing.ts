@@ -129,7 +129,7 @@ export function priceForAccount(
   catalog: Catalog,
   account: Account,
   input: AccountPricingInput,
-): { ok: true; quote: AccountPricing } | { ok: false; error: ApiError<PricingRefusalCode> } {
+): { ok: true; pricing: AccountPricing } | { ok: false; error: ApiError<PricingRefusalCode> } {
   const kind = productKind(catalog, input.targetProduct);
   if (kind === null) return { ok: false, error: apiError("unknown_product", input.targetProduct) };
   const address = addressError(account);
@@ -183,7 +183,14 @@ export function priceForAccount(
       // Seats or essentials for the rest of the running period: it renews on its own date.
       return {
         ok: true,
-        quote: { summary: result.summary, kind, seats, coupon, change: "addition", startsAt: null },
+        pricing: {
+          summary: result.summary,
+          kind,
+          seats,
+          coupon,
+          change: "addition",
+          startsAt: null,
+        },
       };
     }
     change = classifyPlanChange({
@@ -211,41 +218,41 @@ export function priceForAccount(
       startsAt = current.periodEnd;
     }
   }
-  return { ok: true, quote: { summary: result.summary, kind, seats, coupon, change, startsAt } };
+  return { ok: true, pricing: { summary: result.summary, kind, seats, coupon, change, startsAt } };
 }
 
 /**
- * The next renewal once `quote` is bought (issue 33, item 9): priced by nextRenewal with what
+ * The next renewal once `pricing` is bought (issue 33, item 9): priced by nextRenewal with what
  * the purchase records (services/orders.ts), so the summary names the amount the account page,
  * the completed page and the renewal charge name. Null for what does not renew.
  */
 export function renewalAfter(
   catalog: Catalog,
   account: Account,
-  quote: AccountPricing,
+  pricing: AccountPricing,
   input: { targetProduct: string; addOns?: readonly string[] | undefined; sellerCountry: string },
 ): NextRenewal | null {
   const plan = catalog.plans.find((p) => p.code === input.targetProduct);
-  if (quote.kind !== "plan" || plan === undefined || !plan.recurring) return null;
+  if (pricing.kind !== "plan" || plan === undefined || !plan.recurring) return null;
   const { sub, user } = account;
   const productCode = resultingProduct(catalog, plan, input.addOns ?? []);
   const months = plan.validMonths ?? plan.termDuration;
   const now = account.now;
-  const addition = quote.summary.addition;
+  const addition = pricing.summary.addition;
   const priceGroup = user.priceTestingGroupValue;
-  const start = quote.startsAt ?? now;
+  const start = pricing.startsAt ?? now;
   return nextRenewal(catalog, {
     productCode,
     orderState: "automatic",
-    seats: quote.seats,
+    seats: pricing.seats,
     orderEnd: addition ? addition.periodEnd : addMonthsClamped(start, months),
     pendingProductCode: null,
     pendingSeats: null,
     priceGroup,
     recurringCampaign: addition
       ? sub.recurringCampaign
-      : quote.startsAt === null
-        ? recurringCampaignOf(catalog, { productCode, atMs: now, coupon: quote.coupon })
+      : pricing.startsAt === null
+        ? recurringCampaignOf(catalog, { productCode, atMs: now, coupon: pricing.coupon })
         : null,
     priceBasis:
       addition && productCode === sub.productCode && sub.priceBasis

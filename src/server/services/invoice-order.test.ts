@@ -42,7 +42,7 @@ describe("a purchase's invoice", () => {
     const order = buildOrder(
       deps.catalog,
       account,
-      priced.quote,
+      priced.pricing,
       { code: "single_export_hd", addOns: [] },
       { processor: "cc", chargeRef: "ch_priced", idempotencyKey: "priced-1" },
       deps.clock.now(),
@@ -50,7 +50,7 @@ describe("a purchase's invoice", () => {
     // Saved between the quote and the commit.
     await deps.db.transaction((tx) => BillingDetailsTable.put(tx, details("Later Ltd", "L-2")));
     await deps.db.transaction((tx) =>
-      invoiceOrder(tx, deps, { order, summary: priced.quote.summary, account }),
+      invoiceOrder(tx, deps, { order, summary: priced.pricing.summary, account }),
     );
     const waiting = await deps.db.get<{ document: string }>(
       "SELECT document FROM waiting_invoices WHERE order_id = ?",

@@ -43,13 +43,13 @@ function productName(catalog: Catalog, code: string): string {
 export function buildOrder(
   catalog: Catalog,
   account: Account,
-  quote: AccountPricing,
+  pricing: AccountPricing,
   input: { code: string; addOns: readonly string[] },
   payment: Payment,
   now: number,
 ): Order {
   const plan = catalog.plans.find((p) => p.code === input.code) ?? null;
-  const { summary } = quote;
+  const { summary } = pricing;
   const months = plan ? (plan.validMonths ?? plan.termDuration) : 0;
   return {
     id: randomId("ord"),
@@ -57,7 +57,7 @@ export function buildOrder(
     kind: plan ? "plan" : "one_off",
     productCode: plan ? resultingProduct(catalog, plan, input.addOns) : input.code,
     productName: productName(catalog, input.code),
-    seats: quote.seats,
+    seats: pricing.seats,
     addOns: [...input.addOns],
     subTotal: summary.subTotal,
     salesTax: summary.salesTax,
@@ -80,7 +80,7 @@ export function buildOrder(
         ? addMonthsClamped(now, months)
         : now,
     termMonths: plan ? plan.termDuration : 0,
-    coupon: quote.coupon,
+    coupon: pricing.coupon,
     idempotencyKey: payment.idempotencyKey,
     createdAt: now,
     ...pricedWith(catalog, account.user.priceTestingGroupValue),

@@ -63,8 +63,8 @@ export function pricePurchase(
     sellerCountry,
   });
   if (!priced.ok) return priced;
-  if (body.expectedTotal !== undefined && body.expectedTotal !== priced.quote.summary.total) {
+  if (body.expectedTotal !== undefined && body.expectedTotal !== priced.pricing.summary.total) {
     return { ok: false, error: apiError("price_changed") };
   }
-  return { ok: true, code, pricing: priced.quote };
+  return { ok: true, code, pricing: priced.pricing };
 }
