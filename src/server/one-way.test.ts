@@ -67,6 +67,7 @@ describe("one way per thing in the server", () => {
     const files = [
       "server/handlers/payments.ts",
       "server/handlers/subscription.ts",
+      "server/handlers/paypal.ts",
       "server/services/renewals.ts",
       "server/payments/stripe.ts",
       "server/services/paypal-webhooks.ts",

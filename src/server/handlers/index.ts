@@ -8,6 +8,7 @@ import { invoiceRoutes } from "./invoices.ts";
 import { paymentProviderRoutes } from "./payment-providers.ts";
 import { paymentRoutes } from "./payments.ts";
 import { paypalRoutes } from "./paypal.ts";
+import { paypalApprovalRoutes } from "./paypal-approval.ts";
 import { paypalWebhookRoutes } from "./paypal-webhooks.ts";
 import { productRoutes } from "./products.ts";
 import { quotePageRoutes } from "./quotes-page.ts";
@@ -25,6 +26,7 @@ export function registerRoutes(routes: Routes): void {
   subscriptionRoutes(routes);
   paymentProviderRoutes(routes);
   paypalRoutes(routes);
+  paypalApprovalRoutes(routes);
   sandboxAuthenticationRoutes(routes);
   renewalPaymentRoutes(routes);
   webhookRoutes(routes);

@@ -34,6 +34,12 @@ import { applyOrder, buildOrder } from "./orders.ts";
 import { ensurePaypalPlan } from "./paypal-plans.ts";
 import { endStray } from "./paypal-strays.ts";
 
+/**
+ * The sandbox's stand-in for PayPal's approval page (handlers/paypal-approval.ts): where the
+ * subscription call sends the customer when the server has no PAYPAL_*.
+ */
+export const PAYPAL_APPROVAL_PATH = "/dev/paypal/approve";
+
 export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer" | "config"> & {
   paypal: PaypalClient;
 };
