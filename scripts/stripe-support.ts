@@ -4,7 +4,7 @@
 //   npm run refund-order -- <orderId> [cents]   refund an order (all that is left, or cents),
 //                                               recorded on the order as a dashboard refund is
 //   npm run reconcile-payments -- [hours]       settle payments and orders of the last hours
-//                                               (default 48): see payments/stripe-reconcile.ts
+//                                               (default 48): see services/stripe-reconcile.ts
 //
 // On SQLite (DATA_DIR) run them while the server is stopped: one process at a time opens a data
 // folder. On PostgreSQL (DATABASE_URL) they run beside the servers.
@@ -17,7 +17,7 @@ import { consoleLogger } from "../src/server/log.ts";
 import { Mailer } from "../src/server/mail/mailer.ts";
 import { openDatabase } from "../src/server/main.ts";
 import { stripeClient } from "../src/server/payments/stripe.ts";
-import { reconcileStripe, refundStripeOrder } from "../src/server/payments/stripe-reconcile.ts";
+import { reconcileStripe, refundStripeOrder } from "../src/server/services/stripe-reconcile.ts";
 
 async function main(command: string | undefined, args: string[]): Promise<number> {
   const parsed = getConfig(process.env);

@@ -29,7 +29,7 @@ const NoBody = z.object({}).optional();
 // Codes that several calls share (the generic ones are added by `withSchemas()`).
 /** Calls that change an account hold its lock (src/server/services/account-lock.ts). */
 const ACCOUNT_CHANGE_ERRORS = ["not_authenticated", "account_busy"] as const;
-/** Refusals of the order summary (src/server/services/quotes.ts and the pricing module). */
+/** Refusals of the order summary (src/server/services/account-pricing.ts and the pricing module). */
 const QUOTE_ERRORS = [
   "unknown_product",
   "invalid_seats",
@@ -41,7 +41,7 @@ const QUOTE_ERRORS = [
   "already_subscribed",
   "education_email_required",
 ] as const;
-/** Who may buy on the web at all (assertCanPurchase in src/server/handlers/payments.ts). */
+/** Who may buy on the web at all (purchaseRefusal in src/server/services/purchase.ts). */
 const PURCHASER_ERRORS = ["blocked_domain", "upgrades_disabled", "managed_account"] as const;
 /** A plan or export purchase: priced like the summary, then checked against what was shown. */
 const PURCHASE_ERRORS = [

@@ -66,6 +66,8 @@ export const BillingDetailsRequest = z.object({
   reissue: z.boolean().optional(),
 });
 
+/** The billing details body as a caller writes it (the billing store). */
+export type BillingDetailsBody = z.input<typeof BillingDetailsRequest>;
 export const BillingDetailsResponse = z.object({
   organisation: z.string().nullable(),
   taxId: z.string().nullable(),

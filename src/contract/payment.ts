@@ -13,6 +13,8 @@ export const SandboxTokenRequest = z.object({
   cvc: z.string().regex(/^\d{3,4}$/, { message: "must be 3 or 4 digits" }),
   postalCode: z.string().trim().min(1).max(12),
 });
+/** A test card as the sandbox's card form sends it (the card-token store). */
+export type SandboxCard = z.input<typeof SandboxTokenRequest>;
 export const CardSummary = z.object({
   brand: z.string(),
   last4: z.string().length(4),
@@ -78,6 +80,12 @@ export const UpgradeRequest = z.object({
   /** The total the customer saw; when given and different, the call answers 409 price_changed. */
   expectedTotal: Cents.optional(),
 });
+/**
+ * The purchase body, the one type of it: as a caller writes it (the stores) and as the server
+ * reads it once the router validated it (the purchase service).
+ */
+export type PurchaseBody = z.input<typeof UpgradeRequest>;
+export type Purchase = z.output<typeof UpgradeRequest>;
 export const UpgradeResponse = z.object({
   success: z.literal(true),
   orderId: z.string(),

@@ -167,7 +167,7 @@ const EnvSchema = z
       .default(60),
     /**
      * How often (PAYMENTS=stripe) this server reconciles Stripe's payments with the orders
-     * (payments/stripe-reconcile.ts); 0 turns it off on this server.
+     * (services/stripe-reconcile.ts); 0 turns it off on this server.
      */
     RECONCILE_INTERVAL_SECONDS: z.coerce
       .number({ message: "must be a number of seconds" })

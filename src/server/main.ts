@@ -37,7 +37,6 @@ import { Mailer, type MailTransport } from "./mail/mailer.ts";
 import { createSmtpTransport } from "./mail/smtp-transport.ts";
 import { PaypalClient } from "./payments/paypal-client.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
-import { ReconcileSchedule } from "./payments/reconcile-schedule.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
 import { createStripeProvider, stripeClient } from "./payments/stripe.ts";
 import { PeriodicPass } from "./periodic-pass.ts";
@@ -46,6 +45,7 @@ import { IdempotencyService } from "./services/idempotency.ts";
 import { numberWaiting } from "./services/invoice-numbering.ts";
 import { sweepPaypalOrphans } from "./services/paypal-orphans.ts";
 import { describePlanSync, type PlanSyncReport, syncPaypalPlans } from "./services/paypal-plans.ts";
+import { ReconcileSchedule } from "./services/reconcile-schedule.ts";
 import { RenewalWorker } from "./services/renewals.ts";
 import { StartupError } from "./startup-error.ts";
 
@@ -120,7 +120,7 @@ export type RunningServer = {
   renewals: RenewalWorker | null;
   /** The start's PayPal plan sync (its report; null when off or when it failed: logged). */
   paypalPlans: Promise<PlanSyncReport | null>;
-  /** The scheduled reconciliation (payments/reconcile-schedule.ts), or null when it is off. */
+  /** The scheduled reconciliation (services/reconcile-schedule.ts), or null when it is off. */
   reconcile: ReconcileSchedule | null;
   close(): Promise<void>;
 };

@@ -4,23 +4,16 @@
 // Nothing here imports the checkout's store: the account page uses this too, and the checkout
 // prices its summary again itself once details are saved (AddressForm's onSaved).
 import { endpoints } from "../contract/endpoints.ts";
+import type { BillingDetailsBody } from "../contract/invoices.ts";
 import { api } from "./api.ts";
 import { operation } from "./operation.ts";
 import { loadProducts } from "./products.ts";
-
-export type BillingDetailsInput = {
-  organisation?: string;
-  taxId?: string;
-  street?: string;
-  city?: string;
-  reissue?: boolean;
-};
 
 export const loadBillingDetails = operation("billingDetails", () =>
   api().call(endpoints.billingDetails),
 );
 
-export const saveBillingDetails = operation("billingDetails", (input: BillingDetailsInput) =>
+export const saveBillingDetails = operation("billingDetails", (input: BillingDetailsBody) =>
   api().call(endpoints.saveBillingDetails, { body: input }),
 );
 

@@ -5,20 +5,13 @@
 // so the payment step shows the same section-8 words whichever provider refused the card.
 import type { ApiFailure } from "../client/client.ts";
 import { endpoints } from "../contract/endpoints.ts";
+import type { SandboxCard } from "../contract/payment.ts";
 import { api } from "./api.ts";
 
 export type CardToken = { ok: true; token: string } | { ok: false; error: ApiFailure };
 
 /** Makes the token of the card the person typed (or says why it cannot). */
 export type Tokenizer = () => Promise<CardToken>;
-
-export type SandboxCard = {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
-  postalCode: string;
-};
 
 export function sandboxTokenizer(card: SandboxCard): Tokenizer {
   return async () => {

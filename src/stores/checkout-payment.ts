@@ -9,18 +9,15 @@ import type { Tokenizer } from "./card-token.ts";
 import { ATTEMPT_KEY, patch, refreshSummary, storage, summaryInput } from "./checkout.ts";
 import { inHubFrame, postToHub } from "./hub.ts";
 import { operation } from "./operation.ts";
-import { $payment, pay, payWithPaypal, savePaymentToken } from "./payment.ts";
+import { $payment, type PurchaseInput, pay, payWithPaypal, savePaymentToken } from "./payment.ts";
 import { forgetPlans } from "./plans.ts";
 import { navigate } from "./router.ts";
 
 // ---- The attempt: one key per request, kept until the server settles it.
 
-type PurchaseRequest = {
-  product: { code: string };
-  seats?: number;
-  expectedTotal: number;
-};
-type Attempt = { key: string; request: PurchaseRequest };
+/** The purchase (the contract's body, payment.ts) as the checkout sends it: with the total it showed. */
+type AttemptRequest = PurchaseInput & { product: { code: string }; expectedTotal: number };
+type Attempt = { key: string; request: AttemptRequest };
 
 function readAttempt(): Attempt | null {
   const text = storage()?.getItem(ATTEMPT_KEY);
@@ -40,7 +37,7 @@ function writeAttempt(attempt: Attempt | null): void {
   else store.removeItem(ATTEMPT_KEY);
 }
 
-function attemptFor(request: PurchaseRequest): Attempt {
+function attemptFor(request: AttemptRequest): Attempt {
   const stored = readAttempt();
   if (stored && JSON.stringify(stored.request) === JSON.stringify(request)) return stored;
   const attempt = { key: newIdempotencyKey(), request };
@@ -48,11 +45,11 @@ function attemptFor(request: PurchaseRequest): Attempt {
   return attempt;
 }
 
-function currentRequest(): PurchaseRequest | null {
+function currentRequest(): AttemptRequest | null {
   const summary = $payment.get().orderSummary;
   const input = summaryInput();
   if (!summary || !input || summary.productCode !== input.targetProduct) return null;
-  const request: PurchaseRequest = {
+  const request: AttemptRequest = {
     product: { code: summary.productCode },
     expectedTotal: summary.total,
   };

@@ -4,6 +4,7 @@
 import { map } from "nanostores";
 import type { ApiFailure, ApiResult } from "../client/client.ts";
 import { endpoints } from "../contract/endpoints.ts";
+import type { PurchaseBody } from "../contract/payment.ts";
 import type { OrderSummaryAnswer } from "../contract/products.ts";
 import type { InvoiceSummary } from "../domain/account/invoice.ts";
 import { MESSAGES } from "../domain/errors/messages.ts";
@@ -51,13 +52,8 @@ function paymentError(error: ApiFailure): PaymentState["error"] {
   return { ...error, marker: newIdempotencyKey() };
 }
 
-export type PurchaseInput = {
-  product: { code?: string } | null | undefined;
-  seats?: number;
-  addOns?: string[];
-  coupon?: string;
-  expectedTotal?: number;
-};
+/** What the checkout asks to buy: the contract's purchase body (the store sets `newCart`). */
+export type PurchaseInput = Omit<PurchaseBody, "newCart">;
 
 /** Spec 5: an upgrade call without a product is refused here, with a warning and a report. */
 function missingProduct(): ApiResult<never> {

@@ -1,6 +1,6 @@
 // What each cancellation of issue 10 does and from when, in words, before the person confirms and
 // after (UX.md "Cancelling is as easy as buying"). Pure: the account's facts come in; the server
-// decides what really happens (src/server/handlers/payments.ts, user.ts), and these texts say what
+// decides what really happens (src/server/handlers/subscription.ts, user.ts), and these texts say what
 // it does: cancelling a subscription keeps the plan to the end of the paid period; converting to
 // free, closing a team and cancelling a trial take effect at once; Essentials stays to the end of
 // the period paid for, and the plan renews without it (issue 33, item 8).

@@ -5,11 +5,8 @@
 // details were saved before. On the account page it can also issue earlier invoices again.
 import { useStore } from "@nanostores/react";
 import { type SubmitEvent, useEffect } from "react";
-import {
-  type BillingDetailsInput,
-  loadBillingDetails,
-  saveBillingDetails,
-} from "../../stores/billing.ts";
+import type { BillingDetailsBody } from "../../contract/invoices.ts";
+import { loadBillingDetails, saveBillingDetails } from "../../stores/billing.ts";
 import { filledText } from "../forms/form-values.ts";
 import { Problem } from "../screens/Frame.tsx";
 
@@ -56,7 +53,7 @@ export function OrganisationSection({
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const input: BillingDetailsInput = {};
+    const input: BillingDetailsBody = {};
     for (const key of ["organisation", "taxId", "street", "city"] as const) {
       const value = filledText(form, key);
       if (value !== undefined) input[key] = value;

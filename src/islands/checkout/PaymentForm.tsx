@@ -16,7 +16,7 @@ import {
   useRef,
   useState,
 } from "react";
-import type { PaymentProviders } from "../../contract/payment.ts";
+import type { PaymentProviders, SandboxCard } from "../../contract/payment.ts";
 import type { OrderSummaryAnswer } from "../../contract/products.ts";
 import { cardDigits, cardProblems, parseExpiry } from "../../domain/checkout/card-number.ts";
 import { stateMissingProblem } from "../../domain/checkout/zip-states.ts";
@@ -28,7 +28,7 @@ import {
   $billingStateProblem,
   addressSettled,
 } from "../../stores/billing-address.ts";
-import { type SandboxCard, sandboxTokenizer, type Tokenizer } from "../../stores/card-token.ts";
+import { sandboxTokenizer, type Tokenizer } from "../../stores/card-token.ts";
 import { $checkout } from "../../stores/checkout.ts";
 import { payByCard, startPaypal } from "../../stores/checkout-payment.ts";
 import { $payment, submitAddress } from "../../stores/payment.ts";

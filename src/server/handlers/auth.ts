@@ -3,7 +3,6 @@ import { api } from "../../contract/index.ts";
 import { isBlockedEmail } from "../../domain/account/email-rules.ts";
 import { HUMAN_CHECK_FAILED, passwordValidations } from "../../domain/account/password.ts";
 import { admitSignIn } from "../auth/sign-in-limits.ts";
-import { tooManyAttempts } from "../context.ts";
 import { isUniqueViolation } from "../db/db.ts";
 import { Secrets } from "../db/secrets.ts";
 import { Sessions } from "../db/sessions.ts";
@@ -14,6 +13,7 @@ import type { Routes } from "../routing.ts";
 import { isDemoAccount } from "../seed.ts";
 import { resetHash, sendEmailCode, sendResetLink } from "../services/emails.ts";
 import { endSession, startSession } from "../services/sessions.ts";
+import { rateLimited } from "./helpers.ts";
 
 export function authRoutes(routes: Routes): void {
   routes.api(api.signUp, async (ctx, { body }) => {
@@ -59,7 +59,7 @@ export function authRoutes(routes: Routes): void {
     // Only failures count per account, and never against a client that has not been failing:
     // an attacker cannot lock the owner out (auth/sign-in-limits.ts).
     const permit = await admitSignIn(ctx.app.limiter, email, ctx.ip);
-    if (!permit.ok) throw tooManyAttempts(permit.retryAfterSeconds);
+    if (!permit.ok) return rateLimited(permit.retryAfterSeconds);
     const user = await Users.byEmail(ctx.app.db, email);
     let ok: boolean;
     try {

@@ -1,6 +1,8 @@
 // Shared pieces of the route modules.
+import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Ctx } from "../context.ts";
 import type { User } from "../db/users.ts";
+import { fail } from "../http/reply.ts";
 import { type Account, loadAccount } from "../services/account.ts";
 
 /**
@@ -13,4 +15,11 @@ export async function accountOf(ctx: Ctx, user?: User): Promise<Account> {
   const u = user ?? (await ctx.requireUser());
   const read = ctx.sessionRows?.user === u ? ctx.sessionRows : null;
   return loadAccount(ctx.app.db, ctx.app.catalog, u, ctx.now(), read);
+}
+
+/** A limit of the handler's own (keyed on the body, or a renderer's capacity): 429, Retry-After. */
+export function rateLimited(retryAfterSeconds: number) {
+  return fail(apiError("rate_limited", retryAfterSeconds), {
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
 }

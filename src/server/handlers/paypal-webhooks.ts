@@ -2,8 +2,7 @@
 // the browser's contract: PayPal posts its own JSON, which is read as bytes and passed on
 // unchanged for verification. 404 on a server without PAYPAL_*.
 import { MAX_BODY_BYTES } from "../../contract/common.ts";
-import { apiError } from "../../domain/errors/api-errors.ts";
-import { fail, fromApiError, json } from "../http/reply.ts";
+import { fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { handlePaypalWebhook } from "../services/paypal-webhooks.ts";
 
@@ -24,7 +23,7 @@ export function paypalWebhookRoutes(routes: Routes): void {
         return json({ received: true, applied: outcome.applied });
       case 400:
         return outcome.reason === "not_verified"
-          ? fromApiError(apiError("webhook_not_verified"))
+          ? fail("webhook_not_verified")
           : fail("invalid_request", "the body is not a PayPal event");
       case 503:
         // Not applied and not claimed: PayPal delivers it again later.

@@ -1,97 +1,28 @@
 // PayPal. With PAYPAL_* set, through PayPal's Subscriptions API (paypalApi below). Without them, in
 // a local run's sandbox, the approval happens on a local page that stands in for PayPal's: the
 // subscription call prices the order and answers with that page's address; approving it there
-// writes the order (once) and sends the customer back to the return address.
-
-import { z } from "zod";
+// writes the order (once) and sends the customer back to the return address (paypal-approval.ts).
+import type { z } from "zod";
 import { api } from "../../contract/index.ts";
 import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import type { PlanEntry } from "../../domain/catalog/catalog-schema.ts";
-import { apiError } from "../../domain/errors/api-errors.ts";
 import { paypalValue } from "../../domain/paypal/terms.ts";
-import { formatUsd } from "../../domain/pricing/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
 import { type PaypalApproval, PaypalApprovals } from "../db/ledger.ts";
 import type { User } from "../db/users.ts";
-import { Users } from "../db/users.ts";
-import { escapeHtml, fail, HttpError, html, json, redirect } from "../http/reply.ts";
+import { fail } from "../http/reply.ts";
 import { PaypalApiError, type PaypalClient } from "../payments/paypal-client.ts";
-import { errorOutcome, type Routes } from "../routing.ts";
+import type { Routes } from "../routing.ts";
 import { loadAccount } from "../services/account.ts";
-import { withAccountLock } from "../services/account-lock.ts";
 import type { Outcome } from "../services/idempotency.ts";
-import { numberAfterCommit } from "../services/invoice-numbering.ts";
-import { invoiceOrder } from "../services/invoices.ts";
-import { applyOrder, buildOrder } from "../services/orders.ts";
 import {
-  approvedQuote,
   confirmApproval,
+  PAYPAL_APPROVAL_PATH,
   planIdFor,
   termsOf,
 } from "../services/paypal-subscriptions.ts";
-import { pricePurchase } from "./payments.ts";
-
-export const PAYPAL_APPROVAL_PATH = "/dev/paypal/approve";
-
-/** The approval page's form: which approval, the button pressed (anything else approves), popup. */
-const ApprovalForm = z
-  .object({
-    id: z.string().max(64).optional(),
-    action: z.unknown().optional(),
-    popup: z.unknown().optional(),
-  })
-  .optional();
-
-/**
- * Where an approval returns when its stored return address does not pass the allow-list (a row
- * written before the address was checked this strictly): the checkout's PayPal result page.
- */
-export const PAYPAL_RETURN_FALLBACK = "/cart#paypalCompleted";
-
-function withParams(path: string, params: Record<string, string>): string {
-  const hashAt = path.indexOf("#");
-  const base = hashAt < 0 ? path : path.slice(0, hashAt);
-  const hash = hashAt < 0 ? "" : path.slice(hashAt);
-  const separator = base.includes("?") ? "&" : "?";
-  return `${base}${separator}${new URLSearchParams(params)}${hash}`;
-}
-
-/**
- * Where an approval's outcome leads: an approval to paypalCompleted with its order; a
- * cancellation (or a price that changed) back to the checkout it came from, with its plan,
- * period and seats (the return address's query) kept, told why (never a "complete" page).
- */
-export function returnTarget(returnPath: string, state: string, orderId: string | null): string {
-  if (state === "approved")
-    return withParams(returnPath, { paypal: "approved", orderId: orderId ?? "" });
-  const hashAt = returnPath.indexOf("#");
-  const base = hashAt < 0 ? returnPath : returnPath.slice(0, hashAt);
-  return withParams(`${base}#checkout`, {
-    paypal: state === "price_changed" ? "price_changed" : "cancelled",
-  });
-}
-
-/** The page a popup approval ends on (inside the hub): the checkout's frame hears the outcome. */
-function popupDone(state: string): string {
-  const what =
-    state === "approved"
-      ? "Payment approved."
-      : state === "price_changed"
-        ? "The price changed before you approved: nothing was charged."
-        : "You cancelled: nothing was charged.";
-  return page(
-    "PayPal sandbox",
-    `<h1>PayPal sandbox</h1><p>${escapeHtml(what)}</p><p class="note">The checkout continues in the window you came from. You can close this one.</p>`,
-  );
-}
-
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
-.box{border:1px solid #c8c8c8;border-radius:8px;padding:1rem 1.25rem}.note{color:#555;font-size:.9rem}
-button{font:inherit;padding:.6rem 1.2rem;margin-right:.5rem;border-radius:6px;border:1px solid #888;background:#fff}
-button.primary{background:#0b4ea2;color:#fff;border-color:#0b4ea2}</style></head><body>${body}</body></html>`;
+import { type PricedPurchase, pricePurchase } from "../services/purchase.ts";
 
 /** Spec 3.7's PayPal hand-off record. */
 function handOff(plan: PlanEntry | undefined, code: string, total: number, tier: string) {
@@ -121,7 +52,7 @@ type PaypalBody = z.output<typeof api.paypalSubscription.body>;
 function createdApproval(
   id: string,
   user: User,
-  { code, quote }: Pick<ReturnType<typeof pricePurchase>, "code" | "quote">,
+  { code, pricing }: Pick<PricedPurchase, "code" | "pricing">,
   body: { addOns?: string[] | undefined },
   returnUrl: string,
   createdAt: number,
@@ -131,10 +62,10 @@ function createdApproval(
     id,
     userId: user.id,
     productCode: code,
-    seats: quote.seats,
+    seats: pricing.seats,
     addOns: body.addOns ?? [],
-    coupon: quote.coupon,
-    total: quote.summary.total,
+    coupon: pricing.coupon,
+    total: pricing.summary.total,
     returnUrl,
     state: "created",
     orderId: null,
@@ -152,7 +83,7 @@ async function paypalApi(
 ): Promise<Outcome> {
   const deps = { ...ctx.app, paypal };
   const returnUrl = safeRedirectPath(body.href, ctx.app.config.publicBaseUrl);
-  if (returnUrl === null) return errorOutcome(apiError("invalid_return_url"));
+  if (returnUrl === null) return fail("invalid_return_url");
   if (body.subscriptionId !== undefined) {
     // The order key is the subscription's custom_id; the approval is found by it once PayPal
     // answers, and must be this user's.
@@ -161,9 +92,9 @@ async function paypalApi(
       sub = await paypal.getSubscription(body.subscriptionId);
     } catch (error) {
       if (error instanceof PaypalApiError && error.status === 404)
-        return errorOutcome(apiError("paypal_subscription_mismatch"));
+        return fail("paypal_subscription_mismatch");
       ctx.app.log.warn(`paypal: subscription ${body.subscriptionId} not fetched: ${String(error)}`);
-      throw new HttpError(apiError("paypal_provider_error"));
+      return fail("paypal_provider_error");
     }
     const result = await confirmApproval(deps, sub.custom_id ?? "", body.subscriptionId, user.id);
     switch (result.kind) {
@@ -183,46 +114,49 @@ async function paypalApi(
         };
       }
       case "pending":
-        throw new HttpError(apiError("paypal_not_completed"));
+        return fail("paypal_not_completed");
       case "busy":
-        throw new HttpError(apiError("account_busy"));
+        // Not now: answered, not kept as the key's answer (a retry does the work).
+        return { ...fail("account_busy"), store: false };
       case "unavailable":
         ctx.app.log.warn(`paypal: confirm of ${body.subscriptionId} failed: ${result.message}`);
-        throw new HttpError(apiError("paypal_provider_error"));
+        return fail("paypal_provider_error");
       case "not_found":
-        return errorOutcome(apiError("paypal_subscription_mismatch"));
+        return fail("paypal_subscription_mismatch");
       case "refused":
-        return errorOutcome(apiError("paypal_subscription_mismatch"));
+        return fail("paypal_subscription_mismatch");
     }
   }
   const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
-  const { code, quote } = pricePurchase(ctx, account, body);
-  if (quote.change === "downgrade") return errorOutcome(apiError("downgrade_needs_no_payment"));
+  const priced = pricePurchase(ctx.app.catalog, account, body, ctx.app.config.seller.country);
+  if (!priced.ok) return fail(priced.error);
+  const { code, pricing } = priced;
+  if (pricing.change === "downgrade") return fail("downgrade_needs_no_payment");
   const plan = ctx.app.catalog.plans.find((p) => p.code === code);
-  if (!plan) return errorOutcome(apiError("paypal_subscriptions_only"));
+  if (!plan) return fail("paypal_subscriptions_only");
   // Seats or essentials added to a running period renew with it, which a new PayPal subscription
   // (billed from today) cannot do: refused, with the reason (decision 0041).
-  if (quote.change === "addition") return errorOutcome(apiError("paypal_change_not_supported"));
+  if (pricing.change === "addition") return fail("paypal_change_not_supported");
   const now = ctx.now();
   const terms = termsOf(
     ctx.app.catalog,
     account,
-    quote,
+    pricing,
     {
       plan,
       addOns: body.addOns ?? [],
-      coupon: quote.coupon,
+      coupon: pricing.coupon,
       sellerCountry: ctx.app.config.seller.country,
     },
     now,
   );
-  if (terms === null) return errorOutcome(apiError("paypal_subscriptions_only"));
+  if (terms === null) return fail("paypal_subscriptions_only");
   let planId: string;
   try {
     planId = await planIdFor(deps, terms);
   } catch (error) {
     ctx.app.log.warn(`paypal: no plan for ${terms.planKey}: ${String(error)}`);
-    throw new HttpError(apiError("paypal_provider_error"));
+    return fail("paypal_provider_error");
   }
   const id = randomId("PAYID", 12);
   return {
@@ -231,7 +165,7 @@ async function paypalApi(
       success: true,
       approvalId: id,
       approvalUrl: returnUrl,
-      paypal: handOff(plan, code, quote.summary.total, account.tier),
+      paypal: handOff(plan, code, pricing.summary.total, account.tier),
       subscription: {
         planId,
         quantity: terms.quantity,
@@ -242,7 +176,7 @@ async function paypalApi(
     commit: (tx) =>
       PaypalApprovals.insert(
         tx,
-        createdApproval(id, user, { code, quote }, body, returnUrl, now, {
+        createdApproval(id, user, { code, pricing }, body, returnUrl, now, {
           planId,
           quantity: terms.quantity,
           firstUnitCents: terms.firstUnitCents,
@@ -257,22 +191,24 @@ export function paypalRoutes(routes: Routes): void {
     if (ctx.app.paypal) return paypalApi(ctx, ctx.app.paypal, user, body);
     // The sandbox's approval stand-in is under /dev/: a local request's only (local-run.ts).
     if (ctx.app.config.payments !== "sandbox" || !ctx.isLocalRequest)
-      return errorOutcome(apiError("paypal_unavailable"));
-    if (body.subscriptionId !== undefined) return errorOutcome(apiError("paypal_unavailable"));
+      return fail("paypal_unavailable");
+    if (body.subscriptionId !== undefined) return fail("paypal_unavailable");
     // Checked before anything is priced or written: only a page of this site is stored.
     const returnUrl = safeRedirectPath(body.href, ctx.app.config.publicBaseUrl);
-    if (returnUrl === null) return errorOutcome(apiError("invalid_return_url"));
+    if (returnUrl === null) return fail("invalid_return_url");
     const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
-    const { code, quote } = pricePurchase(ctx, account, body);
+    const priced = pricePurchase(ctx.app.catalog, account, body, ctx.app.config.seller.country);
+    if (!priced.ok) return fail(priced.error);
+    const { code, pricing } = priced;
     // A downgrade charges nothing now (payments.ts schedules it through the upgrade call).
-    if (quote.change === "downgrade") return errorOutcome(apiError("downgrade_needs_no_payment"));
+    if (pricing.change === "downgrade") return fail("downgrade_needs_no_payment");
     const plan = ctx.app.catalog.plans.find((p) => p.code === code);
     const id = randomId("PAYID", 12);
     const answer = {
       success: true as const,
       approvalId: id,
       approvalUrl: `${PAYPAL_APPROVAL_PATH}?${new URLSearchParams({ id })}`,
-      paypal: handOff(plan, code, quote.summary.total, account.tier),
+      paypal: handOff(plan, code, pricing.summary.total, account.tier),
     };
     return {
       status: 200,
@@ -280,115 +216,8 @@ export function paypalRoutes(routes: Routes): void {
       commit: (tx) =>
         PaypalApprovals.insert(
           tx,
-          createdApproval(id, user, { code, quote }, body, returnUrl, ctx.now(), null),
+          createdApproval(id, user, { code, pricing }, body, returnUrl, ctx.now(), null),
         ),
     };
-  });
-
-  routes.raw({ method: "GET", path: PAYPAL_APPROVAL_PATH }, async (ctx) => {
-    if (ctx.app.config.payments !== "sandbox") return fail("not_found");
-    const approval = await PaypalApprovals.get(ctx.app.db, ctx.url.searchParams.get("id") ?? "");
-    if (approval?.state !== "created") {
-      return html(
-        page(
-          "PayPal sandbox",
-          `<h1>PayPal sandbox</h1><p>${escapeHtml(apiError("paypal_approval_not_found").body.message)}</p>`,
-        ),
-        404,
-      );
-    }
-    const plan = ctx.app.catalog.plans.find((p) => p.code === approval.productCode);
-    const id = escapeHtml(approval.id);
-    return html(
-      page(
-        "Approve payment — PayPal sandbox",
-        `<h1>PayPal sandbox</h1>
-<p class="note">This page stands in for PayPal while the server runs in sandbox mode. No money moves.</p>
-<div class="box"><p><strong>${escapeHtml(plan?.name ?? approval.productCode)}</strong>${approval.seats > 1 ? `, ${approval.seats} seats` : ""}</p>
-<p>Total today: <strong>${escapeHtml(formatUsd(approval.total))}</strong></p></div>
-<form method="post" action="${PAYPAL_APPROVAL_PATH}"><input type="hidden" name="id" value="${id}">${ctx.url.searchParams.get("popup") === "1" ? '<input type="hidden" name="popup" value="1">' : ""}
-<p><button class="primary" type="submit" name="action" value="approve">Approve and pay</button>
-<button type="submit" name="action" value="cancel">Cancel</button></p></form>`,
-      ),
-    );
-  });
-
-  routes.raw(
-    { method: "POST", path: PAYPAL_APPROVAL_PATH, body: ApprovalForm },
-    async (ctx, input) => {
-      if (ctx.app.config.payments !== "sandbox") return fail("not_found");
-      const form = input.body;
-      const id = typeof form?.id === "string" ? form.id : "";
-      const action = form?.action === "cancel" ? "cancel" : "approve";
-      // Opened as a popup by the checkout in the hub's frame: the frame asks the status route.
-      const popup = form?.popup === "1";
-      const finish = (state: string, orderId: string | null, returnPath: string) =>
-        popup ? html(popupDone(state)) : redirect(returnTarget(returnPath, state, orderId));
-      const { db, catalog } = ctx.app;
-      const approval = await PaypalApprovals.get(db, id);
-      if (!approval) throw new HttpError(apiError("paypal_approval_not_found"));
-      // Checked again before anything is written: a row stored before the address was checked this
-      // strictly returns to the fallback page instead of failing after the order is written.
-      const returnPath =
-        safeRedirectPath(approval.returnUrl, ctx.app.config.publicBaseUrl) ??
-        PAYPAL_RETURN_FALLBACK;
-      if (approval.state !== "created") {
-        // A second click (or a replayed form) lands where the first one did.
-        return finish(approval.state, approval.orderId, returnPath);
-      }
-      if (action === "cancel") {
-        await db.transaction((tx) => PaypalApprovals.settle(tx, id, "cancelled", null));
-        return finish("cancelled", null, returnPath);
-      }
-      // The account is priced again under its lock (services/account-lock.ts): between the
-      // subscription call and this click the account may have bought something else.
-      const outcome = await withAccountLock(ctx, approval.userId, async ({ user, account }) => {
-        const quote = approvedQuote(catalog, account, approval, ctx.app.config.seller.country);
-        // PayPal charges what the customer approved; a different price now charges nothing.
-        if (quote === null) {
-          await db.transaction((tx) => PaypalApprovals.settle(tx, id, "price_changed", null));
-          return { state: "price_changed", orderId: "", numbering: null };
-        }
-        const now = ctx.now();
-        const { summary } = quote;
-        const order = buildOrder(
-          catalog,
-          account,
-          quote,
-          { code: approval.productCode, addOns: approval.addOns },
-          { processor: "paypal", chargeRef: `PAYPAL-${approval.id}`, idempotencyKey: approval.id },
-          now,
-        );
-        const settled = await db.transaction(async (tx) => {
-          if (!(await PaypalApprovals.settle(tx, id, "approved", order.id))) return false;
-          await applyOrder(tx, catalog, account, order, summary);
-          await invoiceOrder(tx, ctx.app, { order, summary, account });
-          await Users.update(tx, user.id, { paypalSubscriptionId: `I-${approval.id.slice(6)}` });
-          return true;
-        });
-        const final = settled ? order.id : ((await PaypalApprovals.get(db, id))?.orderId ?? "");
-        return { state: "approved", orderId: final, numbering: settled ? order.id : null };
-      });
-      // Numbered once the account's lock is let go, as a card purchase's invoice is (0062).
-      if (outcome.numbering) await numberAfterCommit(ctx.app, outcome.numbering);
-      return finish(outcome.state, outcome.orderId, returnPath);
-    },
-  );
-
-  // Where a popup approval stands (the checkout in the hub's frame polls it): created, or the
-  // address the frame continues at. The approval id is the secret; nothing else is told.
-  routes.raw({ method: "GET", path: `${PAYPAL_APPROVAL_PATH}/status` }, async (ctx) => {
-    if (ctx.app.config.payments !== "sandbox" || ctx.app.paypal) return fail("not_found");
-    const approval = await PaypalApprovals.get(ctx.app.db, ctx.url.searchParams.get("id") ?? "");
-    if (!approval) return fail("paypal_approval_not_found");
-    const returnPath =
-      safeRedirectPath(approval.returnUrl, ctx.app.config.publicBaseUrl) ?? PAYPAL_RETURN_FALLBACK;
-    return json({
-      state: approval.state,
-      next:
-        approval.state === "created"
-          ? null
-          : returnTarget(returnPath, approval.state, approval.orderId),
-    });
   });
 }

@@ -1,18 +1,17 @@
 // Products, plan options and the order summary.
 import { api } from "../../contract/index.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
-import { apiError } from "../../domain/errors/api-errors.ts";
 import { taxName } from "../../domain/pricing/index.ts";
 import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
 import { freeSubscription } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
 import { newUser } from "../db/users.ts";
-import { fromApiError, json } from "../http/reply.ts";
+import { fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { educationEligibleFor, loadAccount } from "../services/account.ts";
+import { priceForAccount, renewalAfter } from "../services/account-pricing.ts";
 import { optionsView } from "../services/options.ts";
-import { quoteFor, renewalAfter } from "../services/quotes.ts";
 import { productsView } from "../services/views.ts";
 import { accountOf } from "./helpers.ts";
 
@@ -76,18 +75,18 @@ export function productRoutes(routes: Routes): void {
       (await ctx.user()) !== null &&
       !educationEligibleFor(ctx.app.catalog, account, targetProduct)
     ) {
-      return fromApiError(apiError("education_email_required"));
+      return fail("education_email_required");
     }
-    const priced = quoteFor(ctx.app.catalog, account, {
+    const priced = priceForAccount(ctx.app.catalog, account, {
       targetProduct,
       seats: body.seats,
       addOns: body.addOns,
       coupon: body.coupon,
       sellerCountry: ctx.app.config.seller.country,
     });
-    if (!priced.ok) return fromApiError(priced.error);
-    const { summary, seats, change, startsAt } = priced.quote;
-    const renewal = renewalAfter(ctx.app.catalog, account, priced.quote, {
+    if (!priced.ok) return fail(priced.error);
+    const { summary, seats, change, startsAt } = priced.pricing;
+    const renewal = renewalAfter(ctx.app.catalog, account, priced.pricing, {
       targetProduct,
       addOns: body.addOns,
       sellerCountry: ctx.app.config.seller.country,

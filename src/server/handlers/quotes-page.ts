@@ -5,11 +5,12 @@ import { printableQuote } from "../../domain/invoices/quote-document.ts";
 import { seatQuotePrice } from "../../domain/pricing/seat-quote.ts";
 import { seatStructureFor } from "../../domain/pricing/seats.ts";
 import type { Routes } from "../app.ts";
-import { type Ctx, tooManyAttempts } from "../context.ts";
+import type { Ctx } from "../context.ts";
 import { escapeHtml, file, html } from "../http/reply.ts";
 import { printableHtml } from "../invoices/html.ts";
 import { boundedQuotePdfs } from "../invoices/quote-pdfs.ts";
 import { sellerParty } from "../services/invoices.ts";
+import { rateLimited } from "./helpers.ts";
 
 /** The PDF renderer (pdf-lib and its fonts) loads on the first download, not at start-up. */
 const pdfRenderer = () => import("../invoices/pdf.ts");
@@ -23,7 +24,7 @@ function form(message: string | null, seats: string): string {
   }<form method="get" action="/orders"><label for="quote-seats">Seats</label><input id="quote-seats" name="seats" inputmode="numeric" required value="${escapeHtml(seats)}"><label for="quote-organisation">School or organisation (optional)</label><input id="quote-organisation" name="organisation" maxlength="200"><button type="submit">Get the quote</button></form></main></body></html>`;
 }
 
-function quoteFor(ctx: Ctx) {
+function schoolQuoteFor(ctx: Ctx) {
   const seatsText = ctx.url.searchParams.get("seats")?.trim() ?? "";
   const organisation = ctx.url.searchParams.get("organisation")?.trim().slice(0, 200) || null;
   const plan = ctx.app.catalog.plans.find((p) => p.code === SCHOOLS_PLAN);
@@ -57,7 +58,7 @@ export function quotePageRoutes(routes: Routes): void {
     (await pdfRenderer()).printablePdf(printable, meta),
   );
   routes.raw({ method: "GET", path: "/orders" }, async (ctx) => {
-    const quote = quoteFor(ctx);
+    const quote = schoolQuoteFor(ctx);
     if (!quote.ok)
       return html(
         form(quote.message, quote.seatsText),
@@ -70,10 +71,10 @@ export function quotePageRoutes(routes: Routes): void {
   routes.raw({ method: "GET", path: "/orders/quote.pdf" }, async (ctx) => {
     // Unauthenticated and costly: limited per client like the other unauthenticated calls.
     await ctx.limit("quotePdfPerIp", ctx.ip);
-    const quote = quoteFor(ctx);
+    const quote = schoolQuoteFor(ctx);
     if (!quote.ok) return html(form(quote.message, quote.seatsText), 400);
     const rendering = quotePdf(quote.printable, { author: ctx.app.config.seller.name });
-    if (!rendering) throw tooManyAttempts(1);
+    if (!rendering) return rateLimited(1);
     const bytes = await rendering;
     return file(
       bytes,

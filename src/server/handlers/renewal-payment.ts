@@ -24,12 +24,9 @@ import type { Routes } from "../app.ts";
 import type { Ctx } from "../context.ts";
 import { escapeHtml, html } from "../http/reply.ts";
 import { SANDBOX_AUTHENTICATION_PATH } from "../payments/sandbox.ts";
-import {
-  type CustomerPayment,
-  RENEWAL_PAYMENT_PATH,
-  RenewalWorker,
-  renewalPaymentToken,
-} from "../services/renewals.ts";
+import type { CustomerPayment } from "../services/renewal-settle.ts";
+import { RENEWAL_PAYMENT_PATH, renewalPaymentToken } from "../services/renewal-steps.ts";
+import { RenewalWorker } from "../services/renewals.ts";
 
 /** Stripe.js of the release train the browser's @stripe/stripe-js loads (its RELEASE_TRAIN). */
 export const STRIPE_JS_URL = "https://js.stripe.com/endive/stripe.js";

@@ -20,7 +20,7 @@ import {
 import { escapeHtml, fail, html, redirect } from "../http/reply.ts";
 import { SANDBOX_AUTHENTICATION_PATH } from "../payments/sandbox.ts";
 import { authenticationOf } from "../payments/test-cards.ts";
-import { RENEWAL_PAYMENT_PATH } from "../services/renewals.ts";
+import { RENEWAL_PAYMENT_PATH } from "../services/renewal-steps.ts";
 
 /**
  * Where the page returns after the step when it was opened in the same window: only a renewal's

@@ -11,8 +11,8 @@ import {
 } from "../../domain/errors/card-errors.ts";
 import { Users } from "../db/users.ts";
 import { createStripeProvider } from "../payments/stripe.ts";
-import { reconcileStripe } from "../payments/stripe-reconcile.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
+import { reconcileStripe } from "../services/stripe-reconcile.ts";
 import { newKey, startTestServer, TestClient, type TestServer } from "../testing/harness.ts";
 import { openPglite } from "../testing/pglite.ts";
 import {

@@ -8,8 +8,8 @@ import { apiError } from "../../domain/errors/api-errors.ts";
 import { Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
-import { reconcileStripe, refundStripeOrder } from "../payments/stripe-reconcile.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
+import { reconcileStripe, refundStripeOrder } from "../services/stripe-reconcile.ts";
 import { newKey, type TestClient, type TestServer } from "../testing/harness.ts";
 import {
   fakeStripeClient,

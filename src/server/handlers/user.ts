@@ -7,19 +7,18 @@ import { apiError } from "../../domain/errors/api-errors.ts";
 import { planPrice } from "../../domain/pricing/index.ts";
 import { admitSignIn } from "../auth/sign-in-limits.ts";
 import type { Ctx } from "../context.ts";
-import { tooManyAttempts } from "../context.ts";
 import { isUniqueViolation } from "../db/db.ts";
 import { Instances } from "../db/instances.ts";
 import { Events } from "../db/outbox.ts";
 import { Secrets } from "../db/secrets.ts";
 import { Users } from "../db/users.ts";
-import { fail, HttpError, json } from "../http/reply.ts";
+import { fail, json } from "../http/reply.ts";
 import { ownOrigins } from "../http/security.ts";
 import type { Routes } from "../routing.ts";
+import { convertToFree, disbandInstance } from "../services/account-moves.ts";
 import { confirmEmailChange, requestEmailChange } from "../services/email-change.ts";
 import { codeHash, EMAIL_CODE_MAX_ATTEMPTS, sendEmailCode } from "../services/emails.ts";
 import { isGdprCountry, locationOf } from "../services/location.ts";
-import { convertToFree, disbandInstance } from "../services/orders.ts";
 import { endSession } from "../services/sessions.ts";
 import {
   anyStopped,
@@ -28,7 +27,7 @@ import {
   stopRecurringBilling,
 } from "../services/stop-billing.ts";
 import { contextView, priceSetOf, userInfoView } from "../services/views.ts";
-import { accountOf } from "./helpers.ts";
+import { accountOf, rateLimited } from "./helpers.ts";
 
 const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{1,62}$/;
 
@@ -144,7 +143,7 @@ export function userRoutes(routes: Routes): void {
       // cannot move the account, nor learn which addresses have accounts, nor mail codes.
       if (!body.currentPassword) return fail("current_password_required");
       const permit = await admitSignIn(limiter, user.email, ctx.ip);
-      if (!permit.ok) throw tooManyAttempts(permit.retryAfterSeconds);
+      if (!permit.ok) return rateLimited(permit.retryAfterSeconds);
       let ok: boolean;
       try {
         ok = await passwords.verify(body.currentPassword, user.passwordHash);
@@ -304,8 +303,7 @@ export function userRoutes(routes: Routes): void {
 
   routes.api(api.leaveInstance, async (ctx, { params, account }) => {
     const id = Number(params.id);
-    if (!account.instance || account.instance.id !== id)
-      throw new HttpError(apiError("instance_not_found"));
+    if (!account.instance || account.instance.id !== id) return fail("instance_not_found");
     if (account.isOwner) return fail("owner_cannot_leave");
     await ctx.app.db.transaction((tx) =>
       Users.update(tx, account.user.id, {

@@ -1,14 +1,14 @@
 // Provider webhooks: POST /api/5/webhooks/stripe (src/contract/webhooks.ts). Called by Stripe,
 // not by a browser: no session, no same-origin check (app.ts exempts /api/5/webhooks/), the raw
 // body read once (the signature covers its bytes), bounded in size (WEBHOOK_MAX_BYTES) and rate
-// (webhookPerIp). What an event does is payments/stripe-webhooks.ts'.
+// (webhookPerIp). What an event does is services/stripe-webhooks.ts'.
 
 import type Stripe from "stripe";
 import { WEBHOOK_MAX_BYTES, webhooks } from "../../contract/webhooks.ts";
 import { fail, json } from "../http/reply.ts";
 import { stripeClient } from "../payments/stripe.ts";
-import { handleStripeWebhook } from "../payments/stripe-webhooks.ts";
 import type { Routes } from "../routing.ts";
+import { handleStripeWebhook } from "../services/stripe-webhooks.ts";
 
 export function webhookRoutes(routes: Routes): void {
   let client: Stripe | null = null;

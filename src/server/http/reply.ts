@@ -5,6 +5,7 @@ import {
   type ApiErrorBody,
   type ApiErrorCode,
   apiError,
+  type FieldProblem,
   type MessageArgs,
 } from "../../domain/errors/api-errors.ts";
 
@@ -27,15 +28,28 @@ export function json<T>(body: T, status = 200, headers?: Headers): JsonReply<T> 
   return headers ? { kind: "json", status, body, headers } : { kind: "json", status, body };
 }
 
-export function fromApiError<C extends string>(
+/**
+ * The one way a handler refuses: `return fail("code", ...args)` for a catalogue error, or
+ * `return fail(error, { fields, headers })` for one built already (a pricing refusal), with the
+ * fields to fix or headers (Retry-After). The answer is a reply and, as it is, an idempotent
+ * call's Outcome (stored under the key like any answer; a "not now" one adds `store: false`).
+ */
+export function fail<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): ErrorReply<C>;
+export function fail<C extends string>(
   error: ApiError<C>,
-  headers?: Headers,
-): ErrorReply<C> {
-  return json(error.body, error.status, headers);
-}
-
-export function fail<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): ErrorReply<C> {
-  return fromApiError(apiError(code, ...args));
+  extra?: { fields?: FieldProblem[]; headers?: Headers },
+): ErrorReply<C>;
+export function fail(codeOrError: ApiErrorCode | ApiError, ...args: unknown[]): ErrorReply<string> {
+  if (typeof codeOrError !== "string") {
+    const extra = args[0] as { fields?: FieldProblem[]; headers?: Headers } | undefined;
+    const body = extra?.fields ? { ...codeOrError.body, fields: extra.fields } : codeOrError.body;
+    return json(body, codeOrError.status, extra?.headers);
+  }
+  const error = (apiError as (code: ApiErrorCode, ...rest: unknown[]) => ApiError)(
+    codeOrError,
+    ...args,
+  );
+  return json(error.body, error.status);
 }
 
 /** A file answer; `filename` makes the browser offer to save it (Content-Disposition). */
@@ -77,10 +91,6 @@ export class HttpError extends Error {
     this.error = error;
     this.headers = headers;
   }
-}
-
-export function httpError<C extends ApiErrorCode>(code: C, ...args: MessageArgs<C>): HttpError {
-  return new HttpError(apiError(code, ...args));
 }
 
 const escapes: Record<string, string> = {

@@ -1,4 +1,6 @@
-// The payment provider seam: the sandbox (default, local test cards) and Stripe implement it.
+// The card payment provider seam: the sandbox (default, local test cards) and Stripe implement it.
+// PayPal's Subscriptions API sits beside it (paypal-client.ts, app.paypal): the customer approves
+// and PayPal bills, the server never charges (docs/decisions/0083).
 // Amounts are integer cents in USD. Every call that moves money takes an idempotency key, which
 // the provider honours (Stripe natively, the sandbox in its ledger), so a retried call never
 // charges twice.

@@ -20,8 +20,19 @@ import type {
   ChargeInput,
   ChargeResult,
   PaymentProvider,
-  ProviderFailure,
 } from "./provider.ts";
+import {
+  customerIdOf,
+  declineCodeOf,
+  failure,
+  matches,
+  missingCustomer,
+  outcomeOf,
+  replayed,
+  requestIdOf,
+  UntrustedReply,
+} from "./stripe-replies.ts";
+import { attemptsWithin, lookupPayment, type PaymentLookup } from "./stripe-requests.ts";
 
 /** The API version every request is made at (the SDK's own; upgrade both together). */
 export const STRIPE_API_VERSION = "2026-10-28.endive" as const;
@@ -55,227 +66,15 @@ export function stripeClient(secretKey: string, apiUrl: string | null, timeoutMs
   });
 }
 
-/** The section-8 code of a Stripe decline: its decline_code when that is one we name, else its code. */
-export function declineCodeOf(error: { code?: string | null; decline_code?: string | null }) {
-  const specific = error.decline_code ?? null;
-  const named = new Set([
-    "expired_card",
-    "incorrect_cvc",
-    "processing_error",
-    "incorrect_zip",
-    "insufficient_funds",
-  ]);
-  if (specific !== null && named.has(specific)) return specific;
-  return error.code ?? "card_declined";
-}
-
-/** Whether a failed request may have reached Stripe (and so may have done something). */
-function mayHaveLeft(error: unknown): boolean {
-  if (error instanceof Stripe.errors.StripeConnectionError) {
-    const detail = error.detail as { code?: string } | undefined;
-    // Refused or unresolved: no byte was sent.
-    return !(detail && ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(detail.code ?? ""));
-  }
-  // 429 (rate limited), 4xx: Stripe answered that it did nothing.
-  if (error instanceof Stripe.errors.StripeRateLimitError) return false;
-  if (error instanceof Stripe.errors.StripeCardError) return false;
-  if (error instanceof Stripe.errors.StripeInvalidRequestError) return false;
-  if (error instanceof Stripe.errors.StripeAuthenticationError) return false;
-  if (error instanceof Stripe.errors.StripePermissionError) return false;
-  return true;
-}
-
-function retryable(error: unknown): boolean {
-  return (
-    error instanceof Stripe.errors.StripeConnectionError ||
-    error instanceof Stripe.errors.StripeAPIError ||
-    error instanceof Stripe.errors.StripeRateLimitError ||
-    // In flight under the same key elsewhere (409): the next try gets its answer.
-    (error instanceof Stripe.errors.StripeError && error.statusCode === 409)
-  );
-}
-
-/** A reply that is not the object asked for, or came with an error status. */
-class UntrustedReply extends Error {}
-
-type Reply = { lastResponse?: { statusCode?: number; requestId?: string } };
-
-function statusOf(reply: unknown): number {
-  return (reply as Reply).lastResponse?.statusCode ?? 200;
-}
-
-function replayed(reply: unknown): boolean {
-  const headers = (reply as { lastResponse?: { headers?: Record<string, string> } }).lastResponse
-    ?.headers;
-  return headers?.["idempotent-replayed"] === "true";
-}
-
-function requestIdOf(value: unknown): string {
-  if (value instanceof Stripe.errors.StripeError) return value.requestId ?? "none";
-  return (value as Reply | null)?.lastResponse?.requestId ?? "none";
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function customerIdOf(value: string | { id: string } | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  return typeof value === "string" ? value : value.id;
-}
-
 export function createStripeProvider(options: StripeOptions): PaymentProvider {
   const requestTimeoutMs = options.requestTimeoutMs ?? 8_000;
   const deadlineMs = options.deadlineMs ?? 20_000;
   const stripe = stripeClient(options.secretKey, options.apiUrl, requestTimeoutMs);
   const log = options.log ?? ((line: string) => console.warn(line));
 
-  /**
-   * One request, tried again while it may succeed and time is left. `left` records whether any
-   * try may have reached Stripe. Throws the last error.
-   */
-  async function attempts<T>(
-    what: string,
-    deadline: number,
-    call: (timeout: number) => Promise<T>,
-    state: { left: boolean },
-  ): Promise<T> {
-    let pause = 250;
-    for (;;) {
-      const remaining = deadline - Date.now();
-      try {
-        const reply = await call(Math.max(1_000, Math.min(requestTimeoutMs, remaining)));
-        if (statusOf(reply) >= 300) {
-          state.left = true;
-          throw new UntrustedReply(`HTTP ${statusOf(reply)} without an error object`);
-        }
-        return reply;
-      } catch (error) {
-        if (error instanceof UntrustedReply || mayHaveLeft(error)) state.left = true;
-        const again = error instanceof UntrustedReply || retryable(error);
-        if (!again || deadline - Date.now() < pause + 1_000) {
-          log(
-            `stripe: ${what} failed (request ${requestIdOf(error)}): ${error instanceof Error ? error.message : String(error)}`,
-          );
-          throw error;
-        }
-        await sleep(pause);
-        pause *= 2;
-      }
-    }
-  }
-
-  /** A PaymentIntent's meaning, once it is known to be ours (validated by the caller). */
-  function outcomeOf(intent: Stripe.PaymentIntent): ChargeResult {
-    switch (intent.status) {
-      case "succeeded":
-        return { ok: true, chargeId: intent.id };
-      case "requires_action":
-        return intent.client_secret
-          ? { ok: false, kind: "action", intentId: intent.id, clientSecret: intent.client_secret }
-          : { ok: false, kind: "unknown", message: "requires_action without a client secret" };
-      case "requires_payment_method": {
-        const error = intent.last_payment_error;
-        // An off-session payment the bank wants authenticated waits for the customer, who
-        // confirms it on-session with its client secret (a renewal's dunning page).
-        if (error?.code === "authentication_required" && intent.client_secret) {
-          return {
-            ok: false,
-            kind: "action",
-            intentId: intent.id,
-            clientSecret: intent.client_secret,
-          };
-        }
-        if (error) return { ok: false, kind: "card", code: declineCodeOf(error) };
-        return { ok: false, kind: "unknown", message: "the payment has not been attempted" };
-      }
-      case "canceled":
-        return { ok: false, kind: "card", code: "card_declined" };
-      default:
-        // processing, requires_confirmation, requires_capture: not paid yet, not refused.
-        return { ok: false, kind: "unknown", message: `the payment is ${intent.status}` };
-    }
-  }
-
-  /** Whether a PaymentIntent is the one asked for: never trust a reply that is not. */
-  function matches(
-    intent: Stripe.PaymentIntent,
-    input: { customerId: string; amount: number; orderKey: string },
-  ): boolean {
-    return (
-      intent?.object === "payment_intent" &&
-      typeof intent.id === "string" &&
-      intent.amount === input.amount &&
-      intent.currency === "usd" &&
-      customerIdOf(intent.customer) === input.customerId &&
-      intent.metadata?.order_key === input.orderKey
-    );
-  }
-
-  async function lookup(
-    input: { customerId: string; orderKey: string; amount: number; paymentId?: string | null },
-    deadline: number,
-  ): Promise<ChargeResult | null> {
-    const state = { left: false };
-    let intent: Stripe.PaymentIntent | undefined;
-    if (input.paymentId) {
-      intent = await attempts(
-        "payment lookup",
-        deadline,
-        (timeout) => stripe.paymentIntents.retrieve(input.paymentId as string, {}, { timeout }),
-        state,
-      );
-    } else {
-      const found = await attempts(
-        "payment search",
-        deadline,
-        (timeout) =>
-          stripe.paymentIntents.search(
-            { query: `metadata['order_key']:'${input.orderKey.replace(/'/g, "\\'")}'`, limit: 10 },
-            { timeout },
-          ),
-        state,
-      );
-      // A succeeded one first: an order key pays for one order.
-      const ours = (found.data ?? []).filter((i) => matches(i, input));
-      intent = ours.find((i) => i.status === "succeeded") ?? ours[0];
-    }
-    if (!intent) return null;
-    // Retrieved by its id: the reply must be that payment, as cancelPayment checks too.
-    if (!matches(intent, input) || (input.paymentId && intent.id !== input.paymentId)) {
-      log(`stripe: payment ${intent.id} does not match order ${input.orderKey}: not trusted`);
-      return { ok: false, kind: "unknown", message: "the payment found does not match the order" };
-    }
-    return outcomeOf(intent);
-  }
-
-  /** A customer that Stripe no longer has (deleted, or keys of another account). */
-  function missingCustomer(error: unknown): boolean {
-    return (
-      error instanceof Stripe.errors.StripeInvalidRequestError &&
-      error.code === "resource_missing" &&
-      (error.param === "customer" || /customer/i.test(error.message))
-    );
-  }
-
-  function failure(error: unknown, state: { left: boolean }): ProviderFailure {
-    // A reply that is not what was asked for came from Stripe (or something claiming to be):
-    // whatever it did is not known.
-    if (error instanceof UntrustedReply) state.left = true;
-    if (error instanceof Stripe.errors.StripeCardError) {
-      return { ok: false, kind: "card", code: declineCodeOf(error) };
-    }
-    if (state.left) {
-      return {
-        ok: false,
-        kind: "unknown",
-        message: error instanceof Error ? error.message : String(error),
-      };
-    }
-    if (error instanceof Stripe.errors.StripeInvalidRequestError) {
-      return { ok: false, kind: "invalid", message: error.message };
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, kind: "unavailable", message };
-  }
+  const attempts = attemptsWithin(requestTimeoutMs, log);
+  const lookup = (input: PaymentLookup, deadline: number) =>
+    lookupPayment({ stripe, attempts, log }, input, deadline);
 
   async function newCustomer(
     input: { userId: number; email: string; idempotencyKey: string },

@@ -6,9 +6,9 @@ import { BillingDetailsTable } from "../db/invoices.ts";
 import { Users } from "../db/users.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
 import { loadAccount } from "./account.ts";
+import { priceForAccount } from "./account-pricing.ts";
 import { invoiceOrder } from "./invoices.ts";
 import { buildOrder } from "./orders.ts";
-import { quoteFor } from "./quotes.ts";
 
 describe("a purchase's invoice", () => {
   let server: TestServer;
@@ -34,7 +34,7 @@ describe("a purchase's invoice", () => {
     });
     await deps.db.transaction((tx) => BillingDetailsTable.put(tx, details("Priced GmbH", "P-1")));
     const account = await loadAccount(deps.db, deps.catalog, user, deps.clock.now());
-    const priced = quoteFor(deps.catalog, account, {
+    const priced = priceForAccount(deps.catalog, account, {
       targetProduct: "single_export_hd",
       sellerCountry: deps.config.seller.country,
     });
@@ -42,7 +42,7 @@ describe("a purchase's invoice", () => {
     const order = buildOrder(
       deps.catalog,
       account,
-      priced.quote,
+      priced.pricing,
       { code: "single_export_hd", addOns: [] },
       { processor: "cc", chargeRef: "ch_priced", idempotencyKey: "priced-1" },
       deps.clock.now(),
@@ -50,7 +50,7 @@ describe("a purchase's invoice", () => {
     // Saved between the quote and the commit.
     await deps.db.transaction((tx) => BillingDetailsTable.put(tx, details("Later Ltd", "L-2")));
     await deps.db.transaction((tx) =>
-      invoiceOrder(tx, deps, { order, summary: priced.quote.summary, account }),
+      invoiceOrder(tx, deps, { order, summary: priced.pricing.summary, account }),
     );
     const waiting = await deps.db.get<{ document: string }>(
       "SELECT document FROM waiting_invoices WHERE order_id = ?",

@@ -9,7 +9,7 @@ import { Events } from "../db/outbox.ts";
 import { Renewals } from "../db/renewals.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
 import { oneTimeEndingMail } from "./renewal-emails.ts";
-import type { RenewalDeps } from "./renewals.ts";
+import type { RenewalDeps } from "./renewal-steps.ts";
 
 /** Accounts reminded per pass; the next pass takes the rest. */
 const BATCH = 100;

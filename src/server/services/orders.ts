@@ -1,12 +1,12 @@
-// What a purchase, a trial or a cancellation does to an account. Each function writes inside the
-// caller's transaction, so an order and the account change it pays for commit together.
+// What a purchase does to an account (a trial or a move to the free plan: account-moves.ts). Each
+// function writes inside the caller's transaction, so an order and the account change it pays for
+// commit together.
 
 import { randomInt } from "node:crypto";
 import { purchaseItems } from "../../domain/account/standing-payments.ts";
 import { numberedTeamName, teamName } from "../../domain/account/team-name.ts";
-import { FREE_PRODUCT } from "../../domain/account/tier.ts";
 import { addMonthsClamped } from "../../domain/calendar/index.ts";
-import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
+import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import {
   type OrderSummary,
@@ -16,7 +16,6 @@ import {
 } from "../../domain/pricing/index.ts";
 import { currentPriceBasis, recurringCampaignOf } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
-import { DAY_MS } from "../clock.ts";
 import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances } from "../db/instances.ts";
@@ -26,8 +25,7 @@ import { Orders } from "../db/orders.ts";
 import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
 import type { Account } from "./account.ts";
-import type { Quote } from "./quotes.ts";
-import { fateOf } from "./teams.ts";
+import type { AccountPricing } from "./account-pricing.ts";
 
 export type Payment = {
   processor: "cc" | "paypal";
@@ -46,13 +44,13 @@ function productName(catalog: Catalog, code: string): string {
 export function buildOrder(
   catalog: Catalog,
   account: Account,
-  quote: Quote,
+  pricing: AccountPricing,
   input: { code: string; addOns: readonly string[] },
   payment: Payment,
   now: number,
 ): Order {
   const plan = catalog.plans.find((p) => p.code === input.code) ?? null;
-  const { summary } = quote;
+  const { summary } = pricing;
   const months = plan ? (plan.validMonths ?? plan.termDuration) : 0;
   return {
     id: randomId("ord"),
@@ -60,7 +58,7 @@ export function buildOrder(
     kind: plan ? "plan" : "one_off",
     productCode: plan ? resultingProduct(catalog, plan, input.addOns) : input.code,
     productName: productName(catalog, input.code),
-    seats: quote.seats,
+    seats: pricing.seats,
     addOns: [...input.addOns],
     subTotal: summary.subTotal,
     salesTax: summary.salesTax,
@@ -83,7 +81,7 @@ export function buildOrder(
         ? addMonthsClamped(now, months)
         : now,
     termMonths: plan ? plan.termDuration : 0,
-    coupon: quote.coupon,
+    coupon: pricing.coupon,
     idempotencyKey: payment.idempotencyKey,
     createdAt: now,
     ...pricedWith(catalog, account.user.priceTestingGroupValue),
@@ -310,132 +308,4 @@ export async function applyOrder(
       now: order.createdAt,
     });
   }
-}
-
-/** Back to the free plan; the previous state is kept as prevOrderState. */
-export async function convertToFree(tx: Queryable, account: Account, now: number): Promise<void> {
-  const sub = await Subscriptions.get(tx, account.user.id);
-  if (!sub) {
-    await Subscriptions.insert(tx, freeSubscription(account.user.id, now));
-    return;
-  }
-  await Subscriptions.update(tx, account.user.id, {
-    productCode: FREE_PRODUCT,
-    orderState: "cancelled",
-    prevOrderState: sub.orderState,
-    orderEnd: now,
-    paidCents: 0,
-    seats: 1,
-    updatedAt: now,
-  });
-}
-
-/**
- * Dissolves a team workspace: members lose the licence; with deleteMembers, the accounts the team
- * gave out are deleted, but members who brought a paid account of their own keep it (teams.ts).
- */
-export async function disbandInstance(
-  tx: Queryable,
-  instance: Instance,
-  options: { deleteMembers: boolean; now: number },
-): Promise<void> {
-  for (const member of await Users.membersOf(tx, instance.id)) {
-    if (member.id === instance.ownerUserId) {
-      await Users.update(tx, member.id, {
-        instanceId: null,
-        memberState: null,
-        enterpriseRole: null,
-      });
-    } else if ((await fateOf(tx, member.id, options.deleteMembers, instance.id)) === "delete") {
-      await Users.delete(tx, member.id);
-    } else {
-      await Users.update(tx, member.id, {
-        instanceId: null,
-        memberState: "no_license",
-        enterpriseRole: null,
-      });
-    }
-  }
-  await Instances.update(tx, instance.id, {
-    disbandedAt: options.now,
-    coupon: null,
-    name: `${instance.name} (disbanded ${instance.id})`,
-  });
-}
-
-export function trialDays(plan: PlanEntry, fallback: number): number {
-  return plan.trialDuration > 0 ? plan.trialDuration : fallback;
-}
-
-/** Starts a trial: a zero-total order, the trial product until the end date. */
-export async function startTrial(
-  tx: Queryable,
-  account: Account,
-  plan: PlanEntry,
-  input: { days: number; instanceName: string | null; now: number },
-): Promise<{ orderId: string; orderEnd: number; instanceName: string | null }> {
-  const { user } = account;
-  const orderId = randomId("ord");
-  const orderEnd = input.now + input.days * DAY_MS;
-  const seats = plan.multiUser ? Math.max(1, plan.includedSeats) : 1;
-  await Orders.insert(tx, {
-    id: orderId,
-    userId: user.id,
-    kind: "trial",
-    productCode: plan.code,
-    productName: plan.name,
-    seats,
-    addOns: [],
-    subTotal: 0,
-    salesTax: 0,
-    total: 0,
-    listPrice: 0,
-    prorateAmount: 0,
-    currency: "USD",
-    processor: null,
-    chargeRef: null,
-    invoiceId: null,
-    periodStart: input.now,
-    periodEnd: orderEnd,
-    termMonths: 0,
-    coupon: null,
-    idempotencyKey: null,
-    createdAt: input.now,
-    // A trial prices nothing.
-    catalogVersion: null,
-    priceSet: null,
-  });
-  const sub = await Subscriptions.get(tx, user.id);
-  if (!sub) await Subscriptions.insert(tx, freeSubscription(user.id, input.now));
-  await Subscriptions.update(tx, user.id, {
-    productCode: plan.code,
-    orderState: "trial",
-    prevOrderState: sub?.orderState ?? null,
-    orderId,
-    orderStart: input.now,
-    orderEnd,
-    termMonths: null,
-    seats,
-    paidCents: 0,
-    expiredFlag: false,
-    updatedAt: input.now,
-  });
-  const needsVerification = plan.isTrial && !user.emailVerified;
-  await Users.update(tx, user.id, {
-    previousTrialOwner: true,
-    previousTrialProduct: plan.code,
-    ...(needsVerification ? { activationRequired: true } : {}),
-  });
-  let instanceName: string | null = null;
-  if (plan.multiUser) {
-    const id = await ensureInstance(tx, user, account.isOwner ? account.instance : null, {
-      productCode: plan.code,
-      seats,
-      name: input.instanceName ?? user.properties.desiredInstanceName ?? null,
-      pricingStructure: plan.seatStructure,
-      now: input.now,
-    });
-    instanceName = (await Instances.byId(tx, id))?.name ?? null;
-  }
-  return { orderId, orderEnd, instanceName };
 }

@@ -11,9 +11,9 @@
 
 import { DAY_MS } from "../clock.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
+import { applyKeptEvents } from "./paypal-money-back.ts";
 import { settleOpenStrays } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval, type PaypalDeps } from "./paypal-subscriptions.ts";
-import { applyKeptEvents } from "./paypal-webhooks.ts";
 
 export type SweepRun = {
   ordered: number;

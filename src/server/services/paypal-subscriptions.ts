@@ -27,19 +27,25 @@ import {
 } from "../payments/paypal-client.ts";
 import type { Account } from "./account.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
+import { type AccountPricing, priceForAccount } from "./account-pricing.ts";
 import { numberAfterCommit } from "./invoice-numbering.ts";
 import { invoiceOrder, taxLocationFor } from "./invoices.ts";
 import { applyOrder, buildOrder } from "./orders.ts";
 import { ensurePaypalPlan } from "./paypal-plans.ts";
 import { endStray } from "./paypal-strays.ts";
-import { type Quote, quoteFor } from "./quotes.ts";
+
+/**
+ * The sandbox's stand-in for PayPal's approval page (handlers/paypal-approval.ts): where the
+ * subscription call sends the customer when the server has no PAYPAL_*.
+ */
+export const PAYPAL_APPROVAL_PATH = "/dev/paypal/approve";
 
 export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mailer" | "config"> & {
   paypal: PaypalClient;
 };
 
 /**
- * The PayPal terms of a purchase: its first payment is the quote's total; what it renews at is
+ * The PayPal terms of a purchase: its first payment is the pricing's total; what it renews at is
  * the renewal the renewal rules would charge this account for the product it will hold (its
  * prices, its recurring campaign, its sales tax), tax included, since PayPal charges exactly the
  * plan's price times the quantity.
@@ -47,7 +53,7 @@ export type PaypalDeps = Pick<AppDeps, "db" | "catalog" | "clock" | "log" | "mai
 export function termsOf(
   catalog: Catalog,
   account: Account,
-  quote: Quote,
+  pricing: AccountPricing,
   input: {
     plan: PlanEntry;
     addOns: readonly string[];
@@ -63,7 +69,7 @@ export function termsOf(
     catalog,
     {
       productCode: product,
-      seats: quote.seats,
+      seats: pricing.seats,
       priceGroup: user.priceTestingGroupValue,
       recurringCampaign: recurringCampaignOf(catalog, {
         productCode: product,
@@ -83,9 +89,9 @@ export function termsOf(
   return paypalTerms({
     productCode: product,
     termMonths: renewal.charge.termMonths,
-    seats: quote.seats,
+    seats: pricing.seats,
     multiUser: input.plan.multiUser,
-    firstTotalCents: quote.summary.total,
+    firstTotalCents: pricing.summary.total,
     renewalTotalCents: renewal.charge.total,
   });
 }
@@ -154,24 +160,24 @@ function termsOfApproval(approval: PaypalApproval): PaypalTerms | null {
  * the subscription is ACTIVE with this approval's key, plan, quantity and first payment.
  */
 /**
- * An approval priced again for the account as it is now: the quote, or null when it no longer
+ * An approval priced again for the account as it is now: the pricing, or null when it no longer
  * costs what the customer approved (PayPal charges the approved price; another one charges
  * nothing here).
  */
-export function approvedQuote(
+export function approvedPricing(
   catalog: Catalog,
   account: Account,
   approval: PaypalApproval,
   sellerCountry: string,
-): Quote | null {
-  const priced = quoteFor(catalog, account, {
+): AccountPricing | null {
+  const priced = priceForAccount(catalog, account, {
     targetProduct: approval.productCode,
     seats: approval.seats,
     addOns: approval.addOns,
     coupon: approval.coupon ?? undefined,
     sellerCountry,
   });
-  return priced.ok && priced.quote.summary.total === approval.total ? priced.quote : null;
+  return priced.ok && priced.pricing.summary.total === approval.total ? priced.pricing : null;
 }
 
 export async function confirmApproval(
@@ -239,13 +245,13 @@ export async function confirmApproval(
   // The account is priced again under its lock: between the preparation and now it may have
   // bought something else, and then this payment pays for nothing here.
   const outcome = await tryWithAccountLock(deps, approval.userId, async ({ user, account }) => {
-    const quote = approvedQuote(catalog, account, approval, deps.config.seller.country);
-    if (quote === null) return { kind: "stale" as const };
+    const pricing = approvedPricing(catalog, account, approval, deps.config.seller.country);
+    if (pricing === null) return { kind: "stale" as const };
     const now = deps.clock.now();
     const order = buildOrder(
       catalog,
       account,
-      quote,
+      pricing,
       { code: approval.productCode, addOns: approval.addOns },
       // The first payment's sale id arrives with PAYMENT.SALE.COMPLETED, which replaces this.
       { processor: "paypal", chargeRef: `paypal-first:${sub.id}`, idempotencyKey: approval.id },
@@ -256,8 +262,8 @@ export async function confirmApproval(
       if (!(await PaypalApprovals.linkSubscription(tx, approval.id, sub.id))) {
         throw new Error(`approval ${approval.id} is linked to another subscription`);
       }
-      await applyOrder(tx, catalog, account, order, quote.summary);
-      await invoiceOrder(tx, deps, { order, summary: quote.summary, account });
+      await applyOrder(tx, catalog, account, order, pricing.summary);
+      await invoiceOrder(tx, deps, { order, summary: pricing.summary, account });
       await Users.update(tx, user.id, { paypalSubscriptionId: sub.id });
       return true;
     });

@@ -22,58 +22,35 @@
 //   yet (it overtook the sale's PAYMENT.SALE.COMPLETED) is kept, acknowledged, and applied once
 //   the sale is recorded (decision 0076; db/paypal-kept-events.ts); the sweep retries the rest.
 // - CUSTOMER.DISPUTE.CREATED: recorded for the operator; access follows the outcome (a reversal).
-import { centsOf } from "../../domain/paypal/terms.ts";
 import { nextRenewalStep } from "../../domain/renewals/index.ts";
 import { DAY_MS } from "../clock.ts";
-import type { AppDeps } from "../context.ts";
-import type { Queryable } from "../db/db.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
 import { Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
-import { PaypalKeptEvents } from "../db/paypal-kept-events.ts";
 import { PaypalStrays } from "../db/paypal-strays.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
-import { type User, Users } from "../db/users.ts";
-import { claimWebhookEvent } from "../db/webhook-events.ts";
-import type { PaypalClient, PaypalTransmission } from "../payments/paypal-client.ts";
-import { tryWithAccountLock } from "./account-lock.ts";
+import { Users } from "../db/users.ts";
+import type { PaypalTransmission } from "../payments/paypal-client.ts";
 import { numberAfterCommit } from "./invoice-numbering.ts";
 import { priceRenewal, recordPaidRenewal, renewalOrder } from "./paid-renewal.ts";
+import {
+  amountOf,
+  claim,
+  claimOnly,
+  type PaypalEvent,
+  retryOf,
+  str,
+  underLock,
+  type WebhookDeps,
+  type WebhookOutcome,
+} from "./paypal-events.ts";
+import { applyKeptEvents, moneyBack } from "./paypal-money-back.ts";
 import { endStray, refundStraySale } from "./paypal-strays.ts";
-import { type ConfirmResult, confirmApproval } from "./paypal-subscriptions.ts";
-import { planChangeOfRefund, recordRefund } from "./refunds.ts";
-import { billingState } from "./renewals.ts";
-
-/** What applying an event needs (a kept event is applied without a delivery to verify). */
-export type WebhookDeps = Pick<
-  AppDeps,
-  "db" | "catalog" | "clock" | "log" | "mailer" | "config"
-> & {
-  paypal: PaypalClient;
-};
-
-export type WebhookOutcome =
-  | { status: 200; applied: string }
-  | { status: 400; reason: "not_verified" | "invalid" }
-  | { status: 503; reason: string };
+import { confirmApproval } from "./paypal-subscriptions.ts";
+import { billingState } from "./subscription-end.ts";
 
 /** A sale more than this before the paid period's end is that period's own (first) payment. */
 const EARLY_SALE_MS = 3 * DAY_MS;
-
-const PROVIDER = "paypal";
-
-type PaypalEvent = { id: string; event_type: string; resource: Record<string, unknown> };
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 && value.length <= 200 ? value : undefined;
-}
-
-function amountOf(resource: Record<string, unknown>): number | null {
-  const amount = resource.amount as { total?: unknown; value?: unknown } | undefined;
-  const value = str(amount?.total) ?? str(amount?.value);
-  const cents = centsOf(value);
-  return cents === null ? null : Math.abs(cents);
-}
 
 export function transmissionOf(
   headers: Record<string, string | string[] | undefined>,
@@ -123,21 +100,6 @@ export async function handlePaypalWebhook(
   return applyEvent(deps, event);
 }
 
-/** Claims the event alone (events that change nothing here, or whose change is idempotent). */
-async function claimOnly(deps: WebhookDeps, event: PaypalEvent, applied: string) {
-  const fresh = await deps.db.transaction((tx) => claim(tx, deps, event));
-  return { status: 200 as const, applied: fresh ? applied : "duplicate" };
-}
-
-function claim(tx: Queryable, deps: WebhookDeps, event: PaypalEvent): Promise<boolean> {
-  return claimWebhookEvent(tx, {
-    provider: PROVIDER,
-    eventId: event.id,
-    eventType: event.event_type,
-    at: deps.clock.now(),
-  });
-}
-
 async function applyEvent(deps: WebhookDeps, event: PaypalEvent): Promise<WebhookOutcome> {
   const { resource } = event;
   switch (event.event_type) {
@@ -173,26 +135,6 @@ async function applyEvent(deps: WebhookDeps, event: PaypalEvent): Promise<Webhoo
     default:
       return claimOnly(deps, event, "ignored");
   }
-}
-
-function retryOf(result: ConfirmResult): WebhookOutcome | null {
-  if (result.kind === "busy") return { status: 503, reason: "account busy" };
-  if (result.kind === "unavailable") return { status: 503, reason: "PayPal unavailable" };
-  return null;
-}
-
-/** Runs `work` under the account's lock; a busy account is a 503 (PayPal delivers again). */
-async function underLock(
-  deps: WebhookDeps,
-  user: User,
-  work: (fresh: User) => Promise<WebhookOutcome>,
-): Promise<WebhookOutcome> {
-  const outcome = await tryWithAccountLock(deps, user.id, ({ user: fresh }) => work(fresh));
-  if (!outcome.locked)
-    return outcome.reason === "busy"
-      ? { status: 503, reason: "account busy" }
-      : { status: 200, applied: "no account" };
-  return outcome.value;
 }
 
 async function endedAtPaypal(deps: WebhookDeps, event: PaypalEvent): Promise<WebhookOutcome> {
@@ -366,123 +308,4 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
   // A refund or reversal that overtook this sale is applied now that the sale is recorded.
   if (outcome.status === 200) await applyKeptEvents(deps, saleId);
   return outcome;
-}
-
-async function moneyBack(deps: WebhookDeps, event: PaypalEvent): Promise<WebhookOutcome> {
-  const { resource } = event;
-  const reversal = event.event_type === "PAYMENT.SALE.REVERSED";
-  // A refund names its sale; a reversal is the sale itself, reversed.
-  const saleId = reversal ? str(resource.id) : str(resource.sale_id);
-  const refundId = reversal ? `reversal:${str(resource.id)}` : str(resource.id);
-  const cents = amountOf(resource);
-  if (!saleId || !refundId || cents === null) return claimOnly(deps, event, "ignored");
-  const order = await Orders.byChargeRef(deps.db, `paypal-sale:${saleId}`);
-  if (!order) return keepUntilSaleKnown(deps, event, saleId);
-  const user = await Users.byId(deps.db, order.userId);
-  if (!user) return claimOnly(deps, event, "no account");
-  return underLock(deps, user, async (fresh) => {
-    const now = deps.clock.now();
-    // A full refund or reversal that ends (or replaces) the plan billed now, by what the standing
-    // payments still pay for (services/refunds.ts), and PayPal must not bill it again: cancelled
-    // there first, so a failure leaves the event for PayPal's next delivery.
-    const change = await planChangeOfRefund(deps.db, order, cents, now);
-    const endsNow = change === "ended" || change === "replaced";
-    if (endsNow && fresh.paypalSubscriptionId) {
-      try {
-        await deps.paypal.cancelSubscription(fresh.paypalSubscriptionId, "payment refunded");
-      } catch (error) {
-        deps.log.warn(`paypal: cancel after ${event.event_type} failed: ${String(error)}`);
-        return { status: 503, reason: "PayPal unavailable" };
-      }
-    }
-    const applied = await deps.db.transaction(async (tx) => {
-      if (!(await claim(tx, deps, event))) return "duplicate";
-      // The one refund path (services/refunds.ts): recorded once per PayPal refund id, and a
-      // purchase given back in full ends what it bought, through the entitlement rules.
-      const recorded = await recordRefund(
-        tx,
-        {
-          orderId: order.id,
-          amount: cents,
-          currency: "USD",
-          providerRefundId: refundId,
-          // A reversal is money taken back by the buyer's bank or PayPal's dispute: lost.
-          kind: reversal ? "dispute_lost" : "refund",
-          provider: "paypal",
-          now,
-        },
-        deps,
-      );
-      if (!recorded.recorded) return "refund recorded already";
-      if (!endsNow) return "partial refund recorded";
-      await Events.insert(tx, {
-        kind: "cancellation",
-        name: reversal ? "paypal_reversed" : "paypal_refunded",
-        userId: fresh.id,
-        payload: { orderId: order.id, saleId },
-        now,
-      });
-      return recorded.ended ? "ended by refund" : "refund recorded";
-    });
-    return { status: 200, applied };
-  });
-}
-
-const KEPT = "kept until its sale is known";
-
-/**
- * A refund or reversal of a sale no order records yet: kept and acknowledged, never claimed and
- * dropped (decision 0076). Our own refund of a stray's payment concerns no order: claimed.
- */
-async function keepUntilSaleKnown(
-  deps: WebhookDeps,
-  event: PaypalEvent,
-  saleId: string,
-): Promise<WebhookOutcome> {
-  if (await PaypalStrays.refundOf(deps.db, saleId))
-    return claimOnly(deps, event, "refund of a stray payment");
-  const now = deps.clock.now();
-  await deps.db.transaction((tx) =>
-    PaypalKeptEvents.keep(tx, {
-      eventId: event.id,
-      saleId,
-      eventType: event.event_type,
-      body: JSON.stringify(event),
-      at: now,
-    }),
-  );
-  deps.log.warn(`paypal: ${event.event_type} ${event.id} of sale ${saleId}, unknown yet: kept`);
-  // The sale recorded between the look above and the keep: its own pass may have missed this.
-  if (await Orders.byChargeRef(deps.db, `paypal-sale:${saleId}`))
-    await applyKeptEvents(deps, saleId);
-  return { status: 200, applied: KEPT };
-}
-
-/**
- * Applies the kept events of one sale (or, without one, the oldest kept events: the sweep), each
- * as its delivery would be: its claim makes a second application change nothing. One that still
- * cannot be applied (its sale unknown, the account busy, PayPal unreachable) stays kept.
- */
-export async function applyKeptEvents(
-  deps: WebhookDeps,
-  saleId?: string,
-): Promise<{ applied: number; kept: number }> {
-  const kept =
-    saleId === undefined
-      ? await PaypalKeptEvents.oldest(deps.db, 100)
-      : await PaypalKeptEvents.forSale(deps.db, saleId);
-  let applied = 0;
-  for (const one of kept) {
-    let outcome: WebhookOutcome;
-    try {
-      outcome = await moneyBack(deps, JSON.parse(one.body) as PaypalEvent);
-    } catch (error) {
-      deps.log.warn(`paypal: kept event ${one.eventId} not applied yet: ${String(error)}`);
-      continue;
-    }
-    if (outcome.status !== 200 || outcome.applied === KEPT) continue;
-    await deps.db.transaction((tx) => PaypalKeptEvents.drop(tx, one.eventId));
-    applied += 1;
-  }
-  return { applied, kept: kept.length - applied };
 }

@@ -7,7 +7,7 @@
 //   - its own key asked again, once the provider's answer is known (an order, or a refusal);
 //   - another purchase of the account, when the provider now says what became of the payment
 //     (an order holds it, it was refused, or it waits for the customer's authentication);
-//   - the reconciliation (payments/stripe-reconcile.ts), which refunds a payment left without an
+//   - the reconciliation (services/stripe-reconcile.ts), which refunds a payment left without an
 //     order after its grace time and then lets the account buy again.
 import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Ctx } from "../context.ts";

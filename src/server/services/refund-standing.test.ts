@@ -7,10 +7,10 @@ import { api } from "../../contract/index.ts";
 import { Instances, Invites } from "../db/instances.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
-import { refundStripeOrder } from "../payments/stripe-reconcile.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
 import { newKey, type TestClient, type TestServer } from "../testing/harness.ts";
 import { fakeStripeClient, startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
+import { refundStripeOrder } from "./stripe-reconcile.ts";
 
 const SECRET = "whsec_testsecret123";
 const BUSINESS = "wv_bizoct17_12m";

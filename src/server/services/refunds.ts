@@ -27,7 +27,7 @@ import { Users } from "../db/users.ts";
 import { type InvoiceDeps, issueCreditNote } from "./invoices.ts";
 import { ownedInstance } from "./paid-renewal.ts";
 import { refundReceiptMail } from "./receipts.ts";
-import { endSubscription } from "./renewals.ts";
+import { endSubscription } from "./subscription-end.ts";
 
 export type RecordedRefund =
   | { recorded: false; reason: "already_recorded" | "no_order" }

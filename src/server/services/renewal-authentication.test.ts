@@ -12,11 +12,11 @@ import { Renewals } from "../db/renewals.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 import { stripeClient } from "../payments/stripe.ts";
-import { reconcileStripe } from "../payments/stripe-reconcile.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { fakeStripeClient, startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
 import { RenewalWorker } from "./renewals.ts";
+import { reconcileStripe } from "./stripe-reconcile.ts";
 
 const AUTHENTICATE_EVERY_PAYMENT = "4000002760003184";
 const PASSWORD = "secret-1";

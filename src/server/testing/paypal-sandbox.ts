@@ -1,6 +1,6 @@
 // The sandbox's stand-in for PayPal's approval page (handlers/paypal.ts), answered as its form
 // posts it.
-import { PAYPAL_APPROVAL_PATH } from "../handlers/paypal.ts";
+import { PAYPAL_APPROVAL_PATH } from "../services/paypal-subscriptions.ts";
 import type { TestClient } from "./harness.ts";
 
 /** The customer's click on the stand-in page: "Approve and pay" or "Cancel". The raw answer. */

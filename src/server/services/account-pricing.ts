@@ -1,6 +1,7 @@
 // The order summary of an account: the pricing module's orderSummary with the account's current
 // subscription (for proration), its location (for tax), price set and coupon. The upgrade call
-// charges exactly this summary's total.
+// charges exactly this summary's total. Named AccountPricing, not Quote: a Quote is the pricing
+// module's (domain/pricing/quote.ts), and a school's seat-band quote is the quote page's.
 
 import {
   classifyPlanChange,
@@ -32,7 +33,7 @@ import {
 import type { Account } from "./account.ts";
 import { taxLocationFor } from "./invoices.ts";
 
-export type QuoteInput = {
+export type AccountPricingInput = {
   targetProduct: string;
   seats?: number | undefined;
   addOns?: readonly string[] | undefined;
@@ -62,8 +63,8 @@ export function pricingError(error: PricingError): ApiError<PricingApiCode> {
   return { status: API_ERRORS[code].status, body: { message: error.message, error_code: code } };
 }
 
-/** Every code a quote can be refused with. */
-export type QuoteErrorCode =
+/** Every code an account's pricing can be refused with. */
+export type PricingRefusalCode =
   | PricingApiCode
   | "invalid_request"
   | "unknown_product"
@@ -110,7 +111,7 @@ function addressError(account: Account): ApiError<"invalid_request"> | null {
   };
 }
 
-export type Quote = {
+export type AccountPricing = {
   summary: OrderSummary;
   kind: ProductKind;
   seats: number;
@@ -124,11 +125,11 @@ export type Quote = {
   startsAt: number | null;
 };
 
-export function quoteFor(
+export function priceForAccount(
   catalog: Catalog,
   account: Account,
-  input: QuoteInput,
-): { ok: true; quote: Quote } | { ok: false; error: ApiError<QuoteErrorCode> } {
+  input: AccountPricingInput,
+): { ok: true; pricing: AccountPricing } | { ok: false; error: ApiError<PricingRefusalCode> } {
   const kind = productKind(catalog, input.targetProduct);
   if (kind === null) return { ok: false, error: apiError("unknown_product", input.targetProduct) };
   const address = addressError(account);
@@ -182,7 +183,14 @@ export function quoteFor(
       // Seats or essentials for the rest of the running period: it renews on its own date.
       return {
         ok: true,
-        quote: { summary: result.summary, kind, seats, coupon, change: "addition", startsAt: null },
+        pricing: {
+          summary: result.summary,
+          kind,
+          seats,
+          coupon,
+          change: "addition",
+          startsAt: null,
+        },
       };
     }
     change = classifyPlanChange({
@@ -210,41 +218,41 @@ export function quoteFor(
       startsAt = current.periodEnd;
     }
   }
-  return { ok: true, quote: { summary: result.summary, kind, seats, coupon, change, startsAt } };
+  return { ok: true, pricing: { summary: result.summary, kind, seats, coupon, change, startsAt } };
 }
 
 /**
- * The next renewal once `quote` is bought (issue 33, item 9): priced by nextRenewal with what
+ * The next renewal once `pricing` is bought (issue 33, item 9): priced by nextRenewal with what
  * the purchase records (services/orders.ts), so the summary names the amount the account page,
  * the completed page and the renewal charge name. Null for what does not renew.
  */
 export function renewalAfter(
   catalog: Catalog,
   account: Account,
-  quote: Quote,
+  pricing: AccountPricing,
   input: { targetProduct: string; addOns?: readonly string[] | undefined; sellerCountry: string },
 ): NextRenewal | null {
   const plan = catalog.plans.find((p) => p.code === input.targetProduct);
-  if (quote.kind !== "plan" || plan === undefined || !plan.recurring) return null;
+  if (pricing.kind !== "plan" || plan === undefined || !plan.recurring) return null;
   const { sub, user } = account;
   const productCode = resultingProduct(catalog, plan, input.addOns ?? []);
   const months = plan.validMonths ?? plan.termDuration;
   const now = account.now;
-  const addition = quote.summary.addition;
+  const addition = pricing.summary.addition;
   const priceGroup = user.priceTestingGroupValue;
-  const start = quote.startsAt ?? now;
+  const start = pricing.startsAt ?? now;
   return nextRenewal(catalog, {
     productCode,
     orderState: "automatic",
-    seats: quote.seats,
+    seats: pricing.seats,
     orderEnd: addition ? addition.periodEnd : addMonthsClamped(start, months),
     pendingProductCode: null,
     pendingSeats: null,
     priceGroup,
     recurringCampaign: addition
       ? sub.recurringCampaign
-      : quote.startsAt === null
-        ? recurringCampaignOf(catalog, { productCode, atMs: now, coupon: quote.coupon })
+      : pricing.startsAt === null
+        ? recurringCampaignOf(catalog, { productCode, atMs: now, coupon: pricing.coupon })
         : null,
     priceBasis:
       addition && productCode === sub.productCode && sub.priceBasis

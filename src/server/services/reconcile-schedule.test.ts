@@ -6,6 +6,7 @@ import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
+import { StripeFake } from "../payments/testing/stripe-fake.ts";
 import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
 import {
   fakeStripeClient,
@@ -15,7 +16,6 @@ import {
   stripeFakeEnv,
 } from "../testing/stripe-server.ts";
 import { ReconcileSchedule } from "./reconcile-schedule.ts";
-import { StripeFake } from "./testing/stripe-fake.ts";
 
 const fake = new StripeFake();
 let server: TestServer;

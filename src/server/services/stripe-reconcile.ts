@@ -23,8 +23,8 @@ import { PendingPurchases } from "../db/pending-purchases.ts";
 import { Refunds } from "../db/refunds.ts";
 import { Renewals } from "../db/renewals.ts";
 import type { Logger } from "../log.ts";
-import type { InvoiceDeps } from "../services/invoices.ts";
-import { recordRefund } from "../services/refunds.ts";
+import type { InvoiceDeps } from "./invoices.ts";
+import { recordRefund } from "./refunds.ts";
 
 export type ReconcileReport = {
   checked: number;

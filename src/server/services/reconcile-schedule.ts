@@ -10,7 +10,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/db.ts";
 import type { Logger } from "../log.ts";
 import { PeriodicPass } from "../periodic-pass.ts";
-import type { InvoiceDeps } from "../services/invoices.ts";
+import type { InvoiceDeps } from "./invoices.ts";
 import { type ReconcileReport, reconcileStripe } from "./stripe-reconcile.ts";
 
 /** How far back each pass looks: the manual command's default, so a pass missed is caught up. */

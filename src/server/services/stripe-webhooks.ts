@@ -16,8 +16,8 @@ import { Events } from "../db/outbox.ts";
 import { Users } from "../db/users.ts";
 import { claimWebhookEvent } from "../db/webhook-events.ts";
 import type { Logger } from "../log.ts";
-import type { InvoiceDeps } from "../services/invoices.ts";
-import { type RecordedRefund, recordRefund } from "../services/refunds.ts";
+import type { InvoiceDeps } from "./invoices.ts";
+import { type RecordedRefund, recordRefund } from "./refunds.ts";
 
 export type StripeWebhookDeps = InvoiceDeps & {
   db: Db;
