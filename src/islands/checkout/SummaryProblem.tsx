@@ -24,8 +24,10 @@ export function SummaryProblem({ failure }: { failure: ApiFailure }) {
     minimum: plan ? minimumSeats(plan) : null,
   });
   if (failure.code === "already_subscribed") {
+    // An alert, not a status: it also answers a press of Pay that another tab's payment beat
+    // (the summary priced again says the plan is bought), and that press must be told why.
     return (
-      <div className="notice notice--success" role="status" data-testid="already-yours">
+      <div className="notice notice--success" role="alert" data-testid="already-yours">
         <p>This plan is yours already: there is nothing more to pay.</p>
         <a className="btn" href={hrefFor("home")}>
           Go to your account
