@@ -169,6 +169,15 @@ export const endpoints = {
   acceptInvite: { method: "POST", path: "/api/5/invites/:code", auth: true, limit: "invitePerIp" },
   /** Not in spec section 7 (issue 34): the team owner's invitation link, for the account page. */
   teamInvite: { method: "POST", path: "/api/5/team/invite", auth: true },
+  /** Not in spec section 7 (issue 34): the owner's team members, for the account page. */
+  teamMembers: { method: "GET", path: "/api/5/team/members", auth: true },
+  /** Not in spec section 7 (issue 34): the owner removes a member; their seat is free at once. */
+  removeTeamMember: {
+    method: "DELETE",
+    path: "/api/5/team/members/:id",
+    auth: true,
+    accountLock: "always",
+  },
 
   // Analytics and error reports (their limits count the client and the account: in the handler)
   instrumentation: { method: "POST", path: "/api/4/analytics/instrumentation" },
@@ -239,6 +248,7 @@ export const ERROR_CODE_LIST = [
   "instance_not_found",
   "not_instance_owner",
   "owner_cannot_leave",
+  "member_not_found",
   "card_error",
   "invalid_card",
   "payment_provider_unavailable",

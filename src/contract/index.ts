@@ -166,6 +166,21 @@ export const api = withSchemas(endpoints, {
     response: engagement.TeamInviteResponse,
     errors: ["not_authenticated", "not_instance_owner"],
   },
+  teamMembers: {
+    response: engagement.TeamMembersResponse,
+    errors: ["not_authenticated", "not_instance_owner"],
+  },
+  removeTeamMember: {
+    params: engagement.TeamMemberParams,
+    body: NoBody,
+    response: engagement.RemoveTeamMemberResponse,
+    errors: [
+      ...ACCOUNT_CHANGE_ERRORS,
+      "not_instance_owner",
+      "owner_cannot_leave",
+      "member_not_found",
+    ],
+  },
   leaveInstance: {
     body: NoBody,
     response: engagement.LeaveInstanceResponse,

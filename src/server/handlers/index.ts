@@ -16,6 +16,7 @@ import { renewalPaymentRoutes } from "./renewal-payment.ts";
 import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
 import { standInRoutes } from "./stand-ins.ts";
 import { teamInviteRoutes } from "./team-invite.ts";
+import { teamMemberRoutes } from "./team-members.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
@@ -35,6 +36,7 @@ export function registerRoutes(routes: Routes): void {
   quotePageRoutes(routes);
   engagementRoutes(routes);
   teamInviteRoutes(routes);
+  teamMemberRoutes(routes);
   devRoutes(routes);
   standInRoutes(routes);
   healthRoutes(routes);
