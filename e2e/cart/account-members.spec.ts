@@ -79,7 +79,9 @@ test("the members list does not scroll sideways in a 320 px window", async ({ pe
   const members = page.getByRole("region", { name: "Members" });
   await expect(members.getByRole("listitem")).toHaveCount(2);
   await members.getByRole("button", { name: "Remove" }).click();
-  await expect(page.getByRole("region", { name: "Remove Pat Tester from the team?" })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Remove Pat Tester from the team?" }),
+  ).toBeVisible();
   const widths = await page.evaluate(() => ({
     scroll: document.documentElement.scrollWidth,
     client: document.documentElement.clientWidth,
