@@ -1,7 +1,8 @@
 // `npm run screens`: a screenshot of every screen and state of the checkout and the account page
 // (issue 34), at 1280 and 375 px, into screens/ (git-ignored), for a person to look at: anonymous,
 // free, trial, paying, team owner, member, App Store and expired accounts; the checkout empty,
-// filled and refused; the account page; each completed page. It builds the site only when dist/
+// filled and refused; the account page (a team owner's Remove, Delete my account and its outcome,
+// Update card); each completed page. It builds the site only when dist/
 // is older than the sources, serves it on a free port with a fresh database (the demo accounts
 // seeded, password demo-password), and drives Debian's Chromium (scripts/find-chromium.ts).
 // A shot that fails is reported and the others are still taken.
@@ -104,6 +105,41 @@ const SHOTS: Shot[] = [
   { name: "paying-monthly-account", as: "monthly@demo.test", go: at("/cart/home") },
   { name: "paying-annual-paypal-account", as: "annual@demo.test", go: at("/cart/home") },
   { name: "team-owner-account", as: "owner@demo.test", go: at("/cart/home") },
+  {
+    name: "team-owner-remove-member",
+    as: "owner@demo.test",
+    go: at("/cart/home", async (page) => {
+      // The confirmation only: removing would change the demo team the other shots show.
+      const row = page.getByRole("listitem").filter({ hasText: "member@demo.test" });
+      await row.getByRole("button", { name: /^Remove/ }).click();
+      await page.getByRole("region", { name: /^Remove .* from the team\?$/ }).waitFor();
+    }),
+  },
+  {
+    name: "paying-delete-account-confirmation",
+    as: "monthly@demo.test",
+    go: at("/cart/home", async (page) => {
+      await page.getByRole("button", { name: "Delete my account" }).click();
+      await page.getByRole("region", { name: "Delete my account?" }).waitFor();
+    }),
+  },
+  {
+    name: "account-deleted",
+    as: "new",
+    go: at("/cart/home", async (page) => {
+      await page.getByRole("button", { name: "Delete my account" }).click();
+      await page.getByRole("button", { name: "Delete my account now" }).click();
+      await page.getByRole("heading", { name: "Your account is deleted" }).waitFor();
+    }),
+  },
+  {
+    name: "paying-update-card",
+    as: "monthly@demo.test",
+    go: at("/cart/home", async (page) => {
+      await page.getByRole("button", { name: "Update card" }).click();
+      await page.getByRole("form", { name: "Update card" }).waitFor();
+    }),
+  },
   { name: "team-owner-add-seats", as: "owner@demo.test", go: at("/cart#additional-seats") },
   { name: "member-account", as: "member@demo.test", go: at("/cart/home") },
   { name: "app-store-account", as: "mobile@demo.test", go: at("/cart/home") },

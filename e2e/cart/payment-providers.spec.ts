@@ -4,15 +4,11 @@
 // (Stripe cannot be reached here): its card element mounts a frame when the test says so, which
 // shows that the card fields' box keeps its place, that no card field is in the page itself,
 // section 8's words for a refused card, and a whole purchase with Stripe's token.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { api as contract } from "../../src/contract/index.ts";
 import { CARD_ERROR_MESSAGES } from "../../src/domain/errors/card-errors.ts";
-import { type RunningServer, startServer } from "../../src/server/main.ts";
-import { StripeFake } from "../../src/server/payments/testing/stripe-fake.ts";
-import { createStaticHandler } from "../../src/server/static-files.ts";
+import type { StripeFake } from "../../src/server/payments/testing/stripe-fake.ts";
 import { browserApi, callTo, expect, test } from "./api-helpers.ts";
+import { FAKE_STRIPE_JS, type StripeMode, startStripeMode } from "./stripe-mode.ts";
 
 const CHECKOUT = "/cart?product=wv_single_12m#checkout";
 const PROVIDER_CODE = /StripeCardFields|PaypalButtons|\/pure\.|js\.stripe\.com|paypal\.com/;
@@ -29,93 +25,18 @@ test("sandbox mode: the checkout loads no provider's code", async ({ page, api }
   expect(requested.some(callTo(contract.paymentProviders))).toBe(true);
 });
 
-/**
- * A stand-in for https://js.stripe.com/…/stripe.js: `Stripe(key)` with elements() whose card
- * element mounts an iframe of Stripe's height (one 16px line) once `__mountStripe()` is called,
- * and createPaymentMethod answering the refusal the test names in `__stripeRefusal`, or Stripe's
- * test PaymentMethod. It has every method @stripe/react-stripe-js checks before it accepts a
- * Stripe object (elements, createToken, createPaymentMethod, confirmCardPayment): without one,
- * <Elements> throws "Invalid prop `stripe`" and the card element never mounts.
- */
-const FAKE_STRIPE_JS = `
-(() => {
-  let release;
-  const mountAllowed = new Promise((resolve) => { release = resolve; });
-  window.__mountStripe = () => release();
-  window.Stripe = function Stripe(key) {
-    window.__stripeKey = key;
-    const listeners = {};
-    const card = {
-      mount(node) {
-        mountAllowed.then(() => {
-          const frame = document.createElement("iframe");
-          frame.title = "Secure card payment input frame";
-          frame.style.cssText = "border:0;display:block;width:100%;height:19.2px";
-          frame.srcdoc = '<input name="cardnumber" placeholder="Card number">';
-          node.append(frame);
-          for (const listener of listeners.ready || []) listener({ elementType: "card" });
-        });
-      },
-      on(event, listener) { (listeners[event] ||= []).push(listener); return card; },
-      off(event, listener) {
-        listeners[event] = (listeners[event] || []).filter((l) => l !== listener);
-        return card;
-      },
-      update() {},
-      destroy() {},
-    };
-    let created = false;
-    const elements = {
-      create() { created = true; return card; },
-      getElement() { return created ? card : null; },
-      update() {},
-    };
-    return {
-      elements: () => elements,
-      // Stripe.js makes a PaymentMethod of the card element (Stripe's test pm_card_visa), or
-      // refuses the card itself, as Stripe.js does for a wrong CVC before any request of ours.
-      createPaymentMethod: async () =>
-        window.__stripeRefusal
-          ? { error: { type: "card_error", code: window.__stripeRefusal } }
-          : { paymentMethod: { id: "pm_card_visa" } },
-      // Not called by the checkout; present because react-stripe-js checks for them.
-      createToken: async () => ({ error: { type: "invalid_request_error" } }),
-      confirmCardPayment: async () => ({}),
-      handleNextAction: async () => ({}),
-    };
-  };
-  // The release train @stripe/stripe-js expects (a test key with another one logs a warning).
-  window.Stripe.version = "endive";
-})();`;
-
 test.describe("Stripe mode", () => {
-  let server: RunningServer;
+  let stripe: StripeMode;
   // The project's fake of Stripe's HTTP API (STRIPE_API_URL), typed by the SDK's own types.
-  const stripeApi = new StripeFake();
-  let dataDir: string;
+  let stripeApi: StripeFake;
+  let server: { port: number };
 
   test.beforeAll(async () => {
-    await stripeApi.start();
-    dataDir = mkdtempSync(join(tmpdir(), "e2e-stripe-"));
-    server = await startServer({
-      port: 0,
-      host: "127.0.0.1",
-      staticHandler: createStaticHandler(join(process.cwd(), "dist")),
-      env: {
-        DATA_DIR: dataDir,
-        PAYMENTS: "stripe",
-        STRIPE_SECRET_KEY: "sk_test_e2eonly",
-        STRIPE_PUBLISHABLE_KEY: "pk_test_e2eonly",
-        STRIPE_API_URL: stripeApi.url,
-        RENEWAL_INTERVAL_SECONDS: "0",
-      },
-      log: { info() {}, warn() {}, error: (message) => console.error(message) },
-    });
+    stripe = await startStripeMode("e2e-stripe-");
+    ({ stripeApi, server } = stripe);
   });
   test.afterAll(async () => {
-    await server?.close();
-    await stripeApi.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stripe?.close();
   });
 
   test("the card fields are Stripe's frame and keep their place; a refused card gets section 8's words, an accepted one pays with Stripe's token", async ({

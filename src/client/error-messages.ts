@@ -95,6 +95,7 @@ export function errorMessage(code: ErrorCode, serverMessage: string): string {
     case "instance_not_found":
     case "not_instance_owner":
     case "owner_cannot_leave":
+    case "member_not_found":
     case "payment_provider_unavailable":
     case "payment_pending":
     case "authentication_required":

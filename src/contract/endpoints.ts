@@ -3,7 +3,7 @@
 // JavaScript budget); the browser client types each call from the entry's schemas, which
 // `index.ts` adds to these same entries for the server and the tests (`api`). The server
 // registers a handler per entry and applies the flags itself (src/server/routing.ts): a flag is
-// written once, here. Decision 0032.
+// written once, here. Decision 0032. The account page's own calls are in account-endpoints.ts.
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 /**
@@ -107,8 +107,6 @@ export const endpoints = {
 
   // Payments
   paymentProviders: { method: "GET", path: "/api/5/payment/providers" },
-  /** Not in spec section 7 (issue 34): how the account pays, for the account page. */
-  paymentMethod: { method: "GET", path: "/api/5/payment/method", auth: true },
   sandboxToken: { method: "POST", path: "/api/3/payment/sandbox/tokens" },
   paymentToken: { method: "POST", path: "/api/3/payment/token", auth: true, idempotent: true },
   upgrade: {
@@ -167,8 +165,6 @@ export const endpoints = {
   removeCoupon: { method: "DELETE", path: "/api/5/coupon", auth: true },
   inviteInfo: { method: "GET", path: "/api/5/invites/:code", limit: "invitePerIp" },
   acceptInvite: { method: "POST", path: "/api/5/invites/:code", auth: true, limit: "invitePerIp" },
-  /** Not in spec section 7 (issue 34): the team owner's invitation link, for the account page. */
-  teamInvite: { method: "POST", path: "/api/5/team/invite", auth: true },
 
   // Analytics and error reports (their limits count the client and the account: in the handler)
   instrumentation: { method: "POST", path: "/api/4/analytics/instrumentation" },
@@ -239,6 +235,7 @@ export const ERROR_CODE_LIST = [
   "instance_not_found",
   "not_instance_owner",
   "owner_cannot_leave",
+  "member_not_found",
   "card_error",
   "invalid_card",
   "payment_provider_unavailable",

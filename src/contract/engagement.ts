@@ -65,3 +65,35 @@ export const LeaveInstanceResponse = z.object({
  * open one, or a new one): anyone with it may join while a seat is free.
  */
 export const TeamInviteResponse = z.object({ path: z.string().startsWith("/cart/invite/") });
+
+/**
+ * GET /api/5/team/members (issue 34): the people in the owner's team workspace, for the account
+ * page's team card; the owner is among them (`owner`), with no Remove.
+ */
+export const TeamMembersResponse = z.object({
+  members: z.array(
+    z.object({
+      id: z.number().int(),
+      email: z.string(),
+      name: z.string(),
+      owner: z.boolean(),
+    }),
+  ),
+  usedSeats: z.number().int(),
+});
+
+const MEMBER_ID = "the member must be given by their whole-number id";
+/** The `:id` of DELETE /api/5/team/members/:id: a member's account id. */
+export const TeamMemberParams = z.object({
+  id: z.coerce
+    .number({ error: MEMBER_ID })
+    .int({ error: MEMBER_ID })
+    .min(1, { error: MEMBER_ID })
+    .max(Number.MAX_SAFE_INTEGER, { error: MEMBER_ID }),
+});
+
+/** DELETE /api/5/team/members/:id: the seats used once the member is out. */
+export const RemoveTeamMemberResponse = z.object({
+  success: z.literal(true),
+  usedSeats: z.number().int(),
+});

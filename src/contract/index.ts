@@ -4,6 +4,7 @@
 // handler runs (src/server/routing.ts), the browser client types its calls from them, and the
 // tests validate answers with them (STYLE.md point 10). Every non-2xx answer is ErrorBody.
 import { z } from "zod";
+import { accountEndpoints } from "./account-endpoints.ts";
 import * as auth from "./auth.ts";
 import { Success, withSchemas } from "./common.ts";
 import { endpoints } from "./endpoints.ts";
@@ -14,6 +15,7 @@ import * as payment from "./payment.ts";
 import * as products from "./products.ts";
 import * as user from "./user.ts";
 
+export * from "./account-endpoints.ts";
 export * from "./auth.ts";
 export * from "./common.ts";
 export * from "./endpoints.ts";
@@ -55,7 +57,10 @@ const PURCHASE_ERRORS = [
 const COUPON_ERRORS = ["coupon_not_found", "coupon_not_active"] as const;
 const TELEMETRY_ERRORS = ["rate_limited", "telemetry_too_large"] as const;
 
-export const api = withSchemas(endpoints, {
+/** The route table: endpoints.ts, with the account page's own calls (decision 0085). */
+const routeTable = { ...endpoints, ...accountEndpoints };
+
+export const api = withSchemas(routeTable, {
   // Sessions
   signUp: {
     body: auth.SignUpRequest,
@@ -165,6 +170,21 @@ export const api = withSchemas(endpoints, {
     body: NoBody,
     response: engagement.TeamInviteResponse,
     errors: ["not_authenticated", "not_instance_owner"],
+  },
+  teamMembers: {
+    response: engagement.TeamMembersResponse,
+    errors: ["not_authenticated", "not_instance_owner"],
+  },
+  removeTeamMember: {
+    params: engagement.TeamMemberParams,
+    body: NoBody,
+    response: engagement.RemoveTeamMemberResponse,
+    errors: [
+      ...ACCOUNT_CHANGE_ERRORS,
+      "not_instance_owner",
+      "owner_cannot_leave",
+      "member_not_found",
+    ],
   },
   leaveInstance: {
     body: NoBody,

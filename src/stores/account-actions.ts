@@ -10,10 +10,16 @@ import {
   notice,
 } from "../domain/account/cancellation.ts";
 import { MESSAGES } from "../domain/errors/messages.ts";
-import { cancelTrial, convertToFree, deleteMembers, leaveInstance } from "./account-operations.ts";
+import {
+  cancelTrial,
+  convertToFree,
+  deleteAccount,
+  deleteMembers,
+  leaveInstance,
+} from "./account-operations.ts";
 import { cancelEssentials, cancelSubscription } from "./payment.ts";
 import { $productInfo, loadProducts } from "./products.ts";
-import { $user, loadContext, loadUser } from "./user.ts";
+import { $user, ANONYMOUS, loadContext, loadUser } from "./user.ts";
 
 export type { AccountAction };
 
@@ -92,6 +98,8 @@ async function run(action: AccountAction): Promise<ApiResult<unknown>> {
       return cancelEssentials.run();
     case "cancelTrial":
       return cancelTrial.run(false);
+    case "deleteAccount":
+      return deleteAccount();
   }
 }
 
@@ -107,7 +115,10 @@ export async function confirmAction(action: AccountAction): Promise<void> {
   const done = notice(action, $accountFacts.get()).done;
   const result = await run(action);
   if (result.ok) {
-    await Promise.all([loadUser.run(), loadContext.run(), loadProducts.run()]);
+    // A deleted account's session ended with it: the page shows a signed-out person (the header
+    // too), told what happened (AccountPanel's farewell); anything else is reloaded.
+    if (action === "deleteAccount") $user.set({ ...ANONYMOUS });
+    else await Promise.all([loadUser.run(), loadContext.run(), loadProducts.run()]);
     $lastDoneText.set(done);
     $lastDone.set(action);
     $confirming.set(null);

@@ -77,3 +77,12 @@ export const cancelTrial = operation(
     },
   },
 );
+
+/**
+ * Delete the account (DELETE /api/4/user/ with forgetMe): billing stops first, then it is gone and
+ * the session ends. Not one of spec section 4's operations: the account page's confirmation holds
+ * its state (stores/account-actions.ts).
+ */
+export function deleteAccount() {
+  return api().call(endpoints.deleteUser, { body: { forgetMe: true } });
+}

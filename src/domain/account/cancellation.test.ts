@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AccountFacts, availableActions, notice } from "./cancellation.ts";
+import { type AccountFacts, availableActions, canDeleteAccount, notice } from "./cancellation.ts";
 
 function facts(overrides: Partial<AccountFacts> = {}): AccountFacts {
   return {
@@ -83,5 +83,34 @@ describe("one-time products and Essentials (issue 33, items 7 and 8)", () => {
     expect(
       availableActions({ ...withEssentials, essentialsEndsAt: Date.UTC(2026, 2, 3) }),
     ).not.toContain("cancelEssentials");
+  });
+});
+
+describe("deleting the account (issue 34, item 3)", () => {
+  it("is offered unless the organisation manages the account or an app store bills it", () => {
+    expect(canDeleteAccount(facts())).toBe(true);
+    expect(canDeleteAccount(facts({ productCode: "wv_free", orderState: "unknown" }))).toBe(true);
+    expect(canDeleteAccount(facts({ isMember: true, instanceId: 7 }))).toBe(true);
+    expect(canDeleteAccount(facts({ isManaged: true }))).toBe(false);
+    expect(canDeleteAccount(facts({ mobileStore: true }))).toBe(false);
+  });
+
+  it("says billing stops first, from when, and that it cannot be undone", () => {
+    expect(notice("deleteAccount", facts()).what).toMatchInlineSnapshot(
+      `"First your billing stops at every payment provider: nothing more is charged from today, and your plan ends now, not on March 3, 2026. Then your account, its projects and its details are deleted now and you are signed out. This cannot be undone."`,
+    );
+    expect(
+      notice("deleteAccount", facts({ productCode: "wv_free", orderState: "unknown" })).what,
+    ).toMatchInlineSnapshot(
+      `"First your billing stops at every payment provider: nothing more is charged from today. Then your account, its projects and its details are deleted now and you are signed out. This cannot be undone."`,
+    );
+    expect(
+      notice("deleteAccount", facts({ isOwner: true, instanceId: 7, instanceName: "Acme" })).what,
+    ).toContain(
+      "The team workspace Acme closes now: its members are detached from it and keep their own accounts.",
+    );
+    expect(notice("deleteAccount", facts()).done).toBe(
+      "Your account is deleted and you are signed out. Your billing has stopped: nothing more will be charged.",
+    );
   });
 });

@@ -13,7 +13,8 @@ export type AccountAction =
   | "leaveInstance"
   | "deleteMembers"
   | "cancelEssentials"
-  | "cancelTrial";
+  | "cancelTrial"
+  | "deleteAccount";
 
 export type AccountFacts = {
   productCode: string;
@@ -62,6 +63,16 @@ export function availableActions(a: AccountFacts): AccountAction[] {
   if (a.isMember && !a.isOwner && a.instanceId !== null) actions.push("leaveInstance");
   if (a.isOwner && selfServe && a.instanceId !== null) actions.push("deleteMembers");
   return actions;
+}
+
+/**
+ * Whether the account may be deleted from the account page (issue 34, item 3): not an account its
+ * organisation manages, and not one an app store bills (the store's subscription is the store's to
+ * end, so "billing stops" would not be true). Apart from `availableActions`, whose list is the
+ * cancellations of issue 10; the account page adds it last, in what cannot be undone.
+ */
+export function canDeleteAccount(a: AccountFacts): boolean {
+  return !(a.isManaged || a.mobileStore);
 }
 
 function capitalised(text: string): string {
@@ -139,6 +150,22 @@ export function notice(action: AccountAction, a: AccountFacts): Notice {
         confirm: "Cancel my trial now",
         keep: "Keep my trial",
         done: "Your trial is cancelled. Your account is on the free plan.",
+      };
+    }
+    case "deleteAccount": {
+      // The server stops billing at every provider first (services/stop-billing.ts); if one
+      // cannot be reached it refuses (billing_not_stopped) and nothing changes.
+      const paying = a.orderState === "automatic" && !a.isTrial && end !== null;
+      const ownTeam =
+        a.isOwner && a.instanceId !== null
+          ? ` ${capitalised(team)} closes now: its members are detached from it and keep their own accounts.`
+          : "";
+      return {
+        open: "Delete my account",
+        what: `First your billing stops at every payment provider: nothing more is charged from today${paying ? `, and your plan ends now, not on ${end}` : ""}. Then your account, its projects and its details are deleted now and you are signed out.${ownTeam} This cannot be undone.`,
+        confirm: "Delete my account now",
+        keep: "Keep my account",
+        done: "Your account is deleted and you are signed out. Your billing has stopped: nothing more will be charged.",
       };
     }
   }

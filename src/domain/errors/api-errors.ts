@@ -310,6 +310,11 @@ export const API_ERRORS = {
     status: 409,
     message: "The owner cannot leave the team workspace. Convert it to a free account instead.",
   },
+  member_not_found: {
+    status: 404,
+    message:
+      "This person is no longer a member of your team (they may have left already). Reload the page to see your team as it is now.",
+  },
   // Payment provider
   card_error: {
     status: 402,

@@ -47,7 +47,7 @@ export function ConfirmAction({ action }: { action: AccountAction }) {
       <div className="actions">
         <button
           type="button"
-          className="btn"
+          className="btn danger"
           disabled={busy !== null}
           onClick={() => confirmAction(action)}
         >

@@ -5,12 +5,17 @@
 // (lazy.tsx), so none of it weighs on the checkout's JavaScript budget; its styles are
 // src/styles/account.css.
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import type { AccountAction } from "../../domain/account/cancellation.ts";
-import { formatDay } from "../../domain/account/cancellation.ts";
+import { canDeleteAccount, formatDay } from "../../domain/account/cancellation.ts";
 import { planCard } from "../../domain/account/plan-card.ts";
 import { hrefFor } from "../../domain/checkout/screens.ts";
-import { $availableActions } from "../../stores/account-actions.ts";
+import {
+  $accountFacts,
+  $availableActions,
+  $lastDone,
+  $lastDoneText,
+} from "../../stores/account-actions.ts";
 import { $paymentMethod, loadPaymentMethod } from "../../stores/account-payment-method.ts";
 import { $accountPlan } from "../../stores/account-plan.ts";
 import { $inviteLink, showInviteLink } from "../../stores/account-team.ts";
@@ -20,15 +25,25 @@ import { Problem } from "../screens/Frame.tsx";
 import { ActionDone, ConfirmAction } from "./AccountActions.tsx";
 import { EditDetails } from "./EditDetails.tsx";
 import { InvoiceList } from "./InvoiceList.tsx";
+import { TeamMembers } from "./TeamMembers.tsx";
 import { UpdateCard } from "./UpdateCard.tsx";
 
 /** Actions that change an add-on, shown with it; every other action cannot be undone. */
 const ADD_ON_ACTIONS: ReadonlySet<AccountAction> = new Set(["cancelEssentials"]);
 
 export function AccountPanel() {
+  const user = useStore($user);
+  const facts = useStore($accountFacts);
   const actions = useStore($availableActions);
+  const done = useStore($lastDone);
+  if (done === "deleteAccount") return <Farewell />;
+  if (!user.isAuth) return null;
   const undoable = actions.filter((a) => ADD_ON_ACTIONS.has(a));
-  const lasting = actions.filter((a) => !ADD_ON_ACTIONS.has(a));
+  // Deleting the account comes last: the most lasting of what cannot be undone.
+  const lasting: AccountAction[] = [
+    ...actions.filter((a) => !ADD_ON_ACTIONS.has(a)),
+    ...(canDeleteAccount(facts) ? (["deleteAccount"] as const) : []),
+  ];
   return (
     <div className="account">
       <PlanCard />
@@ -54,6 +69,26 @@ export function AccountPanel() {
         </section>
       )}
     </div>
+  );
+}
+
+/** After deleting the account: signed out, told that billing stopped, with a way on. */
+function Farewell() {
+  const text = useStore($lastDoneText);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="card account-card" aria-labelledby="farewell-title">
+      <h2 id="farewell-title" tabIndex={-1} ref={heading}>
+        Your account is deleted
+      </h2>
+      <p className="notice success" role="status">
+        {text}
+      </p>
+      <a className="btn secondary" href={hrefFor("plans")}>
+        See the plans
+      </a>
+    </section>
   );
 }
 
@@ -173,6 +208,7 @@ function TeamCard() {
         </p>
       )}
       {invite && "failure" in invite && <Problem failure={invite.failure} />}
+      <TeamMembers team={user.enterpriseMemberInstance} />
     </section>
   );
 }

@@ -1,12 +1,11 @@
-// Update card (issue 34, item 3): the sandbox provider's card form, saved for the account's
-// renewals through /api/3/payment/token, with the bank's step when the bank asks
-// (SandboxAuthentication). State: stores/account-card.ts; a failed renewal's e-mail links here.
-// Stripe's element is the checkout's payment step: its chunks are shared with that step, and
-// loading them here too split the checkout's first load past its budget (e2e/cart/budgets), so
-// in Stripe mode a new card is saved with a payment at checkout for now.
-// TODO(issue 34): Stripe's element here once the payment step's chunks allow it.
+// Update card (issue 34, item 3): a new card saved for the account's renewals through
+// /api/3/payment/token, with the bank's step when the bank asks. The sandbox provider's card form
+// here (SandboxAuthentication for the bank's step); in Stripe mode Stripe Elements' card, whose
+// code loads in a chunk of its own once the person opens the form (StripeCardUpdate.tsx), never
+// with the checkout's first load. State: stores/account-card.ts; a failed renewal's e-mail links
+// here.
 import { useStore } from "@nanostores/react";
-import { type SubmitEvent, Suspense, use, useEffect, useState } from "react";
+import { lazy, type SubmitEvent, Suspense, use, useEffect, useState } from "react";
 import { cardDigits, parseExpiry } from "../../domain/checkout/card-number.ts";
 import { $cardUpdate, resetCardUpdate, updateCard } from "../../stores/account-card.ts";
 import { $paymentMethod } from "../../stores/account-payment-method.ts";
@@ -15,6 +14,10 @@ import { paymentProviders } from "../../stores/payment-providers.ts";
 import { SandboxAuthentication } from "../checkout/SandboxAuthentication.tsx";
 import { SandboxCardFields } from "../checkout/SandboxCardFields.tsx";
 import { Busy, Problem } from "../screens/Frame.tsx";
+
+const StripeCardUpdate = lazy(() =>
+  import("./StripeCardUpdate.tsx").then((m) => ({ default: m.StripeCardUpdate })),
+);
 
 function text(form: FormData, name: string): string {
   const value = form.get(name);
@@ -53,12 +56,9 @@ function CardForm({ onCancel }: { onCancel: () => void }) {
   const providers = use(paymentProviders());
   const state = useStore($cardUpdate);
   if (!providers.ok) return <Problem failure={providers.error} />;
-  if (providers.value.card.provider === "stripe") {
-    return (
-      <p className="note">
-        A new card is saved when you pay with it at checkout; your renewals then use it.
-      </p>
-    );
+  const card = providers.value.card;
+  if (card.provider === "stripe") {
+    return <StripeCardUpdate publishableKey={card.publishableKey} onCancel={onCancel} />;
   }
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,9 +1,7 @@
 // Invitations, e-mail activation, reset password and its request, the extension landing, home
 // and not found.
 
-import { useStore } from "@nanostores/react";
 import { hrefFor } from "../../domain/checkout/screens.ts";
-import { $user } from "../../stores/user.ts";
 import { AccountPanel, ForgotPasswordScreen, ResetPasswordScreen } from "../account/lazy.tsx";
 import { DashboardLink } from "../chrome/HubLinks.tsx";
 import { Frame } from "./Frame.tsx";
@@ -34,7 +32,6 @@ export function RceScreen({ title }: { title: string }) {
 }
 
 export function HomeScreen({ title }: { title: string }) {
-  const user = useStore($user);
   return (
     <Frame title={title}>
       <ul className="plain">
@@ -45,7 +42,8 @@ export function HomeScreen({ title }: { title: string }) {
           <DashboardLink>The editor</DashboardLink>
         </li>
       </ul>
-      {user.isAuth && <AccountPanel />}
+      {/* The account when signed in, or what happened when signed out by deleting it. */}
+      <AccountPanel />
     </Frame>
   );
 }

@@ -18,6 +18,7 @@ import { sandboxAuthenticationRoutes } from "./sandbox-authentication.ts";
 import { standInRoutes } from "./stand-ins.ts";
 import { subscriptionRoutes } from "./subscription.ts";
 import { teamInviteRoutes } from "./team-invite.ts";
+import { teamMemberRoutes } from "./team-members.ts";
 import { userRoutes } from "./user.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
@@ -39,6 +40,7 @@ export function registerRoutes(routes: Routes): void {
   quotePageRoutes(routes);
   engagementRoutes(routes);
   teamInviteRoutes(routes);
+  teamMemberRoutes(routes);
   devRoutes(routes);
   standInRoutes(routes);
   healthRoutes(routes);

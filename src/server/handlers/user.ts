@@ -26,6 +26,7 @@ import {
   recordBillingStopped,
   stopRecurringBilling,
 } from "../services/stop-billing.ts";
+import { leaveTeam } from "../services/teams.ts";
 import { contextView, priceSetOf, userInfoView } from "../services/views.ts";
 import { accountOf, rateLimited } from "./helpers.ts";
 
@@ -305,13 +306,7 @@ export function userRoutes(routes: Routes): void {
     const id = Number(params.id);
     if (!account.instance || account.instance.id !== id) return fail("instance_not_found");
     if (account.isOwner) return fail("owner_cannot_leave");
-    await ctx.app.db.transaction((tx) =>
-      Users.update(tx, account.user.id, {
-        instanceId: null,
-        memberState: null,
-        enterpriseRole: null,
-      }),
-    );
+    await ctx.app.db.transaction((tx) => leaveTeam(tx, account.user.id));
     return json({ success: true, productCode: account.sub.productCode });
   });
 }

@@ -132,3 +132,12 @@ export async function fateOf(
     usedElsewhere: await usedElsewhere(q, userId),
   });
 }
+
+/**
+ * A member out of their team workspace: the one way a member leaves, whether they leave or the
+ * owner removes them. Their seat is free at once, and what they may use follows at once too: an
+ * account's plan is computed from its team only while it is a member (services/account.ts).
+ */
+export async function leaveTeam(q: Queryable, userId: number): Promise<void> {
+  await Users.update(q, userId, { instanceId: null, memberState: null, enterpriseRole: null });
+}
