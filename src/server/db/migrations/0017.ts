@@ -1,0 +1,14 @@
+// Migration 17, released before the move to Kysely (decision 0082): its statements
+// for each dialect exactly as they ran then, frozen. A released migration is never edited.
+import type { FrozenMigration } from "./frozen.ts";
+
+export const migration: FrozenMigration = {
+  version: 17,
+  name: "the saved card's payment method",
+  sqlite: [
+    `ALTER TABLE users ADD COLUMN payment_method TEXT`,
+  ],
+  postgres: [
+    `ALTER TABLE users ADD COLUMN payment_method TEXT`,
+  ],
+};
