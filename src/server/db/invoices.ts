@@ -11,7 +11,7 @@ import {
   seriesFor,
 } from "../../domain/invoices/numbering.ts";
 import type { Queryable } from "./db.ts";
-import { mapper } from "./mapper.ts";
+import { mapper } from "./records.ts";
 
 export type StoredInvoice = {
   number: string;

@@ -1,7 +1,7 @@
 // Queries of the orders table. An order row is written in the same transaction as the account
 // change it pays for and the idempotency record that acknowledges it.
 import type { Queryable } from "./db.ts";
-import { mapper } from "./mapper.ts";
+import { mapper } from "./records.ts";
 
 export type OrderKind = "plan" | "trial" | "one_off";
 

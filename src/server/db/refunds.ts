@@ -2,7 +2,7 @@
 // refund or dispute id, so that the same refund reported twice (a webhook repeated, a support
 // refund and its own webhook) is recorded once.
 import type { Queryable } from "./db.ts";
-import { mapper } from "./mapper.ts";
+import { mapper } from "./records.ts";
 
 export type RefundKind = "refund" | "dispute_lost";
 

@@ -4,7 +4,7 @@
 // in, and writes them to `invoices` with their numbers, in one short transaction.
 import type { InvoiceDocument } from "../../domain/invoices/document.ts";
 import type { Queryable } from "./db.ts";
-import { mapper } from "./mapper.ts";
+import { mapper } from "./records.ts";
 
 /** What a waiting invoice's receipt tells besides the document: a renewal's e-mail is its receipt. */
 export type ReceiptKind = { kind: "receipt" } | ({ kind: "renewal" } & RenewalFacts);

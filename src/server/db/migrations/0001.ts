@@ -1,8 +1,8 @@
 // Migration 1, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 1,
   name: "accounts, sessions and secrets",
   sqlite: [
@@ -119,4 +119,4 @@ export const migration: FrozenMigration = {
 )`,
     `CREATE INDEX secrets_user_kind ON secrets(user_id, kind)`,
   ],
-};
+});

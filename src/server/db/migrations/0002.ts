@@ -1,8 +1,8 @@
 // Migration 2, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 2,
   name: "subscriptions, instances and invitations",
   sqlite: [
@@ -87,4 +87,4 @@ export const migration: FrozenMigration = {
   accepted_by BIGINT
 )`,
   ],
-};
+});

@@ -1,8 +1,8 @@
 // Migration 4, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 4,
   name: "outbox and events",
   sqlite: [
@@ -47,4 +47,4 @@ export const migration: FrozenMigration = {
 )`,
     `CREATE INDEX events_kind ON events(kind, created_at)`,
   ],
-};
+});

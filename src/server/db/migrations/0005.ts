@@ -1,8 +1,8 @@
 // Migration 5, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 5,
   name: "account locks and scheduled plan changes",
   sqlite: [
@@ -27,4 +27,4 @@ export const migration: FrozenMigration = {
     `ALTER TABLE subscriptions ADD COLUMN pending_seats BIGINT`,
     `ALTER TABLE subscriptions ADD COLUMN pending_at BIGINT`,
   ],
-};
+});

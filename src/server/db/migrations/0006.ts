@@ -1,8 +1,8 @@
 // Migration 6, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 6,
   name: "renewals: anchored periods and one claim per period",
   sqlite: [
@@ -67,4 +67,4 @@ export const migration: FrozenMigration = {
 )`,
     `CREATE INDEX renewals_user ON renewals(user_id, state)`,
   ],
-};
+});

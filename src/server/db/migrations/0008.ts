@@ -1,8 +1,8 @@
 // Migration 8, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 8,
   name: "orders record the catalogue version and price set they were priced with",
   sqlite: [
@@ -13,4 +13,4 @@ export const migration: FrozenMigration = {
     `ALTER TABLE orders ADD COLUMN catalog_version TEXT`,
     `ALTER TABLE orders ADD COLUMN price_set TEXT`,
   ],
-};
+});

@@ -1,8 +1,8 @@
 // Migration 11, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 11,
   name: "rate-limit buckets shared by every server on one database (decision 0028)",
   sqlite: [
@@ -23,4 +23,4 @@ export const migration: FrozenMigration = {
 )`,
     `CREATE INDEX rate_limits_updated_at ON rate_limits (updated_at)`,
   ],
-};
+});

@@ -1,8 +1,8 @@
 // Migration 15, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 15,
   name: "e-mail changes pending their code",
   sqlite: [
@@ -25,4 +25,4 @@ export const migration: FrozenMigration = {
   expires_at BIGINT NOT NULL
 )`,
   ],
-};
+});

@@ -1,8 +1,8 @@
 // Migration 16, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 16,
   name: "accounts created by a team's invitation",
   sqlite: [
@@ -19,4 +19,4 @@ export const migration: FrozenMigration = {
   created_at BIGINT NOT NULL
 )`,
   ],
-};
+});

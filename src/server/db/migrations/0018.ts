@@ -1,8 +1,8 @@
 // Migration 18, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 18,
   name: "webhook events processed",
   sqlite: [
@@ -23,4 +23,4 @@ export const migration: FrozenMigration = {
   PRIMARY KEY (provider, event_id)
 )`,
   ],
-};
+});

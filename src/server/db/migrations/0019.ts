@@ -1,8 +1,8 @@
 // Migration 19, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 19,
   name: "refunds of orders",
   sqlite: [
@@ -31,4 +31,4 @@ export const migration: FrozenMigration = {
 )`,
     `CREATE INDEX refunds_order ON refunds(order_id)`,
   ],
-};
+});

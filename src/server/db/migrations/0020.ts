@@ -1,8 +1,8 @@
 // Migration 20, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 20,
   name: "PayPal plans, and the PayPal subscription of each approval",
   sqlite: [
@@ -41,4 +41,4 @@ export const migration: FrozenMigration = {
     `CREATE INDEX paypal_approvals_state ON paypal_approvals(state, created_at)`,
     `CREATE INDEX users_paypal_subscription ON users(paypal_subscription_id)`,
   ],
-};
+});

@@ -1,8 +1,8 @@
 // Migration 21, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 21,
   name: "invoices and credit notes with gapless numbers; buyers' business details",
   sqlite: [
@@ -71,4 +71,4 @@ export const migration: FrozenMigration = {
   updated_at BIGINT NOT NULL
 )`,
   ],
-};
+});

@@ -1,8 +1,8 @@
 // Migration 22, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 22,
   name: "PayPal subscriptions that paid for nothing, and their refunds",
   sqlite: [
@@ -49,4 +49,4 @@ export const migration: FrozenMigration = {
 )`,
     `CREATE INDEX paypal_stray_refunds_subscription ON paypal_stray_refunds(subscription_id)`,
   ],
-};
+});

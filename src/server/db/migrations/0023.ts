@@ -1,8 +1,8 @@
 // Migration 23, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 23,
   name: "renewals: the payment waiting for the customer; the sandbox's card setups",
   sqlite: [
@@ -29,4 +29,4 @@ export const migration: FrozenMigration = {
   created_at BIGINT NOT NULL
 )`,
   ],
-};
+});

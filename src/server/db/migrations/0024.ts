@@ -1,8 +1,8 @@
 // Migration 24, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 24,
   name: "invoices waiting for their number; the numbering passes' lock",
   sqlite: [
@@ -39,4 +39,4 @@ export const migration: FrozenMigration = {
 )`,
     `INSERT INTO invoice_numbering (id, passes) VALUES (1, 0)`,
   ],
-};
+});

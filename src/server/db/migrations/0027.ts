@@ -1,8 +1,8 @@
 // Migration 27, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 27,
   name: "PayPal events kept until their sale is known",
   sqlite: [
@@ -25,4 +25,4 @@ export const migration: FrozenMigration = {
 )`,
     `CREATE INDEX paypal_kept_events_sale ON paypal_kept_events(sale_id)`,
   ],
-};
+});

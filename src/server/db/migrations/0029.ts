@@ -1,8 +1,8 @@
 // Migration 29, released before the move to Kysely (decision 0082): its statements
 // for each dialect exactly as they ran then, frozen. A released migration is never edited.
-import type { FrozenMigration } from "./frozen.ts";
+import { frozen } from "./frozen.ts";
 
-export const migration: FrozenMigration = {
+export const migration = frozen({
   version: 29,
   name: "order items: what each payment paid for",
   sqlite: [
@@ -115,4 +115,4 @@ export const migration: FrozenMigration = {
     FROM orders o
    WHERE o.kind = 'one_off'`,
   ],
-};
+});

@@ -1,0 +1,85 @@
+// node:sqlite behind Kysely's SqliteDialect (decision 0082). Kysely documents the `SqliteDatabase`
+// shape its dialect drives (better-sqlite3's); this is that shape over node:sqlite's public
+// DatabaseSync and StatementSync. Statements are prepared once per SQL text and kept.
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import {
+  type DialectAdapter,
+  type Dialect as KyselyDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteStatement,
+} from "kysely";
+import { UniqueViolation } from "./db.ts";
+
+/** What node:sqlite takes: a boolean is 0/1 (the columns are integers), undefined is NULL. */
+function toParam(value: unknown): SQLInputValue {
+  if (value === undefined) return null;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value as SQLInputValue;
+}
+
+/** SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY. */
+const UNIQUE_CODES = new Set([2067, 1555]);
+
+/** The driver's error, or a UniqueViolation for a repeated unique value (see db.ts). */
+export function mapSqliteError(error: unknown): unknown {
+  const code = (error as { errcode?: number } | null)?.errcode;
+  if (code !== undefined && UNIQUE_CODES.has(code) && error instanceof Error) {
+    const columns = /UNIQUE constraint failed: (.+)$/.exec(error.message)?.[1] ?? null;
+    return new UniqueViolation(error.message, columns, error);
+  }
+  return error;
+}
+
+function mapped<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw mapSqliteError(error);
+  }
+}
+
+function statementOf(statement: StatementSync): SqliteStatement {
+  const params = (values: ReadonlyArray<unknown>) => values.map(toParam);
+  return {
+    // A statement that answers columns answers rows (a SELECT, or a write with RETURNING).
+    reader: statement.columns().length > 0,
+    all: (values) => mapped(() => statement.all(...params(values))),
+    run: (values) => mapped(() => statement.run(...params(values))),
+    iterate: (values) => statement.iterate(...params(values)),
+  };
+}
+
+/** Kysely's SqliteDatabase over one node:sqlite connection. */
+export function sqliteDatabase(raw: DatabaseSync): SqliteDatabase & { forget(): void } {
+  const prepared = new Map<string, SqliteStatement>();
+  return {
+    prepare(sql) {
+      let statement = prepared.get(sql);
+      if (!statement) {
+        statement = statementOf(mapped(() => raw.prepare(sql)));
+        prepared.set(sql, statement);
+      }
+      return statement;
+    },
+    /** After a script changed tables: a statement's columns are worked out again. */
+    forget: () => prepared.clear(),
+    close: () => raw.close(),
+  };
+}
+
+/**
+ * Kysely's SqliteDialect, with one difference: DDL runs inside transactions. SQLite has
+ * transactional DDL; Kysely's adapter says it has not, and its Migrator would then apply a
+ * migration statement by statement, a crash leaving half of one applied.
+ */
+export function nodeSqliteDialect(database: SqliteDatabase): KyselyDialect {
+  const dialect = new SqliteDialect({ database });
+  return {
+    createAdapter: (): DialectAdapter =>
+      Object.create(dialect.createAdapter(), { supportsTransactionalDdl: { value: true } }),
+    createDriver: () => dialect.createDriver(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+  };
+}
