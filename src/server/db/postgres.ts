@@ -16,7 +16,8 @@
 // row (50 purchases of one account at once) settles instead of failing each other again and again.
 //
 // The pool is anything shaped like Kysely's `PostgresPool` (node-postgres's `Pool`): `pg` in
-// production, an in-process PGlite in the tests (testing/pglite.ts), so both run this same code.
+// production, its statements prepared once per connection (pg-prepared.ts), an in-process PGlite
+// in the tests (testing/pglite.ts), so both run this same code.
 import {
   CompiledQuery,
   Kysely,
@@ -34,6 +35,7 @@ import {
   type TransactionOptions,
   UniqueViolation,
 } from "./db.ts";
+import { isStalePlan, preparedPool } from "./pg-prepared.ts";
 import { numberPlaceholders } from "./placeholders.ts";
 import type { Database } from "./schema.ts";
 
@@ -197,7 +199,8 @@ export class PostgresDb implements Db {
       try {
         return await this.attempt(begin, work);
       } catch (error) {
-        if (attempt < this.maxAttempts && isRetryable(error)) {
+        // A stale prepared statement (pg-prepared.ts) left with its connection: run again.
+        if (attempt < this.maxAttempts && (isRetryable(error) || isStalePlan(error))) {
           this.retries += 1;
           continue;
         }
@@ -339,5 +342,5 @@ export function createPgPool(connection: PostgresConnection): pg.Pool {
 }
 
 export function openPostgres(connection: PostgresConnection, options?: PostgresOptions) {
-  return new PostgresDb(createPgPool(connection), options);
+  return new PostgresDb(preparedPool(createPgPool(connection)), options);
 }
