@@ -23,7 +23,11 @@ export type Row = Record<string, unknown>;
 export type Dialect = "sqlite" | "postgres";
 
 export interface Queryable {
-  /** The typed query builder on this connection: inside a transaction, on that transaction. */
+  /**
+   * The typed query builder on this connection: inside a transaction, on that transaction; on the
+   * Db itself, one statement outside transactions (a read of committed data, or a write that
+   * commits alone, as `runAlone`'s do).
+   */
   readonly kysely: Kysely<Database>;
   get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;

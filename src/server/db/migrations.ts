@@ -38,6 +38,7 @@ import { migration as m0026 } from "./migrations/0026.ts";
 import { migration as m0027 } from "./migrations/0027.ts";
 import { migration as m0028 } from "./migrations/0028.ts";
 import { migration as m0029 } from "./migrations/0029.ts";
+import type { Database } from "./schema.ts";
 import { SqliteDb } from "./sqlite.ts";
 
 export type Migration = {
@@ -161,15 +162,16 @@ export async function migrate(db: Db, _now: number, migrations = MIGRATIONS): Pr
       ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db.kysely))
           .rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({
-    db: db.kysely,
-    provider: { getMigrations: async () => provided },
-    migrationTableSchema: schema,
-    // A database may lack a migration that sorts before one it has (a test applies 14 last).
-    allowUnorderedMigrations: true,
-  });
-  const run = () => migrator.migrateToLatest();
-  const { error, results } = db instanceof SqliteDb ? await db.exclusive(run) : await run();
+  const run = (kysely: Kysely<Database>) =>
+    new Migrator({
+      db: kysely,
+      provider: { getMigrations: async () => provided },
+      migrationTableSchema: schema,
+      // A database may lack a migration that sorts before one it has (a test applies 14 last).
+      allowUnorderedMigrations: true,
+    }).migrateToLatest();
+  const { error, results } =
+    db instanceof SqliteDb ? await db.exclusive(run) : await run(db.kysely);
   if (error) throw error;
   return (results ?? [])
     .filter((r) => r.status === "Success" && r.direction === "Up")

@@ -4,6 +4,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import {
   type DialectAdapter,
+  type Driver,
   type Dialect as KyselyDialect,
   type SqliteDatabase,
   SqliteDialect,
@@ -69,16 +70,35 @@ export function sqliteDatabase(raw: DatabaseSync): SqliteDatabase & { forget(): 
 }
 
 /**
- * Kysely's SqliteDialect, with one difference: DDL runs inside transactions. SQLite has
+ * Kysely's SqliteDialect, with two differences. DDL runs inside transactions: SQLite has
  * transactional DDL; Kysely's adapter says it has not, and its Migrator would then apply a
- * migration statement by statement, a crash leaving half of one applied.
+ * migration statement by statement, a crash leaving half of one applied. And with `turn`, each
+ * statement first waits for it (SqliteDb: until no group commit is running).
  */
-export function nodeSqliteDialect(database: SqliteDatabase): KyselyDialect {
+export function nodeSqliteDialect(
+  database: SqliteDatabase,
+  turn?: () => Promise<void>,
+): KyselyDialect {
   const dialect = new SqliteDialect({ database });
   return {
     createAdapter: (): DialectAdapter =>
       Object.create(dialect.createAdapter(), { supportsTransactionalDdl: { value: true } }),
-    createDriver: () => dialect.createDriver(),
+    createDriver: (): Driver => {
+      const driver = dialect.createDriver();
+      if (!turn) return driver;
+      return {
+        init: (options) => driver.init(options),
+        acquireConnection: async (options) => {
+          await turn();
+          return driver.acquireConnection(options);
+        },
+        beginTransaction: (c, settings) => driver.beginTransaction(c, settings),
+        commitTransaction: (c) => driver.commitTransaction(c),
+        rollbackTransaction: (c) => driver.rollbackTransaction(c),
+        releaseConnection: (c, options) => driver.releaseConnection(c, options),
+        destroy: (options) => driver.destroy(options),
+      };
+    },
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };

@@ -38,9 +38,11 @@ export class SqliteDb implements Db {
   /**
    * Every statement runs through Kysely on the one connection (node-sqlite-dialect.ts). Kysely's
    * SQLite driver does not order its callers, so this class does: a group holds the connection
-   * from BEGIN IMMEDIATE to COMMIT, and reads outside it wait until it is done (`idle`).
+   * from BEGIN IMMEDIATE to COMMIT, and statements outside it wait until it is done. `kysely`
+   * waits (a read or a write that commits alone); `inGroup`, a group's transactions' own, does not.
    */
   readonly kysely: Kysely<Database>;
+  private readonly inGroup: Kysely<Database>;
   private readonly database: ReturnType<typeof sqliteDatabase>;
   private readonly queue: Job[] = [];
   private readonly maxGroup: number;
@@ -60,9 +62,14 @@ export class SqliteDb implements Db {
     this.raw.exec("PRAGMA foreign_keys = ON");
     this.maxGroup = options.maxGroup ?? 512;
     this.database = sqliteDatabase(this.raw);
-    this.kysely = new Kysely<Database>({ dialect: nodeSqliteDialect(this.database) });
+    this.inGroup = new Kysely<Database>({ dialect: nodeSqliteDialect(this.database) });
+    this.kysely = new Kysely<Database>({
+      dialect: nodeSqliteDialect(this.database, async () => {
+        while (this.busy) await this.idle();
+      }),
+    });
     this.tx = {
-      kysely: this.kysely,
+      kysely: this.inGroup,
       get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
         (await this.execute(sql, params)).rows[0] as T | undefined,
       all: async <T>(sql: string, params: readonly SqlValue[] = []) =>
@@ -75,7 +82,7 @@ export class SqliteDb implements Db {
   }
 
   private execute(sql: string, params: readonly SqlValue[]): Promise<QueryResult<Row>> {
-    return this.kysely.executeQuery<Row>(CompiledQuery.raw(sql, [...params]));
+    return this.inGroup.executeQuery<Row>(CompiledQuery.raw(sql, [...params]));
   }
 
   /**
@@ -201,11 +208,11 @@ export class SqliteDb implements Db {
    * Runs `work` with the connection to itself, once no group is running and none starts before
    * it ends: Kysely's Migrator, which opens its own transaction on the connection.
    */
-  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+  async exclusive<T>(work: (kysely: Kysely<Database>) => Promise<T>): Promise<T> {
     while (this.busy) await this.idle();
     this.busy = true;
     try {
-      return await work();
+      return await work(this.inGroup);
     } finally {
       this.busy = false;
       const waiters = this.idleWaiters;
