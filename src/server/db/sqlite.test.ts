@@ -21,7 +21,7 @@ describe("SqliteDb", () => {
   });
 
   it("reads rows as node:sqlite makes them, whatever the column names", async () => {
-    // The rows are built by a function compiled from the column names (sqlite.ts, Read).
+    // The rows are built from node:sqlite's arrays by the column names (node-sqlite-dialect.ts).
     const row = await db.get(
       `SELECT 1 AS id, 'x' AS "a""b", 'y' AS "c\\d", 'z' AS "e}; throw 1; //", 2 AS id`,
     );
