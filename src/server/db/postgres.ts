@@ -21,7 +21,6 @@
 import {
   CompiledQuery,
   Kysely,
-  PostgresDialect,
   type PostgresPool,
   type PostgresPoolClient,
   type QueryResult,
@@ -35,6 +34,7 @@ import {
   type TransactionOptions,
   UniqueViolation,
 } from "./db.ts";
+import { postgresDialect } from "./pg-dialect.ts";
 import { isStalePlan, preparedPool } from "./pg-prepared.ts";
 import { numberPlaceholders } from "./placeholders.ts";
 import type { Database } from "./schema.ts";
@@ -148,7 +148,7 @@ export class PostgresDb implements Db {
 
   constructor(pool: PostgresPool, options: PostgresOptions = {}) {
     this.kysely = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: mappedPool(pool) }),
+      dialect: postgresDialect(mappedPool(pool)),
     });
     this.maxAttempts = options.maxAttempts ?? 20;
     this.direct = queryable(this.kysely);
