@@ -38,15 +38,11 @@ import { migration as m0026 } from "./migrations/0026.ts";
 import { migration as m0027 } from "./migrations/0027.ts";
 import { migration as m0028 } from "./migrations/0028.ts";
 import { migration as m0029 } from "./migrations/0029.ts";
+import type { Migration } from "./migrations/frozen.ts";
 import type { Database } from "./schema.ts";
 import { SqliteDb } from "./sqlite.ts";
 
-export type Migration = {
-  version: number;
-  name: string;
-  /** Runs inside the migration's transaction, with the dialect of the database. */
-  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
-};
+export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,

@@ -1,6 +1,13 @@
 import { type Kysely, sql } from "kysely";
 import type { Dialect } from "../db.ts";
-import type { Migration } from "../migrations.ts";
+
+/** A migration of the list in ../migrations.ts, applied by Kysely's Migrator. */
+export type Migration = {
+  version: number;
+  name: string;
+  /** Runs inside the migration's transaction, with the dialect of the database. */
+  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+};
 
 /** A migration released before Kysely: its statements for each dialect as they ran then. */
 export type FrozenMigration = {
