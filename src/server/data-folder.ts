@@ -249,7 +249,7 @@ async function openWritable(place: Place, now: number): Promise<SqliteDb> {
     // permission check, and only this finds a read-only file system or an immutable file.
     db.raw.exec("BEGIN IMMEDIATE");
     try {
-      db.raw.exec("DELETE FROM schema_migrations WHERE 0");
+      db.raw.exec("DELETE FROM users WHERE 0");
     } finally {
       if (db.raw.isTransaction) db.raw.exec("ROLLBACK");
     }

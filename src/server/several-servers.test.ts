@@ -36,7 +36,7 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
   }
 
   it("started together: migrated once, demo accounts once", async () => {
-    expect(await count("SELECT COUNT(*) AS n FROM schema_migrations")).toBe(MIGRATIONS.length);
+    expect(await count("SELECT COUNT(*) AS n FROM kysely_migration")).toBe(MIGRATIONS.length);
     expect(await count("SELECT COUNT(*) AS n FROM users")).toBe(DEMO_ACCOUNTS.length);
   });
 

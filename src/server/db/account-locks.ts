@@ -1,4 +1,5 @@
-// Queries of the account_locks table (see services/account-lock.ts for the protocol).
+// Queries of the account_locks table (see services/account-lock.ts for the protocol), with
+// Kysely's typed builder (decision 0082).
 import type { Queryable } from "./db.ts";
 
 export const AccountLocks = {
@@ -12,27 +13,44 @@ export const AccountLocks = {
     q: Queryable,
     r: { userId: number; holder: string; token: string; now: number; expiresAt: number },
   ): Promise<boolean> {
-    const result = await q.run(
-      `INSERT INTO account_locks (user_id, holder, token, acquired_at, expires_at)
-       VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (user_id) DO UPDATE
-         SET holder = excluded.holder, token = excluded.token,
-             acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
-         WHERE account_locks.expires_at <= excluded.acquired_at
-            OR account_locks.holder = excluded.holder`,
-      [r.userId, r.holder, r.token, r.now, r.expiresAt],
-    );
-    return result.changes === 1;
+    const result = await q.kysely
+      .insertInto("account_locks")
+      .values({
+        user_id: r.userId,
+        holder: r.holder,
+        token: r.token,
+        acquired_at: r.now,
+        expires_at: r.expiresAt,
+      })
+      .onConflict((c) =>
+        c
+          .column("user_id")
+          .doUpdateSet((e) => ({
+            holder: e.ref("excluded.holder"),
+            token: e.ref("excluded.token"),
+            acquired_at: e.ref("excluded.acquired_at"),
+            expires_at: e.ref("excluded.expires_at"),
+          }))
+          .where((w) =>
+            w.or([
+              w("account_locks.expires_at", "<=", w.ref("excluded.acquired_at")),
+              w("account_locks.holder", "=", w.ref("excluded.holder")),
+            ]),
+          ),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   },
   /**
    * Releases the lock only if it is still this acquisition's (`token`): a request that never took
    * it, or whose lock was taken over since, frees nothing.
    */
   async release(q: Queryable, userId: number, token: string): Promise<boolean> {
-    const result = await q.run("DELETE FROM account_locks WHERE user_id = ? AND token = ?", [
-      userId,
-      token,
-    ]);
-    return result.changes === 1;
+    const result = await q.kysely
+      .deleteFrom("account_locks")
+      .where("user_id", "=", userId)
+      .where("token", "=", token)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
   },
 };

@@ -1,8 +1,11 @@
 // The database seam. Handlers and services reach storage only through the per-table query modules
 // in this folder, and those only through this interface, so the same queries run on SQLite
 // (node:sqlite, the embedded default: sqlite.ts) and on PostgreSQL (DATABASE_URL: postgres.ts)
-// without touching handlers (docs/decisions/0004 and 0014). The interface is async for that
-// reason, even though the SQLite implementation answers synchronously.
+// without touching handlers (docs/decisions/0004 and 0014). Both run every statement through
+// Kysely (decision 0082): `kysely` is its typed query builder over the tables of schema.ts, on the
+// same connection (and transaction) as the other methods; the SQL-text methods stay for the
+// queries not yet written with the builder. The interface is async, even though the SQLite
+// implementation answers synchronously.
 //
 // SQL conventions that keep the queries portable: `?` placeholders (the PostgreSQL adapter
 // numbers them), INTEGER 0/1 for booleans, INTEGER milliseconds for times (BIGINT on
@@ -11,12 +14,21 @@
 // JavaScript numbers; booleans computed by PostgreSQL come back as true/false, so read flags
 // with `bool()`. A unique or primary-key violation is thrown as `UniqueViolation` by both.
 
+import type { Kysely } from "kysely";
+import type { Database } from "./schema.ts";
+
 export type SqlValue = string | number | bigint | null | Uint8Array | boolean | undefined;
 export type Row = Record<string, unknown>;
 
 export type Dialect = "sqlite" | "postgres";
 
 export interface Queryable {
+  /**
+   * The typed query builder on this connection: inside a transaction, on that transaction; on the
+   * Db itself, one statement outside transactions (a read of committed data, or a write that
+   * commits alone, as `runAlone`'s do).
+   */
+  readonly kysely: Kysely<Database>;
   get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;

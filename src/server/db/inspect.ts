@@ -26,7 +26,10 @@ export type DatabaseState =
 const HEADER = Buffer.from("SQLite format 3\0", "latin1");
 
 /** The tables every database of this server has had since its first migration. */
-export const REQUIRED_TABLES = ["schema_migrations", "users"] as const;
+export const REQUIRED_TABLES = ["users"] as const;
+
+/** The record of applied migrations: Kysely's Migrator's, or schema_migrations before it. */
+const MIGRATION_TABLES = ["kysely_migration", "schema_migrations"] as const;
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -183,7 +186,10 @@ export function inspectDatabase(path: string): DatabaseState {
         name: string;
       }[]
     ).map((row) => row.name);
-    if (!REQUIRED_TABLES.every((table) => tables.includes(table))) {
+    if (
+      !REQUIRED_TABLES.every((table) => tables.includes(table)) ||
+      !MIGRATION_TABLES.some((table) => tables.includes(table))
+    ) {
       return { kind: "no-schema", tables };
     }
     const row = db.prepare("SELECT count(*) AS n FROM users").get() as { n: number };

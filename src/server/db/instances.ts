@@ -1,7 +1,7 @@
 // Queries of the instances (team workspaces) and invites tables.
 import { teamName } from "../../domain/account/team-name.ts";
 import type { Queryable } from "./db.ts";
-import { mapper } from "./mapper.ts";
+import { mapper } from "./records.ts";
 
 export type Instance = {
   id: number;

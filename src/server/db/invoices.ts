@@ -3,7 +3,10 @@
 // numbering pass that takes it from waiting_invoices): the counter row's update holds a
 // row lock on PostgreSQL (a second server waits, or its serializable transaction is retried) and
 // SQLite has one writer, so two documents never share a number; and a transaction that rolls
-// back takes its number back with it, so none is ever skipped.
+// back takes its number back with it, so none is ever skipped. Invoices are written with Kysely's
+// typed builder (decision 0082); billing details still with the column map of records.ts.
+
+import { type Selectable, sql } from "kysely";
 import type { InvoiceDocument } from "../../domain/invoices/document.ts";
 import {
   type DocumentKind,
@@ -11,7 +14,8 @@ import {
   seriesFor,
 } from "../../domain/invoices/numbering.ts";
 import type { Queryable } from "./db.ts";
-import { mapper } from "./mapper.ts";
+import { mapper } from "./records.ts";
+import type { InvoicesTable } from "./schema-payments.ts";
 
 export type StoredInvoice = {
   number: string;
@@ -28,20 +32,47 @@ export type StoredInvoice = {
   issuedAt: number;
 };
 
-const map = mapper<StoredInvoice>("invoices", {
-  number: ["number", "text"],
-  series: ["series", "text"],
-  sequence: ["sequence", "int"],
-  kind: ["kind", "text"],
-  userId: ["user_id", "int"],
-  orderId: ["order_id", "text"],
-  refersTo: ["refers_to", "text"],
-  refundRef: ["refund_ref", "text"],
-  creditedBy: ["credited_by", "text"],
-  total: ["total", "int"],
-  document: ["document", "json"],
-  issuedAt: ["issued_at", "int"],
-});
+type Row = Selectable<InvoicesTable>;
+
+function fromRow(r: Row): StoredInvoice {
+  return {
+    number: r.number,
+    series: r.series,
+    sequence: r.sequence,
+    kind: r.kind as DocumentKind,
+    userId: r.user_id,
+    orderId: r.order_id,
+    refersTo: r.refers_to,
+    refundRef: r.refund_ref,
+    creditedBy: r.credited_by,
+    total: r.total,
+    document: JSON.parse(r.document) as InvoiceDocument,
+    issuedAt: r.issued_at,
+  };
+}
+
+function toRow(i: StoredInvoice): Row {
+  return {
+    number: i.number,
+    series: i.series,
+    sequence: i.sequence,
+    kind: i.kind,
+    user_id: i.userId,
+    order_id: i.orderId,
+    refers_to: i.refersTo,
+    refund_ref: i.refundRef,
+    credited_by: i.creditedBy,
+    total: i.total,
+    document: JSON.stringify(i.document),
+    issued_at: i.issuedAt,
+  };
+}
+
+const invoices = (q: Queryable) => q.kysely.selectFrom("invoices").selectAll();
+
+/** Documents that are invoices no credit note has replaced. */
+const current = (q: Queryable) =>
+  invoices(q).where("kind", "=", "invoice").where("credited_by", "is", null);
 
 export const Invoices = {
   /**
@@ -62,12 +93,16 @@ export const Invoices = {
    * numbering pass takes a batch's numbers at once: one counter update per batch).
    */
   async takeNumbers(tx: Queryable, series: string, count: number): Promise<number[]> {
-    const row = await tx.get<{ last_number: number | bigint }>(
-      `INSERT INTO invoice_counters (series, last_number) VALUES (?, ?)
-       ON CONFLICT (series) DO UPDATE SET last_number = invoice_counters.last_number + ?
-       RETURNING last_number`,
-      [series, count, count],
-    );
+    const row = await tx.kysely
+      .insertInto("invoice_counters")
+      .values({ series, last_number: count })
+      .onConflict((c) =>
+        c.column("series").doUpdateSet((e) => ({
+          last_number: sql<number>`${e.ref("invoice_counters.last_number")} + ${count}`,
+        })),
+      )
+      .returning("last_number")
+      .executeTakeFirst();
     if (row === undefined) throw new Error(`No number was taken for series ${series}.`);
     const last = Number(row.last_number);
     return Array.from({ length: count }, (_, i) => last - count + 1 + i);
@@ -76,59 +111,55 @@ export const Invoices = {
     await Invoices.insertAll(tx, [invoice]);
   },
   /** Several documents in one statement (a numbering pass's batch). */
-  async insertAll(tx: Queryable, invoices: readonly StoredInvoice[]): Promise<void> {
-    const rows = invoices.map((invoice) => map.insert(invoice));
-    const [first] = rows;
-    if (!first) return;
-    // Every row names the same columns (a StoredInvoice has no optional field).
-    if (rows.some((row) => row.sql !== first.sql)) throw new Error("Rows of different columns.");
-    const values = first.sql.slice(first.sql.indexOf(" VALUES ") + 8);
-    await tx.run(
-      `${first.sql}${`, ${values}`.repeat(rows.length - 1)}`,
-      rows.flatMap((row) => row.params),
-    );
+  async insertAll(tx: Queryable, documents: readonly StoredInvoice[]): Promise<void> {
+    if (documents.length === 0) return;
+    await tx.kysely.insertInto("invoices").values(documents.map(toRow)).execute();
   },
   async markCredited(tx: Queryable, number: string, creditNote: string): Promise<void> {
-    await tx.run("UPDATE invoices SET credited_by = ? WHERE number = ? AND credited_by IS NULL", [
-      creditNote,
-      number,
-    ]);
+    await tx.kysely
+      .updateTable("invoices")
+      .set({ credited_by: creditNote })
+      .where("number", "=", number)
+      .where("credited_by", "is", null)
+      .execute();
   },
   async byNumber(q: Queryable, number: string): Promise<StoredInvoice | null> {
-    const row = await q.get("SELECT * FROM invoices WHERE number = ?", [number]);
-    return row ? map.fromRow(row) : null;
+    const row = await invoices(q).where("number", "=", number).executeTakeFirst();
+    return row ? fromRow(row) : null;
   },
   async byRefundRef(q: Queryable, refundRef: string): Promise<StoredInvoice | null> {
-    const row = await q.get("SELECT * FROM invoices WHERE refund_ref = ?", [refundRef]);
-    return row ? map.fromRow(row) : null;
+    const row = await invoices(q).where("refund_ref", "=", refundRef).executeTakeFirst();
+    return row ? fromRow(row) : null;
   },
   /** The invoice of an order that no credit note has replaced (a re-issue makes a new one). */
   async currentForOrder(q: Queryable, orderId: string): Promise<StoredInvoice | null> {
-    const row = await q.get(
-      `SELECT * FROM invoices WHERE order_id = ? AND kind = 'invoice' AND credited_by IS NULL
-       ORDER BY issued_at DESC, sequence DESC LIMIT 1`,
-      [orderId],
-    );
-    return row ? map.fromRow(row) : null;
+    const row = await current(q)
+      .where("order_id", "=", orderId)
+      .orderBy("issued_at", "desc")
+      .orderBy("sequence", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   },
   /** The documents of an order, oldest first. */
   async forOrder(q: Queryable, orderId: string): Promise<StoredInvoice[]> {
-    const rows = await q.all(
-      "SELECT * FROM invoices WHERE order_id = ? ORDER BY issued_at, kind, sequence",
-      [orderId],
-    );
-    return rows.map((row) => map.fromRow(row));
+    const rows = await invoices(q)
+      .where("order_id", "=", orderId)
+      .orderBy("issued_at")
+      .orderBy("kind")
+      .orderBy("sequence")
+      .execute();
+    return rows.map(fromRow);
   },
   /** The current invoice number of each of a user's orders (order id → number). */
   async currentNumbersOf(q: Queryable, userId: number): Promise<Map<string, string>> {
-    const rows = await q.all<{ order_id: string; number: string }>(
-      `SELECT order_id, number FROM invoices
-       WHERE user_id = ? AND kind = 'invoice' AND credited_by IS NULL ORDER BY issued_at, sequence`,
-      [userId],
-    );
+    const rows = await current(q)
+      .where("user_id", "=", userId)
+      .orderBy("issued_at")
+      .orderBy("sequence")
+      .execute();
     return new Map(rows.map((row) => [row.order_id, row.number]));
   },
-  /** A user's documents, newest first. */
   /**
    * A page of a user's documents, newest first (issued_at, then number, both descending): those
    * after `after` (the last of the previous page), at most `limit`.
@@ -139,34 +170,38 @@ export const Invoices = {
     limit: number,
     after: { issuedAt: number; number: string } | null = null,
   ): Promise<StoredInvoice[]> {
-    const rows = after
-      ? await q.all(
-          `SELECT * FROM invoices WHERE user_id = ?
-             AND (issued_at < ? OR (issued_at = ? AND number < ?))
-           ORDER BY issued_at DESC, number DESC LIMIT ?`,
-          [userId, after.issuedAt, after.issuedAt, after.number, limit],
-        )
-      : await q.all(
-          "SELECT * FROM invoices WHERE user_id = ? ORDER BY issued_at DESC, number DESC LIMIT ?",
-          [userId, limit],
-        );
-    return rows.map((row) => map.fromRow(row));
+    let page = invoices(q).where("user_id", "=", userId);
+    if (after) {
+      page = page.where((w) =>
+        w.or([
+          w("issued_at", "<", after.issuedAt),
+          w.and([w("issued_at", "=", after.issuedAt), w("number", "<", after.number)]),
+        ]),
+      );
+    }
+    const rows = await page
+      .orderBy("issued_at", "desc")
+      .orderBy("number", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map(fromRow);
   },
   /** A user's invoices not replaced by a credit note (what a change of details re-issues). */
   async openInvoicesOf(q: Queryable, userId: number): Promise<StoredInvoice[]> {
-    const rows = await q.all(
-      `SELECT * FROM invoices WHERE user_id = ? AND kind = 'invoice' AND credited_by IS NULL
-       ORDER BY issued_at, sequence`,
-      [userId],
-    );
-    return rows.map((row) => map.fromRow(row));
+    const rows = await current(q)
+      .where("user_id", "=", userId)
+      .orderBy("issued_at")
+      .orderBy("sequence")
+      .execute();
+    return rows.map(fromRow);
   },
   /** The sum of the credit notes of an invoice (negative), to cap what is credited. */
   async creditedOf(q: Queryable, invoiceNumber: string): Promise<number> {
-    const row = await q.get<{ n: number | bigint | null }>(
-      "SELECT SUM(total) AS n FROM invoices WHERE refers_to = ?",
-      [invoiceNumber],
-    );
+    const row = await q.kysely
+      .selectFrom("invoices")
+      .select((e) => e.fn.sum<number | null>("total").as("n"))
+      .where("refers_to", "=", invoiceNumber)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   },
 };

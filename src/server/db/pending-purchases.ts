@@ -1,7 +1,10 @@
 // Queries of the pending_purchases table (migration 28, decision 0077): a purchase whose provider
 // answer was lost, kept until what the provider did is known. One row per account (its primary
 // key), written by one INSERT ... ON CONFLICT DO NOTHING, so the claim holds across servers.
+// Kysely's typed builder (decision 0082).
+import type { Selectable } from "kysely";
 import type { Queryable } from "./db.ts";
+import type { PendingPurchasesTable } from "./schema-payments.ts";
 
 export type PendingPurchase = {
   userId: number;
@@ -14,62 +17,52 @@ export type PendingPurchase = {
   createdAt: number;
 };
 
-type Row = {
-  user_id: number | bigint;
-  idempotency_key: string;
-  order_key: string;
-  customer_id: string;
-  amount: number | bigint;
-  created_at: number | bigint;
-};
-
-function fromRow(row: Row): PendingPurchase {
+function fromRow(row: Selectable<PendingPurchasesTable>): PendingPurchase {
   return {
-    userId: Number(row.user_id),
+    userId: row.user_id,
     idempotencyKey: row.idempotency_key,
     orderKey: row.order_key,
     customerId: row.customer_id,
-    amount: Number(row.amount),
-    createdAt: Number(row.created_at),
+    amount: row.amount,
+    createdAt: row.created_at,
   };
 }
 
+const pending = (q: Queryable) => q.kysely.selectFrom("pending_purchases").selectAll();
+
 export const PendingPurchases = {
   async of(q: Queryable, userId: number): Promise<PendingPurchase | null> {
-    const row = await q.get<Row>("SELECT * FROM pending_purchases WHERE user_id = ?", [userId]);
+    const row = await pending(q).where("user_id", "=", userId).executeTakeFirst();
     return row ? fromRow(row) : null;
   },
   /** The oldest first, at most `limit` (the reconciliation's pass). */
   async oldest(q: Queryable, limit: number): Promise<PendingPurchase[]> {
-    const rows = await q.all<Row>(
-      "SELECT * FROM pending_purchases ORDER BY created_at, user_id LIMIT ?",
-      [limit],
-    );
+    const rows = await pending(q).orderBy("created_at").orderBy("user_id").limit(limit).execute();
     return rows.map(fromRow);
   },
   /** Keeps a purchase as pending; false when the account has one already (kept as it was). */
-  async claim(q: Queryable, pending: PendingPurchase): Promise<boolean> {
-    const result = await q.run(
-      `INSERT INTO pending_purchases
-         (user_id, idempotency_key, order_key, customer_id, amount, created_at)
-       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO NOTHING`,
-      [
-        pending.userId,
-        pending.idempotencyKey,
-        pending.orderKey,
-        pending.customerId,
-        pending.amount,
-        pending.createdAt,
-      ],
-    );
-    return result.changes === 1;
+  async claim(q: Queryable, p: PendingPurchase): Promise<boolean> {
+    const result = await q.kysely
+      .insertInto("pending_purchases")
+      .values({
+        user_id: p.userId,
+        idempotency_key: p.idempotencyKey,
+        order_key: p.orderKey,
+        customer_id: p.customerId,
+        amount: p.amount,
+        created_at: p.createdAt,
+      })
+      .onConflict((c) => c.column("user_id").doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   },
   /** Settled: that purchase (by its provider key) is pending no more. */
   async settle(q: Queryable, userId: number, orderKey: string): Promise<boolean> {
-    const result = await q.run(
-      "DELETE FROM pending_purchases WHERE user_id = ? AND order_key = ?",
-      [userId, orderKey],
-    );
-    return result.changes === 1;
+    const result = await q.kysely
+      .deleteFrom("pending_purchases")
+      .where("user_id", "=", userId)
+      .where("order_key", "=", orderKey)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
   },
 };

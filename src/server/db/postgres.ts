@@ -1,24 +1,30 @@
-// PostgreSQL behind the Db seam (DATABASE_URL; docs/decisions/0014-postgresql.md).
+// PostgreSQL behind the Db seam (DATABASE_URL; docs/decisions/0014-postgresql.md), through
+// Kysely's PostgresDialect on a node-postgres pool (decision 0082).
 //
 // The queries are the same as on SQLite: `?` placeholders are numbered here ($1, $2, ...),
 // booleans are sent as 0/1 (the columns are integers), BIGINT and NUMERIC results are read as
 // JavaScript numbers, and a unique violation (23505) is thrown as `UniqueViolation`.
 //
-// Each transaction runs on a client of its own from the pool, BEGIN ISOLATION LEVEL SERIALIZABLE
-// ... COMMIT: it behaves as if it ran alone, as every transaction does on SQLite (one writer at a
-// time), so code written against SQLite keeps its meaning with several servers on one database.
-// The price is that PostgreSQL may abort one of two overlapping transactions (serialization
-// failure, 40001) or break a deadlock (40P01); the transaction is then run again from the start,
-// up to 20 attempts. That is safe because a transaction callback does nothing but database work
-// (db.ts), and nothing of an aborted attempt was committed. Attempts after the first wait their
-// turn in a lane of this process, one at a time, so that a burst of transactions on one row (50
-// purchases of one account at once) settles instead of failing each other again and again.
+// Each transaction runs on a connection of its own from the pool, BEGIN ISOLATION LEVEL
+// SERIALIZABLE ... COMMIT: it behaves as if it ran alone, as every transaction does on SQLite (one
+// writer at a time), so code written against SQLite keeps its meaning with several servers on one
+// database. The price is that PostgreSQL may abort one of two overlapping transactions
+// (serialization failure, 40001) or break a deadlock (40P01); the transaction is then run again
+// from the start, up to 20 attempts. That is safe because a transaction callback does nothing but
+// database work (db.ts), and nothing of an aborted attempt was committed. Attempts after the first
+// wait their turn in a lane of this process, one at a time, so that a burst of transactions on one
+// row (50 purchases of one account at once) settles instead of failing each other again and again.
 //
-// Reads outside transactions share a few pipelined connections (postgres-shared.ts), and named
-// statements are described once per connection (postgres-statement.ts): docs/decisions/0068.
-//
-// The pool is anything shaped like node-postgres's `Pool` (PgPool below): `pg` in production,
-// an in-process PGlite in the tests (testing/pglite.ts), so both run this same code.
+// The pool is anything shaped like Kysely's `PostgresPool` (node-postgres's `Pool`): `pg` in
+// production, its statements prepared once per connection (pg-prepared.ts), an in-process PGlite
+// in the tests (testing/pglite.ts), so both run this same code.
+import {
+  CompiledQuery,
+  Kysely,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type QueryResult,
+} from "kysely";
 import pg from "pg";
 import {
   type Db,
@@ -28,27 +34,12 @@ import {
   type TransactionOptions,
   UniqueViolation,
 } from "./db.ts";
-import { isStalePlan, type PgPipelinedClient, SharedConnections } from "./postgres-shared.ts";
-import { BatchFailed, describedStatements, type StatementRunner } from "./postgres-statement.ts";
+import { postgresDialect } from "./pg-dialect.ts";
+import { isStalePlan, preparedPool } from "./pg-prepared.ts";
+import { numberPlaceholders } from "./placeholders.ts";
+import type { Database } from "./schema.ts";
 
-export type PgResult = { rows: Row[]; rowCount: number | null };
-
-/** A statement prepared once per connection under `name` (node-postgres's query config). */
-export type PgNamedQuery = { name: string; text: string; values: unknown[] };
-
-export interface PgClient {
-  /** With `values` one statement (extended protocol); without, a script (simple protocol). */
-  query(text: string, values?: unknown[]): Promise<PgResult>;
-  /** A named statement; only called when the pool was opened with `prepare` (node-postgres). */
-  query(config: PgNamedQuery): Promise<PgResult>;
-  release(error?: Error | boolean): void;
-}
-
-export interface PgPool {
-  connect(): Promise<PgClient>;
-  query(text: string, values?: unknown[]): Promise<PgResult>;
-  end(): Promise<void>;
-}
+export type { PostgresPool };
 
 /** SQLSTATEs after which a transaction is run again: serialization failure, deadlock. */
 const RETRYABLE = new Set(["40001", "40P01"]);
@@ -57,101 +48,7 @@ const UNIQUE_VIOLATION = "23505";
 export type PostgresOptions = {
   /** Attempts of a transaction that keeps failing to serialize (default 20). */
   maxAttempts?: number;
-  /**
-   * Prepare each statement once per connection (a named statement) instead of parsing and
-   * planning it at every execution: the pool must take node-postgres's query config.
-   */
-  prepare?: boolean;
-  /**
-   * How a named statement runs on a client (with `prepare`): node-postgres's query config by
-   * default; `openPostgres` describes each statement once per connection (postgres-statement.ts).
-   */
-  statement?: StatementRunner;
-  /**
-   * Connections shared by the reads outside transactions (`get`, `all`), pipelined
-   * (postgres-shared.ts): `open` makes a client in node-postgres's pipeline mode, at most `count`
-   * at once. Without it each read takes a pooled connection.
-   */
-  shared?: { open: () => PgPipelinedClient; count: number };
 };
-
-/** Names of prepared statements: one per distinct SQL text, the same on every connection. */
-const statementNames = new Map<string, string>();
-
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `q${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
-
-const cache = new Map<string, string>();
-
-/**
- * `?` placeholders numbered as PostgreSQL wants them ($1, $2, ...), leaving string literals,
- * quoted identifiers, dollar-quoted strings and comments alone.
- */
-export function numberPlaceholders(sql: string): string {
-  const known = cache.get(sql);
-  if (known !== undefined) return known;
-  let out = "";
-  let n = 0;
-  let i = 0;
-  while (i < sql.length) {
-    const c = sql[i] as string;
-    const next = sql[i + 1];
-    if (c === "'" || c === '"') {
-      const end = closing(sql, i + 1, c);
-      out += sql.slice(i, end);
-      i = end;
-    } else if (c === "-" && next === "-") {
-      const end = sql.indexOf("\n", i);
-      const stop = end === -1 ? sql.length : end;
-      out += sql.slice(i, stop);
-      i = stop;
-    } else if (c === "/" && next === "*") {
-      const end = sql.indexOf("*/", i + 2);
-      const stop = end === -1 ? sql.length : end + 2;
-      out += sql.slice(i, stop);
-      i = stop;
-    } else if (c === "$" && /[A-Za-z_$]/.test(next ?? "") && !/[\w$]/.test(sql[i - 1] ?? "")) {
-      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))?.[0];
-      if (tag) {
-        const end = sql.indexOf(tag, i + tag.length);
-        const stop = end === -1 ? sql.length : end + tag.length;
-        out += sql.slice(i, stop);
-        i = stop;
-      } else {
-        out += c;
-        i += 1;
-      }
-    } else if (c === "?") {
-      n += 1;
-      out += `$${n}`;
-      i += 1;
-    } else {
-      out += c;
-      i += 1;
-    }
-  }
-  if (cache.size > 5000) cache.clear();
-  cache.set(sql, out);
-  return out;
-}
-
-/** The index after the quote that closes a literal opened before `from` (doubled quotes escape). */
-function closing(sql: string, from: number, quote: string): number {
-  let i = from;
-  while (i < sql.length) {
-    if (sql[i] === quote) {
-      if (sql[i + 1] === quote) i += 2;
-      else return i + 1;
-    } else i += 1;
-  }
-  return sql.length;
-}
 
 function toParam(value: SqlValue): unknown {
   if (value === undefined || value === null) return null;
@@ -186,34 +83,40 @@ export function isRetryable(error: unknown): boolean {
   return code !== undefined && RETRYABLE.has(code);
 }
 
-type Runner = (text: string, values?: unknown[]) => Promise<PgResult>;
-
-/**
- * A statement that only reads. A write through `get` or `all` outside a transaction (an
- * `UPDATE ... RETURNING`) commits alone, and goes to the pool as `runAlone`'s do.
- */
-const READ = /^\s*SELECT\b/i;
-
-/** node-postgres's own way: its query config, described at every execution. */
-const queryConfig: StatementRunner = (client, query) => (client as PgClient).query(query);
-
-/** Runs statements with values on `client` as named statements (PostgresOptions.prepare). */
-function preparedOn(client: PgClient, statement: StatementRunner): Runner {
-  return (text, values) =>
-    values === undefined
-      ? client.query(text)
-      : statement(client, { name: statementName(text), text, values });
+/** The pool, its clients throwing a repeated unique value as UniqueViolation (db.ts). */
+function mappedPool(pool: PostgresPool): PostgresPool {
+  const clients = new WeakMap<PostgresPoolClient, PostgresPoolClient>();
+  const mapped = (client: PostgresPoolClient): PostgresPoolClient => ({
+    query: (async (text: string, values: ReadonlyArray<unknown>) => {
+      try {
+        return await client.query(text, values);
+      } catch (error) {
+        throw mapError(error);
+      }
+    }) as PostgresPoolClient["query"],
+    release: (destroy) => client.release(destroy),
+  });
+  return {
+    options: pool.options,
+    async connect() {
+      const client = await pool.connect();
+      let wrapped = clients.get(client);
+      if (!wrapped) {
+        wrapped = mapped(client);
+        clients.set(client, wrapped);
+      }
+      return wrapped;
+    },
+    end: () => pool.end(),
+  };
 }
 
-function queryable(run: Runner): Queryable {
-  const call = async (sql: string, values: readonly SqlValue[]) => {
-    try {
-      return await run(numberPlaceholders(sql), params(values));
-    } catch (error) {
-      throw mapError(error);
-    }
-  };
+/** The seam's statements on `kysely` (the pool, or one connection: a transaction's). */
+function queryable(kysely: Kysely<Database>): Queryable {
+  const call = (sql: string, values: readonly SqlValue[]): Promise<QueryResult<Row>> =>
+    kysely.executeQuery<Row>(CompiledQuery.raw(numberPlaceholders(sql), params(values)));
   return {
+    kysely,
     async get<T>(sql: string, values: readonly SqlValue[] = []) {
       return (await call(sql, values)).rows[0] as T | undefined;
     },
@@ -221,74 +124,34 @@ function queryable(run: Runner): Queryable {
       return (await call(sql, values)).rows as T[];
     },
     async run(sql: string, values: readonly SqlValue[] = []) {
-      return { changes: (await call(sql, values)).rowCount ?? 0 };
+      return { changes: Number((await call(sql, values)).numAffectedRows ?? 0) };
     },
     async exec(sql: string) {
-      try {
-        await run(sql);
-      } catch (error) {
-        throw mapError(error);
-      }
+      // Without parameters node-postgres sends the text as a script (the simple protocol).
+      await kysely.executeQuery(CompiledQuery.raw(sql));
     },
   };
 }
 
+const raw = (sql: string) => CompiledQuery.raw(sql);
+
 export class PostgresDb implements Db {
   readonly dialect = "postgres";
-  readonly pool: PgPool;
+  readonly kysely: Kysely<Database>;
   private readonly maxAttempts: number;
-  /** Reads outside transactions: on the shared connections when there are (postgres-shared.ts). */
+  /** Reads and `runAlone`'s writes outside transactions: one statement on any pooled connection. */
   private readonly direct: Queryable;
-  /**
-   * `runAlone`'s writes: on a pooled connection each. Their COMMIT waits for the WAL to reach
-   * the disk, which would hold up every statement behind it on a shared connection; on the pool,
-   * commits that wait together share one flush.
-   */
-  private readonly alone: Queryable;
   private closed = false;
   /** Transactions run again after a serialization failure or deadlock (for the tests, figures). */
   retries = 0;
   private lane: Promise<void> = Promise.resolve();
 
-  private readonly prepare: boolean;
-  private readonly statement: StatementRunner;
-  private readonly shared: SharedConnections | null;
-
-  constructor(pool: PgPool, options: PostgresOptions = {}) {
-    this.pool = pool;
+  constructor(pool: PostgresPool, options: PostgresOptions = {}) {
+    this.kysely = new Kysely<Database>({
+      dialect: postgresDialect(mappedPool(pool)),
+    });
     this.maxAttempts = options.maxAttempts ?? 20;
-    this.prepare = options.prepare ?? false;
-    const statement = options.statement ?? queryConfig;
-    this.statement = statement;
-    const shared =
-      options.shared && new SharedConnections(options.shared.open, options.shared.count, statement);
-    this.shared = shared ?? null;
-    const pooled: Runner = (text, values) =>
-      this.prepare ? this.onClient(text, values) : this.pool.query(text, values);
-    this.alone = queryable(pooled);
-    this.direct = shared
-      ? queryable((text, values) =>
-          values === undefined || !READ.test(text)
-            ? pooled(text, values)
-            : shared.query({ name: statementName(text), text, values }),
-        )
-      : this.alone;
-  }
-
-  /** One prepared statement on a pooled client; a stale plan drops the client and runs again. */
-  private async onClient(text: string, values?: unknown[]): Promise<PgResult> {
-    for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
-      try {
-        const result = await preparedOn(client, this.statement)(text, values);
-        client.release();
-        return result;
-      } catch (error) {
-        const stale = isStalePlan(error);
-        client.release(stale);
-        if (!stale || attempt >= 3) throw error;
-      }
-    }
+    this.direct = queryable(this.kysely);
   }
 
   /** Reads outside a transaction: one statement on any pooled connection, committed data only. */
@@ -316,7 +179,7 @@ export class PostgresDb implements Db {
    */
   runAlone(sql: string, values?: readonly SqlValue[]): Promise<{ changes: number }> {
     if (this.closed) return Promise.reject(new Error("The database is closed."));
-    return this.alone.run(sql, values);
+    return this.direct.run(sql, values);
   }
 
   async transaction<T>(
@@ -336,6 +199,7 @@ export class PostgresDb implements Db {
       try {
         return await this.attempt(begin, work);
       } catch (error) {
+        // A stale prepared statement (pg-prepared.ts) left with its connection: run again.
         if (attempt < this.maxAttempts && (isRetryable(error) || isStalePlan(error))) {
           this.retries += 1;
           continue;
@@ -359,110 +223,38 @@ export class PostgresDb implements Db {
     return leave;
   }
 
-  /** One attempt: BEGIN, the work, COMMIT on a pooled client; ROLLBACK when anything fails. */
-  private async attempt<T>(begin: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      const value = await work(queryable(this.inTransaction(client, begin)));
-      await client.query("COMMIT");
-      client.release();
-      return value;
-    } catch (error) {
-      let lost = false;
-      try {
-        await client.query("ROLLBACK");
-      } catch {
-        // The connection is gone (a COMMIT cut off may or may not have committed): it leaves
-        // the pool, and the error is not retried.
-        lost = true;
-      }
-      // A connection with a stale prepared statement leaves the pool too (isStalePlan).
-      client.release(lost || isStalePlan(error));
-      if (lost && isRetryable(error))
-        throw new Error("The database connection was lost.", { cause: error });
-      throw error;
-    }
-  }
-
   /**
-   * The statements of a transaction on `client`, BEGIN first. With prepared statements whose
-   * runner batches (StatementRunner.batch), the statements issued together (in one turn of the
-   * microtask queue, as Promise.all issues them) go out in one write and come back in one round
-   * trip, BEGIN with the first of them. Nothing runs outside the transaction: a batch has one
-   * Sync, and PostgreSQL skips whatever follows a failed statement up to it (decision 0074).
+   * One attempt: BEGIN, the work, COMMIT on one pooled connection (Kysely's `connection()`);
+   * ROLLBACK when anything fails. BEGIN and COMMIT are ours rather than Kysely's transaction
+   * builder's, which would hide a failed ROLLBACK behind its own error.
    */
-  private inTransaction(client: PgClient, begin: string): Runner {
-    const batch = this.prepare ? this.statement.batch : undefined;
-    if (!batch) {
-      const prepared = this.prepare ? preparedOn(client, this.statement) : null;
-      let begun: Promise<unknown> | null = null;
-      return async (text, values) => {
-        begun ??= client.query(begin);
-        await begun;
-        return prepared ? prepared(text, values) : client.query(text, values);
-      };
-    }
-    const beginQuery: PgNamedQuery = { name: statementName(begin), text: begin, values: [] };
-    /** BEGIN's outcome once it is sent. */
-    let begun: Promise<unknown> | null = null;
-    /** Statements issued in this turn, not sent yet. */
-    let issued: { query: PgNamedQuery; sent: (result: Promise<PgResult>) => void }[] = [];
-    /** A script waiting for BEGIN's answer: statements issued after it go out after it. */
-    let script: Promise<unknown> | null = null;
-    const transmit = (sending: typeof issued) => {
-      const queries = sending.map((s) => s.query);
-      const first = begun === null;
-      const results = batch(client, first ? [beginQuery, ...queries] : queries);
-      if (first) {
-        begun = results.shift() ?? Promise.resolve();
-        // Told through the statements sent with it (BatchFailed), and through those after.
-        begun.catch(() => {});
+  private attempt<T>(begin: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.kysely.connection().execute(async (connection) => {
+      await connection.executeQuery(raw(begin));
+      try {
+        const value = await work(queryable(connection));
+        const { rows } = await connection.executeQuery<{ command?: string }>(raw("COMMIT"));
+        // PostgreSQL answers COMMIT with ROLLBACK when a statement failed and the work went on.
+        if (rows[0]?.command === "ROLLBACK") throw new Error("The transaction was rolled back.");
+        return value;
+      } catch (error) {
+        try {
+          await connection.executeQuery(raw("ROLLBACK"));
+        } catch {
+          // The connection is gone (a COMMIT cut off may or may not have committed): node-postgres'
+          // pool drops it when it is released, and the error is not retried.
+          if (isRetryable(error))
+            throw new Error("The database connection was lost.", { cause: error });
+        }
+        throw error;
       }
-      for (const [i, s] of sending.entries()) s.sent(results[i] as Promise<PgResult>);
-    };
-    const send = () => {
-      const sending = issued;
-      issued = [];
-      // Sent already (a script issued in the same turn sends what was issued before it).
-      if (sending.length === 0) return;
-      if (begun === null) return transmit(sending);
-      // A later batch goes out once BEGIN succeeded, batches in the order they were issued: one
-      // sent while BEGIN's batch is unanswered would run outside the transaction were BEGIN to
-      // fail (its Sync is its own).
-      begun.then(
-        () => transmit(sending),
-        (error: Error) => {
-          for (const s of sending) s.sent(Promise.reject(new BatchFailed(error)));
-        },
-      );
-    };
-    const run: Runner = (text, values) => {
-      if (script) return script.then(() => run(text, values));
-      if (values === undefined) {
-        // A script (the simple protocol, a Sync of its own): after everything issued before it,
-        // and only once BEGIN succeeded.
-        if (issued.length > 0) send();
-        begun ??= client.query(begin);
-        const waiting: Promise<PgResult> = begun.then(() => {
-          if (script === waiting) script = null;
-          return client.query(text);
-        });
-        script = waiting;
-        return waiting;
-      }
-      return new Promise<PgResult>((sent) => {
-        if (issued.length === 0) queueMicrotask(send);
-        issued.push({ query: { name: statementName(text), text, values }, sent });
-      });
-    };
-    return run;
+    });
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.shared?.close();
-    await this.pool.end();
+    await this.kysely.destroy();
   }
 }
 
@@ -534,15 +326,12 @@ const types = {
       : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
 };
 
-/** Options of every connection to `connection`'s database, pooled or shared. */
-function clientConfig(connection: PostgresConnection): pg.ClientConfig {
-  return { connectionString: connection.url, connectionTimeoutMillis: 10_000, types };
-}
-
 /** A node-postgres pool that reads BIGINT and NUMERIC as numbers. */
 export function createPgPool(connection: PostgresConnection): pg.Pool {
   const pool = new pg.Pool({
-    ...clientConfig(connection),
+    connectionString: connection.url,
+    connectionTimeoutMillis: 10_000,
+    types,
     max: connection.poolSize ?? 10,
     idleTimeoutMillis: 30_000,
   });
@@ -552,22 +341,6 @@ export function createPgPool(connection: PostgresConnection): pg.Pool {
   return pool;
 }
 
-/**
- * Connections shared by the statements outside transactions (postgres-shared.ts), besides the
- * pool's: two, so that the database can work on two statements at once, each on a core.
- */
-export const SHARED_CONNECTIONS = 2;
-
 export function openPostgres(connection: PostgresConnection, options?: PostgresOptions) {
-  return new PostgresDb(createPgPool(connection) as unknown as PgPool, {
-    prepare: true,
-    statement: describedStatements(
-      types.getTypeParser as (oid: number) => (text: string) => unknown,
-    ),
-    shared: {
-      open: () => new pg.Client({ ...clientConfig(connection), pipeline: true }),
-      count: SHARED_CONNECTIONS,
-    },
-    ...options,
-  });
+  return new PostgresDb(preparedPool(createPgPool(connection)), options);
 }

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS, migrate } from "./migrations.ts";
+import { MIGRATIONS, migrate, migrationKey } from "./migrations.ts";
 import { SqliteDb } from "./sqlite.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sqlite-test-"));
@@ -20,7 +21,7 @@ describe("SqliteDb", () => {
   });
 
   it("reads rows as node:sqlite makes them, whatever the column names", async () => {
-    // The rows are built by a function compiled from the column names (sqlite.ts, Read).
+    // The rows are built from node:sqlite's arrays by the column names (node-sqlite-dialect.ts).
     const row = await db.get(
       `SELECT 1 AS id, 'x' AS "a""b", 'y' AS "c\\d", 'z' AS "e}; throw 1; //", 2 AS id`,
     );
@@ -82,11 +83,9 @@ describe("migrations", () => {
     const mdb = new SqliteDb(join(dir, "m.sqlite"));
     expect(await migrate(mdb, 1)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(await migrate(mdb, 2)).toEqual([]);
-    const versions = mdb.raw
-      .prepare("SELECT version FROM schema_migrations ORDER BY version")
-      .all();
-    expect(versions.map((v) => (v as { version: number }).version)).toEqual(
-      MIGRATIONS.map((m) => m.version),
+    const versions = mdb.raw.prepare("SELECT name FROM kysely_migration ORDER BY name").all();
+    expect(versions.map((v) => (v as { name: string }).name)).toEqual(
+      MIGRATIONS.map((m) => migrationKey(m.version)),
     );
     mdb.close();
   });
@@ -95,7 +94,14 @@ describe("migrations", () => {
     const mdb = new SqliteDb(join(dir, "f.sqlite"));
     await expect(
       migrate(mdb, 1, [
-        { version: 1, name: "bad", sql: "CREATE TABLE x (a); CREATE TABLE x (a);" },
+        {
+          version: 1,
+          name: "bad",
+          up: async (k) => {
+            await sql`CREATE TABLE x (a)`.execute(k);
+            await sql`CREATE TABLE x (a)`.execute(k);
+          },
+        },
       ]),
     ).rejects.toThrow(/Migration 1 \(bad\) failed/);
     expect(

@@ -5,17 +5,13 @@
 // inside one BEGIN IMMEDIATE ... COMMIT, each in its own SAVEPOINT so that one failing transaction
 // rolls back alone. A group costs one fsync however many orders it holds, which is what lets
 // concurrent payments commit faster than one fsync each. Nothing is acknowledged before its
-// group's COMMIT has returned.
-import { DatabaseSync, type StatementSync } from "node:sqlite";
-import {
-  type Db,
-  type Queryable,
-  type Row,
-  type SqlValue,
-  type TransactionOptions,
-  UniqueViolation,
-} from "./db.ts";
-import { compileRow } from "./mapper.ts";
+// group's COMMIT has returned. The statements run through Kysely (decision 0082); a group's
+// BEGIN, SAVEPOINTs and COMMIT are node:sqlite's own, as Kysely's transactions know no groups.
+import { DatabaseSync } from "node:sqlite";
+import { CompiledQuery, Kysely, type QueryResult } from "kysely";
+import type { Db, Queryable, Row, SqlValue, TransactionOptions } from "./db.ts";
+import { mapSqliteError, nodeSqliteDialect, sqliteDatabase } from "./node-sqlite-dialect.ts";
+import type { Database } from "./schema.ts";
 
 type Job = {
   work: (tx: Queryable) => Promise<unknown>;
@@ -23,43 +19,8 @@ type Job = {
   reject: (error: unknown) => void;
 };
 
-type Param = string | number | bigint | null | Uint8Array;
-
-function toParam(value: SqlValue): Param {
-  if (value === undefined) return null;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return value;
-}
-
-/**
- * A read statement whose rows come from node:sqlite as arrays, made into objects by a function
- * compiled for its column list. node:sqlite builds an object row through V8's C++ API, one
- * property at a time, which costs more than the query itself for a wide row (the session lookup
- * reads about 70 columns on every signed-in request); an object literal of a fixed shape costs
- * a fraction. The rows are what node:sqlite's own would be: null prototype, and where two columns
- * share a name, the last one's value.
- */
-type Read = { statement: StatementSync; row: (values: unknown[]) => Row };
-
-function rowBuilder(statement: StatementSync): (values: unknown[]) => Row {
-  return compileRow(statement.columns().map((c) => c.name));
-}
-
 const TOTAL_CHANGES_SQL = "SELECT total_changes() AS own";
 const DATA_VERSION_SQL = "PRAGMA data_version";
-
-/** SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY. */
-const UNIQUE_CODES = new Set([2067, 1555]);
-
-/** The driver's error, or a UniqueViolation for a repeated unique value (see db.ts). */
-function mapError(error: unknown): unknown {
-  const code = (error as { errcode?: number } | null)?.errcode;
-  if (code !== undefined && UNIQUE_CODES.has(code) && error instanceof Error) {
-    const columns = /UNIQUE constraint failed: (.+)$/.exec(error.message)?.[1] ?? null;
-    return new UniqueViolation(error.message, columns, error);
-  }
-  return error;
-}
 
 export type SqliteOptions = {
   /** Largest number of transactions committed together. */
@@ -74,8 +35,15 @@ export type SqliteOptions = {
 export class SqliteDb implements Db {
   readonly dialect = "sqlite";
   readonly raw: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
-  private readonly reads = new Map<string, Read>();
+  /**
+   * Every statement runs through Kysely on the one connection (node-sqlite-dialect.ts). Kysely's
+   * SQLite driver does not order its callers, so this class does: a group holds the connection
+   * from BEGIN IMMEDIATE to COMMIT, and statements outside it wait until it is done. `kysely`
+   * waits (a read or a write that commits alone); `inGroup`, a group's transactions' own, does not.
+   */
+  readonly kysely: Kysely<Database>;
+  private readonly inGroup: Kysely<Database>;
+  private readonly database: ReturnType<typeof sqliteDatabase>;
   private readonly queue: Job[] = [];
   private readonly maxGroup: number;
   private busy = false;
@@ -93,72 +61,41 @@ export class SqliteDb implements Db {
     this.raw.exec("PRAGMA busy_timeout = 5000");
     this.raw.exec("PRAGMA foreign_keys = ON");
     this.maxGroup = options.maxGroup ?? 512;
+    this.database = sqliteDatabase(this.raw);
+    this.inGroup = new Kysely<Database>({ dialect: nodeSqliteDialect(this.database) });
+    this.kysely = new Kysely<Database>({
+      dialect: nodeSqliteDialect(this.database, async () => {
+        while (this.busy) await this.idle();
+      }),
+    });
     this.tx = {
-      get: async <T>(sql: string, params: readonly SqlValue[] = []) => this.getNow<T>(sql, params),
-      all: async <T>(sql: string, params: readonly SqlValue[] = []) => this.allNow<T>(sql, params),
-      run: async (sql: string, params: readonly SqlValue[] = []) => this.runNow(sql, params),
+      kysely: this.inGroup,
+      get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+        (await this.execute(sql, params)).rows[0] as T | undefined,
+      all: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+        (await this.execute(sql, params)).rows as T[],
+      run: async (sql: string, params: readonly SqlValue[] = []) => ({
+        changes: Number((await this.execute(sql, params)).numAffectedRows ?? 0),
+      }),
       exec: async (sql: string) => this.execNow(sql),
     };
   }
 
-  private statement(sql: string): StatementSync {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.raw.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+  private execute(sql: string, params: readonly SqlValue[]): Promise<QueryResult<Row>> {
+    return this.inGroup.executeQuery<Row>(CompiledQuery.raw(sql, [...params]));
   }
 
-  /** The statement of a read, its rows as arrays (see Read); prepared once per SQL text. */
-  private read(sql: string): Read {
-    let read = this.reads.get(sql);
-    if (!read) {
-      const statement = this.raw.prepare(sql);
-      statement.setReturnArrays(true);
-      read = { statement, row: rowBuilder(statement) };
-      this.reads.set(sql, read);
-    }
-    return read;
-  }
-
-  private getNow<T>(sql: string, params: readonly SqlValue[]): T | undefined {
-    try {
-      const { statement, row } = this.read(sql);
-      const values = statement.get(...params.map(toParam)) as unknown[] | undefined;
-      return (values && row(values)) as T | undefined;
-    } catch (error) {
-      throw mapError(error);
-    }
-  }
-
-  private allNow<T>(sql: string, params: readonly SqlValue[]): T[] {
-    try {
-      const { statement, row } = this.read(sql);
-      return (statement.all(...params.map(toParam)) as unknown as unknown[][]).map(row) as T[];
-    } catch (error) {
-      throw mapError(error);
-    }
-  }
-
-  private runNow(sql: string, params: readonly SqlValue[]): { changes: number } {
-    try {
-      const result = this.statement(sql).run(...params.map(toParam));
-      return { changes: Number(result.changes) };
-    } catch (error) {
-      throw mapError(error);
-    }
-  }
-
+  /**
+   * A script of statements (node:sqlite's exec: Kysely runs one statement at a time). It may
+   * change tables (migrations): prepared statements are prepared again at their next use.
+   */
   private execNow(sql: string): void {
-    // A script may change tables (migrations): a read's column list, and so its row builder,
-    // is worked out again at its next use.
-    this.reads.clear();
+    this.database.forget();
     this.scripts += 1;
     try {
       this.raw.exec(sql);
     } catch (error) {
-      throw mapError(error);
+      throw mapSqliteError(error);
     }
   }
 
@@ -177,19 +114,19 @@ export class SqliteDb implements Db {
    */
   async changeMark(): Promise<string> {
     if (this.busy) await this.idle();
-    const own = this.getNow<Row>(TOTAL_CHANGES_SQL, [])?.own;
-    const others = this.getNow<Row>(DATA_VERSION_SQL, [])?.data_version;
+    const own = (await this.tx.get<Row>(TOTAL_CHANGES_SQL))?.own;
+    const others = (await this.tx.get<Row>(DATA_VERSION_SQL))?.data_version;
     return `${own}:${others}:${this.scripts}`;
   }
 
   async get<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
     if (this.busy) await this.idle();
-    return this.getNow<T>(sql, params);
+    return this.tx.get<T>(sql, params);
   }
 
   async all<T = Row>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     if (this.busy) await this.idle();
-    return this.allNow<T>(sql, params);
+    return this.tx.all<T>(sql, params);
   }
 
   /** A write outside an explicit transaction is a transaction of its own. */
@@ -258,6 +195,24 @@ export class SqliteDb implements Db {
       });
     } catch (error) {
       for (const job of group) job.reject(error);
+    } finally {
+      this.busy = false;
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+      this.schedule();
+    }
+  }
+
+  /**
+   * Runs `work` with the connection to itself, once no group is running and none starts before
+   * it ends: Kysely's Migrator, which opens its own transaction on the connection.
+   */
+  async exclusive<T>(work: (kysely: Kysely<Database>) => Promise<T>): Promise<T> {
+    while (this.busy) await this.idle();
+    this.busy = true;
+    try {
+      return await work(this.inGroup);
     } finally {
       this.busy = false;
       const waiters = this.idleWaiters;

@@ -1,7 +1,7 @@
 // Queries of the subscriptions table: each account's current product and order state.
 import type { PriceBasis } from "../../domain/renewals/price-basis.ts";
 import type { Queryable } from "./db.ts";
-import { mapper } from "./mapper.ts";
+import { mapper } from "./records.ts";
 
 export type Subscription = {
   userId: number;

@@ -1,7 +1,7 @@
 // Queries of the users table.
 import type { Queryable } from "./db.ts";
 import { BILLING_DETAILS_COLUMNS, type BillingDetails } from "./invoices.ts";
-import { joinedColumns, mapper } from "./mapper.ts";
+import { joinedColumns, mapper } from "./records.ts";
 import { type Subscription, Subscriptions } from "./subscriptions.ts";
 
 export type UserAddress = {

@@ -1,10 +1,13 @@
 // Queries of the invoices that wait for their number (migration 24, decision 0062). A charge's
 // transaction records its invoice here, its document complete but for the number; a numbering
 // pass (services/invoice-numbering.ts) takes the waiting ones out, in the order they are numbered
-// in, and writes them to `invoices` with their numbers, in one short transaction.
+// in, and writes them to `invoices` with their numbers, in one short transaction. Kysely's typed
+// builder (decision 0082).
+
+import type { Selectable } from "kysely";
 import type { InvoiceDocument } from "../../domain/invoices/document.ts";
 import type { Queryable } from "./db.ts";
-import { mapper } from "./mapper.ts";
+import type { WaitingInvoicesTable } from "./schema-payments.ts";
 
 /** What a waiting invoice's receipt tells besides the document: a renewal's e-mail is its receipt. */
 export type ReceiptKind = { kind: "receipt" } | ({ kind: "renewal" } & RenewalFacts);
@@ -34,14 +37,16 @@ export type WaitingInvoice = {
   issuedAt: number;
 };
 
-const map = mapper<WaitingInvoice>("waiting_invoices", {
-  orderId: ["order_id", "text"],
-  userId: ["user_id", "int"],
-  total: ["total", "int"],
-  document: ["document", "json"],
-  receipt: ["receipt", "json"],
-  issuedAt: ["issued_at", "int"],
-});
+function fromRow(r: Selectable<WaitingInvoicesTable>): WaitingInvoice {
+  return {
+    orderId: r.order_id,
+    userId: r.user_id,
+    total: r.total,
+    document: JSON.parse(r.document) as InvoiceDocument,
+    receipt: r.receipt === null ? null : (JSON.parse(r.receipt) as WaitingReceipt),
+    issuedAt: r.issued_at,
+  };
+}
 
 /** Numbering order: issue time, then order id (a fixed order, whichever pass numbers them). */
 export const byTurn = (a: WaitingInvoice, b: WaitingInvoice): number =>
@@ -49,17 +54,33 @@ export const byTurn = (a: WaitingInvoice, b: WaitingInvoice): number =>
 
 export const WaitingInvoices = {
   async insert(tx: Queryable, invoice: WaitingInvoice): Promise<void> {
-    const { sql, params } = map.insert(invoice);
-    await tx.run(sql, params);
+    await tx.kysely
+      .insertInto("waiting_invoices")
+      .values({
+        order_id: invoice.orderId,
+        user_id: invoice.userId,
+        total: invoice.total,
+        document: JSON.stringify(invoice.document),
+        receipt: invoice.receipt === null ? null : JSON.stringify(invoice.receipt),
+        issued_at: invoice.issuedAt,
+      })
+      .execute();
   },
   async has(q: Queryable, orderId: string): Promise<boolean> {
-    const row = await q.get("SELECT 1 AS one FROM waiting_invoices WHERE order_id = ?", [orderId]);
+    const row = await q.kysely
+      .selectFrom("waiting_invoices")
+      .select("order_id")
+      .where("order_id", "=", orderId)
+      .executeTakeFirst();
     return row !== undefined;
   },
   async anyOf(q: Queryable, userId: number): Promise<boolean> {
-    const row = await q.get("SELECT 1 AS one FROM waiting_invoices WHERE user_id = ? LIMIT 1", [
-      userId,
-    ]);
+    const row = await q.kysely
+      .selectFrom("waiting_invoices")
+      .select("order_id")
+      .where("user_id", "=", userId)
+      .limit(1)
+      .executeTakeFirst();
     return row !== undefined;
   },
   /**
@@ -67,23 +88,32 @@ export const WaitingInvoices = {
    * holder of the numbering lock calls it, in the transaction that numbers what it took.
    */
   async take(tx: Queryable, limit: number): Promise<WaitingInvoice[]> {
-    const rows = await tx.all(
-      `DELETE FROM waiting_invoices WHERE order_id IN (
-         SELECT order_id FROM waiting_invoices ORDER BY issued_at, order_id LIMIT ?)
-       RETURNING *`,
-      [limit],
-    );
-    return rows.map((row) => map.fromRow(row)).sort(byTurn);
+    const first = tx.kysely
+      .selectFrom("waiting_invoices")
+      .select("order_id")
+      .orderBy("issued_at")
+      .orderBy("order_id")
+      .limit(limit);
+    const rows = await tx.kysely
+      .deleteFrom("waiting_invoices")
+      .where("order_id", "in", first)
+      .returningAll()
+      .execute();
+    return rows.map(fromRow).sort(byTurn);
   },
   /**
    * The numbering lock: an update of the one row of invoice_numbering, held until the caller's
    * transaction ends (on SQLite every transaction holds the database already). Counts the passes.
    */
   async lock(tx: Queryable): Promise<void> {
-    const { changes } = await tx.run(
-      "UPDATE invoice_numbering SET passes = passes + 1 WHERE id = 1",
-    );
+    const result = await tx.kysely
+      .updateTable("invoice_numbering")
+      .set((e) => ({ passes: e("passes", "+", 1) }))
+      .where("id", "=", 1)
+      .executeTakeFirst();
     // Without its row nothing would keep two passes apart: number nothing rather than race.
-    if (changes !== 1) throw new Error("The invoice numbering lock's row is missing.");
+    if (Number(result.numUpdatedRows) !== 1) {
+      throw new Error("The invoice numbering lock's row is missing.");
+    }
   },
 };

@@ -166,6 +166,7 @@ describe("Mailer with SMTP (issue 7)", () => {
     const unhandled = watchUnhandled();
     const broken: Db = {
       dialect: "sqlite",
+      kysely: null as never,
       exec: () => Promise.reject(new Error("database is closed")),
       get: () => Promise.reject(new Error("database is closed")),
       all: () => Promise.reject(new Error("database is closed")),

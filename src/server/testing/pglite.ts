@@ -1,5 +1,6 @@
 // PostgreSQL in this process, for the tests: PGlite (PostgreSQL compiled to WebAssembly) behind
-// the same PostgresDb as a real server, through a pool of one connection. `npm test` thereby runs
+// the same PostgresDb as a real server, through a pool of one connection shaped as Kysely's
+// PostgresPool (node-postgres's), over PGlite's public query and exec. `npm test` thereby runs
 // the PostgreSQL dialect (placeholders, types, DDL, ON CONFLICT, transactions, unique violations)
 // on any machine, without a PostgreSQL server.
 //
@@ -10,13 +11,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import {
-  type PgNamedQuery,
-  type PgPool,
-  type PgResult,
-  PostgresDb,
-  toNumber,
-} from "../db/postgres.ts";
+import type { PostgresPoolClient, PostgresQueryResult } from "kysely";
+import { PostgresDb, type PostgresPool, toNumber } from "../db/postgres.ts";
 
 /** Reads BIGINT and NUMERIC as numbers, as the pg pool of postgres.ts does. */
 const parsers = { 20: toNumber, 1700: toNumber };
@@ -76,8 +72,19 @@ async function template(): Promise<Blob> {
   return dump;
 }
 
+/**
+ * The command tag node-postgres reports (Kysely counts the rows of INSERT, UPDATE, DELETE and
+ * MERGE by it), which PGlite's results do not carry: the statement's first word.
+ */
+function commandOf(text: string, affectedRows: number): PostgresQueryResult<unknown>["command"] {
+  const word = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? "";
+  // A WITH ... that changed rows is counted as a write.
+  if (word === "WITH") return affectedRows > 0 ? "UPDATE" : "SELECT";
+  return word as PostgresQueryResult<unknown>["command"];
+}
+
 /** One connection: a transaction holds it from BEGIN to COMMIT, other queries wait their turn. */
-function onePool(db: PGlite): PgPool {
+function onePool(db: PGlite): PostgresPool {
   let tail: Promise<void> = Promise.resolve();
   const lock = async (): Promise<() => void> => {
     let unlock: () => void = () => {};
@@ -89,23 +96,26 @@ function onePool(db: PGlite): PgPool {
     await previous;
     return unlock;
   };
-  // A named statement (PostgresOptions.prepare) runs as its text: PGlite has no pool to keep it.
-  const run = async (query: string | PgNamedQuery, params?: unknown[]): Promise<PgResult> => {
-    const text = typeof query === "string" ? query : query.text;
-    const values = typeof query === "string" ? params : query.values;
-    if (values === undefined) {
-      const results = await db.exec(text);
-      const last = results.at(-1);
-      return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? 0 };
+  // Without parameters a script, as node-postgres sends it (the simple protocol).
+  const run = async (
+    text: string,
+    values: ReadonlyArray<unknown>,
+  ): Promise<PostgresQueryResult<unknown>> => {
+    if (values.length === 0) {
+      const last = (await db.exec(text)).at(-1);
+      const count = last?.affectedRows ?? 0;
+      return { command: commandOf(text, count), rowCount: count, rows: last?.rows ?? [] };
     }
-    const result = await db.query<Record<string, unknown>>(text, values);
-    return { rows: result.rows, rowCount: result.rowCount ?? result.affectedRows ?? 0 };
+    const result = await db.query<Record<string, unknown>>(text, [...values]);
+    const count = result.affectedRows ?? 0;
+    return { command: commandOf(text, count), rowCount: count, rows: result.rows };
   };
   return {
+    options: {},
     async connect() {
       const unlock = await lock();
       let released = false;
-      return {
+      const client = {
         query: run,
         release: () => {
           if (released) return;
@@ -113,14 +123,7 @@ function onePool(db: PGlite): PgPool {
           unlock();
         },
       };
-    },
-    async query(text, values) {
-      const unlock = await lock();
-      try {
-        return await run(text, values);
-      } finally {
-        unlock();
-      }
+      return client as unknown as PostgresPoolClient;
     },
     async end() {
       await db.close();

@@ -1,5 +1,5 @@
 // Maps rows between snake_case columns and camelCase records, with booleans stored as 0/1 and
-// JSON stored as text. Column names come only from the fixed maps of the table modules, never
+// JSON stored as text, for the table modules not yet written with Kysely's typed builder. Column names come only from the fixed maps of the table modules, never
 // from input, so the SQL built here cannot be injected.
 import type { Row, SqlValue } from "./db.ts";
 
@@ -27,41 +27,20 @@ function encode(value: unknown, codec: Codec): SqlValue {
   return value as SqlValue;
 }
 
-/**
- * A function that makes a row object of the values of one result row, compiled for its column
- * names (a statement's columns, from the program's own SQL and schema; quoted as string literals,
- * so any name is safe). An object literal of a fixed shape costs a fraction of building the object
- * one property at a time, for a wide row (the session lookup reads about 75 columns on every
- * signed-in request). Null prototype; where two columns share a name, the last one's value, as
- * the drivers' own rows have it.
- */
-export function compileRow(names: readonly string[]): (values: unknown[]) => Row {
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`);
-  return new Function("v", `return { __proto__: null, ${fields.join(", ")} };`) as (
-    values: unknown[],
-  ) => Row;
-}
-
-/**
- * A table's row reader, compiled for its column map as compileRow is for a statement's columns:
- * one object literal of a fixed shape instead of a property added per column (the session lookup
- * maps about 75 columns on every signed-in request). Names and codecs come from the table
- * modules' fixed maps, quoted as string literals.
- */
-function compileFromRow<T>(columns: Columns<T>): (row: Row) => T {
-  const fields = Object.keys(columns).map((key) => {
-    const [column, codec] = columns[key as keyof T];
-    return `${JSON.stringify(key)}: decode(row[${JSON.stringify(column)}], ${JSON.stringify(codec)})`;
-  });
-  return new Function("decode", `return (row) => ({ ${fields.join(", ")} });`)(decode) as (
-    row: Row,
-  ) => T;
+/** A table's row reader: each field of the record from its column, decoded. */
+function fromRowOf<T>(columns: Columns<T>): (row: Row) => T {
+  const fields = Object.entries(columns) as [string, readonly [string, Codec]][];
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const [key, [column, codec]] of fields) record[key] = decode(row[column], codec);
+    return record as T;
+  };
 }
 
 export function mapper<T>(table: string, columns: Columns<T>) {
   const keys = Object.keys(columns) as (keyof T)[];
   return {
-    fromRow: compileFromRow(columns),
+    fromRow: fromRowOf(columns),
     /** `INSERT INTO table (cols) VALUES (?...)` for the keys of `record` that are not undefined. */
     insert(record: Partial<T>): { sql: string; params: SqlValue[] } {
       const present = keys.filter((key) => record[key] !== undefined);
