@@ -119,7 +119,10 @@ function PlanCard() {
     <section className="card account-card plan-card" aria-labelledby="plan-title">
       <div className="plan-card__head">
         <h2 id="plan-title">Your plan</h2>
-        <span className={`badge badge--${card.tone}`} data-testid="account-status">
+        <span
+          className={card.tone === "info" ? "badge" : `badge ${card.tone}`}
+          data-testid="account-status"
+        >
           {card.badge}
         </span>
       </div>

@@ -27,7 +27,7 @@ export function SummaryProblem({ failure }: { failure: ApiFailure }) {
     // An alert, not a status: it also answers a press of Pay that another tab's payment beat
     // (the summary priced again says the plan is bought), and that press must be told why.
     return (
-      <div className="notice notice--success" role="alert" data-testid="already-yours">
+      <div className="notice success" role="alert" data-testid="already-yours">
         <p>This plan is yours already: there is nothing more to pay.</p>
         <a className="btn" href={hrefFor("home")}>
           Go to your account
@@ -37,7 +37,7 @@ export function SummaryProblem({ failure }: { failure: ApiFailure }) {
   }
   if (quote === null) return <Problem failure={failure} retry={() => void refreshSummary()} />;
   return (
-    <p className="notice notice--info" data-testid="seats-quote">
+    <p className="notice" data-testid="seats-quote">
       {formatCount(quote)} seats are more than an online order takes: we make a quote for them
       instead. <a href={quoteHref(quote)}>Ask for a quote for {quote} seats</a>
     </p>
