@@ -7,9 +7,19 @@ import type { PlanOption } from "../../contract/products.ts";
 import { hasBothModes, minimumSeats, modeOf } from "../../domain/checkout/purchase.ts";
 import { formatUsd } from "../../domain/pricing/money.ts";
 import { termLabel, termMonthsFromCode } from "../../domain/pricing/terms.ts";
-import { $seats, $seatsProblem, choosePlan, enterSeats } from "../../stores/checkout.ts";
+import {
+  $checkoutPlan,
+  $seats,
+  $seatsProblem,
+  choosePlan,
+  enterSeats,
+} from "../../stores/checkout.ts";
 
-export function PlanChoices({ plan, plans }: { plan: PlanOption; plans: PlanOption[] }) {
+export function PlanChoices({ plan: shown, plans }: { plan: PlanOption; plans: PlanOption[] }) {
+  // The choices are controlled inputs: they read the plan in the same render as the press that
+  // changes it (useStore), not in the screen's deferred transition (useLoadedStore), or React
+  // puts a box back as it was until the transition comes, and the press looks lost.
+  const plan = useStore($checkoutPlan) ?? shown;
   const seats = useStore($seats);
   const seatsProblem = useStore($seatsProblem);
   // A problem belongs to the field on screen: a new field starts from the URL's seats.
