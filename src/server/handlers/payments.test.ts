@@ -9,6 +9,7 @@ import { PaypalApprovals } from "../db/ledger.ts";
 import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
+import { successfulChargeAmounts } from "../testing/tables.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -41,10 +42,7 @@ async function newAccount(email: string, verified = false): Promise<TestClient> 
 }
 
 async function chargedAmounts(): Promise<number[]> {
-  const rows = await server.running.deps.db.all<{ amount: number }>(
-    "SELECT amount FROM sandbox_charges WHERE error_code IS NULL ORDER BY created_at, rowid",
-  );
-  return rows.map((r) => r.amount);
+  return successfulChargeAmounts(server.running.deps.db);
 }
 
 describe("sandbox card form", () => {

@@ -7,6 +7,7 @@ import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { signUpWithCard } from "../testing/sandbox-cards.ts";
+import { successfulChargeAmounts } from "../testing/tables.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -17,10 +18,7 @@ afterAll(async () => {
 });
 
 async function chargedAmounts(): Promise<number[]> {
-  const rows = await server.running.deps.db.all<{ amount: number }>(
-    "SELECT amount FROM sandbox_charges WHERE error_code IS NULL ORDER BY created_at, rowid",
-  );
-  return rows.map((r) => r.amount);
+  return successfulChargeAmounts(server.running.deps.db);
 }
 
 async function subscriptionOf(email: string) {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { countCharges } from "../testing/tables.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -78,10 +79,7 @@ const purchase = {
 };
 
 async function paidOrders(): Promise<number> {
-  const r = await server.running.deps.db.get<{ n: number }>(
-    "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
-  );
-  return r?.n ?? 0;
+  return countCharges(server.running.deps.db, "succeeded");
 }
 
 async function answerStep(client: TestClient, payment: string, action: string): Promise<Response> {

@@ -7,6 +7,7 @@ import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
 import { DEPLOYED_SELLER } from "../testing/seller.ts";
+import { countCharges } from "../testing/tables.ts";
 import { LOCK_LEASE_MS } from "./account-lock.ts";
 
 let server: TestServer;
@@ -44,10 +45,7 @@ async function withCard(client: TestClient): Promise<TestClient> {
 }
 
 async function successfulCharges(): Promise<number> {
-  const row = await server.running.deps.db.get<{ n: number }>(
-    "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
-  );
-  return row?.n ?? 0;
+  return countCharges(server.running.deps.db, "succeeded");
 }
 
 async function subscriptionOf(email: string) {

@@ -15,6 +15,7 @@ import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import { fixtureCatalog, TEST_NOW } from "../testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
+import { chargesOfCustomer } from "../testing/tables.ts";
 
 const DAY = 86_400_000;
 const dataDir = mkdtempSync(join(tmpdir(), "price-keeping-"));
@@ -84,11 +85,11 @@ async function setClock(ms: number): Promise<void> {
  * itself left out: it may have had the fixture's first-term campaign price).
  */
 async function renewals(userId: number): Promise<number[]> {
-  const rows = await server.running.deps.db.all<{ amount: number }>(
-    "SELECT amount FROM sandbox_charges WHERE customer_id = ? AND error_code IS NULL ORDER BY created_at, rowid",
-    [`cus_sandbox_${userId}`],
-  );
-  return rows.map((r) => r.amount).slice(1);
+  const charges = await chargesOfCustomer(server.running.deps.db, `cus_sandbox_${userId}`);
+  return charges
+    .filter((c) => c.error === null)
+    .map((c) => c.amount)
+    .slice(1);
 }
 
 let early: number;

@@ -15,6 +15,7 @@ import type { PaymentProvider } from "../payments/provider.ts";
 import { fixtureCatalog } from "../testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
+import { chargesOfCustomer } from "../testing/tables.ts";
 import { LOCK_LEASE_MS } from "./account-lock.ts";
 import { type RenewalRun, RenewalWorker } from "./renewals.ts";
 
@@ -164,10 +165,7 @@ async function subscription(userId: number) {
 }
 
 async function chargesOf(userId: number): Promise<{ amount: number; error: string | null }[]> {
-  return db().all<{ amount: number; error: string | null }>(
-    "SELECT amount, error_code AS error FROM sandbox_charges WHERE customer_id = ? ORDER BY created_at, rowid",
-    [`cus_sandbox_${userId}`],
-  );
+  return chargesOfCustomer(db(), `cus_sandbox_${userId}`);
 }
 
 async function mailsTo(email: string): Promise<{ subject: string; body: string }[]> {

@@ -1,0 +1,124 @@
+// What the server tests read and arrange in the database, through Kysely's typed builder over
+// the tables of db/schema.ts (decision 0082), so a test names what it looks at ("the successful
+// charges' amounts") instead of carrying SQL. Test-only: the server reads through db/*.ts.
+import { sql } from "kysely";
+import type { Queryable } from "../db/db.ts";
+
+const count = (row: { n: number | string | bigint } | undefined): number => Number(row?.n ?? 0);
+
+/** The sandbox's charges, oldest first (same instant: in the order they were written). */
+function chargesInOrder(q: Queryable) {
+  // SQLite's rowid is the order of writing: charges made at one clock instant keep it.
+  return q.kysely.selectFrom("sandbox_charges").orderBy("created_at").orderBy(sql`rowid`);
+}
+
+/** The amounts of the sandbox charges that succeeded, oldest first. */
+export async function successfulChargeAmounts(q: Queryable): Promise<number[]> {
+  const rows = await chargesInOrder(q).select("amount").where("error_code", "is", null).execute();
+  return rows.map((r) => r.amount);
+}
+
+/** A sandbox customer's charges, oldest first, with the error of each that failed. */
+export async function chargesOfCustomer(
+  q: Queryable,
+  customerId: string,
+): Promise<{ amount: number; error: string | null }[]> {
+  return chargesInOrder(q)
+    .select(["amount", "error_code as error"])
+    .where("customer_id", "=", customerId)
+    .execute();
+}
+
+/** How many sandbox charges there are (all of them, or only those that succeeded). */
+export async function countCharges(
+  q: Queryable,
+  which: "all" | "succeeded" = "all",
+): Promise<number> {
+  let query = q.kysely.selectFrom("sandbox_charges").select((e) => e.fn.countAll<number>().as("n"));
+  if (which === "succeeded") query = query.where("error_code", "is", null);
+  return count(await query.executeTakeFirst());
+}
+
+/** How many telemetry or business events are recorded (of one name, or all). */
+export async function countEvents(q: Queryable, name?: string): Promise<number> {
+  let query = q.kysely.selectFrom("events").select((e) => e.fn.countAll<number>().as("n"));
+  if (name !== undefined) query = query.where("name", "=", name);
+  return count(await query.executeTakeFirst());
+}
+
+/** The payloads of the events of one name about one account, in the order recorded. */
+export async function eventPayloads(
+  q: Queryable,
+  name: string,
+  userId: number,
+): Promise<{ payload: string }[]> {
+  return q.kysely
+    .selectFrom("events")
+    .select("payload")
+    .where("name", "=", name)
+    .where("user_id", "=", userId)
+    .orderBy("id")
+    .execute();
+}
+
+/** The latest event of one kind's payload, or undefined when there is none. */
+export async function lastEventPayload(q: Queryable, kind: string): Promise<string | undefined> {
+  const row = await q.kysely
+    .selectFrom("events")
+    .select("payload")
+    .where("kind", "=", kind)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.payload;
+}
+
+/** Every event's kind and name, in the order recorded. */
+export async function eventKindsAndNames(q: Queryable): Promise<{ kind: string; name: string }[]> {
+  return q.kysely.selectFrom("events").select(["kind", "name"]).orderBy("id").execute();
+}
+
+/** The ids of an account's orders, trials included. */
+export async function orderIdsOf(q: Queryable, userId: number): Promise<string[]> {
+  const rows = await q.kysely
+    .selectFrom("orders")
+    .select("id")
+    .where("user_id", "=", userId)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** An account's orders other than its trial: id, the provider's charge and the total. */
+export async function chargedOrdersOf(
+  q: Queryable,
+  userId: number,
+): Promise<{ id: string; charge_ref: string | null; total: number }[]> {
+  return q.kysely
+    .selectFrom("orders")
+    .select(["id", "charge_ref", "total"])
+    .where("user_id", "=", userId)
+    .where("kind", "<>", "trial")
+    .execute();
+}
+
+/** How many orders were made with one Idempotency-Key. */
+export async function countOrdersWithKey(q: Queryable, key: string): Promise<number> {
+  const row = await q.kysely
+    .selectFrom("orders")
+    .select((e) => e.fn.countAll<number>().as("n"))
+    .where("idempotency_key", "=", key)
+    .executeTakeFirst();
+  return count(row);
+}
+
+/** The refunds or lost disputes recorded under one provider id (at most one). */
+export async function refundsWithId(
+  q: Queryable,
+  id: string,
+): Promise<{ kind: string; amount: number; order_id: string }[]> {
+  return q.kysely
+    .selectFrom("refunds")
+    .select(["kind", "amount", "order_id"])
+    .where("id", "=", id)
+    .execute();
+}
