@@ -15,6 +15,7 @@ import { Invoices } from "../db/invoices.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
 import { Outbox } from "../db/outbox.ts";
 import { PaypalStrays } from "../db/paypal-strays.ts";
+import { Refunds } from "../db/refunds.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import {
@@ -26,6 +27,7 @@ import {
 import { TEST_NOW } from "../testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { openPglite } from "../testing/pglite.ts";
+import { eventPayloads, refundsWithId } from "../testing/tables.ts";
 import { ORPHAN_AFTER_MS, sweepPaypalOrphans } from "./paypal-orphans.ts";
 
 const MONTHLY = "wv_single_1m";
@@ -487,7 +489,7 @@ describe("cancelling both ways", () => {
     expect(row.expiredFlag).toBe(true);
     expect(row.productCode).toBe("wv_free");
     expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
-    const refunds = await db().all("SELECT * FROM refunds WHERE id = ?", ["REFUND-1"]);
+    const refunds = await refundsWithId(db(), "REFUND-1");
     expect(refunds.length).toBe(1);
   });
 
@@ -530,10 +532,7 @@ describe("cancelling both ways", () => {
       productCode: "wv_free",
     });
     expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
-    const refunds = await db().all<{ kind: string; amount: number; order_id: string }>(
-      "SELECT kind, amount, order_id FROM refunds WHERE id = ?",
-      [`reversal:${sale.id}`],
-    );
+    const refunds = await refundsWithId(db(), `reversal:${sale.id}`);
     expect(refunds).toEqual([{ kind: "dispute_lost", amount: MONTHLY_PRICE, order_id: orderId }]);
   });
 
@@ -733,18 +732,12 @@ describe("events in any order (issue 33 item 2)", () => {
         productCode: "wv_free",
       });
       expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
-      const refunds = await db().all<{ amount: number; order_id: string }>(
-        "SELECT amount, order_id FROM refunds WHERE order_id = ?",
-        [orderId],
-      );
-      expect(refunds.map((r) => [Number(r.amount), r.order_id])).toEqual([
-        [MONTHLY_PRICE, orderId],
-      ]);
+      if (orderId === undefined) throw new Error("the first payment made no order");
+      const refunds = await Refunds.forOrder(db(), orderId);
+      expect(refunds.map((r) => [Number(r.amount), r.orderId])).toEqual([[MONTHLY_PRICE, orderId]]);
       // PayPal delivers the refund again: recorded once.
       expect(await applied(back)).toEqual([200, "duplicate"]);
-      expect((await db().all("SELECT id FROM refunds WHERE order_id = ?", [orderId])).length).toBe(
-        1,
-      );
+      expect((await Refunds.forOrder(db(), orderId)).length).toBe(1);
     });
   }
 
@@ -835,10 +828,7 @@ describe("PayPal's terms, all of them (issue 33 item 3)", () => {
     expect((await subscriptionOf(userId)).orderEnd).toBe(end);
     const later = await server.signedIn(email, PASSWORD);
     expect((await paypalInvoices(later)).map((i) => i.amountPaid)).toEqual([MONTHLY_PRICE]);
-    const flags = await db().all<{ payload: string }>(
-      "SELECT payload FROM events WHERE name = 'paypal_sale_amount_mismatch' AND user_id = ?",
-      [userId],
-    );
+    const flags = await eventPayloads(db(), "paypal_sale_amount_mismatch", userId);
     expect(flags.map((f) => JSON.parse(f.payload).cents)).toEqual([1, 500]);
     // The team is told in the server's log too, at error level. These two lines are expected:
     // taken out, so that close() still fails on any other error.
