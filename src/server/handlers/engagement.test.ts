@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
+import { Instances } from "../db/instances.ts";
+import { Users } from "../db/users.ts";
 import { startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { eventKindsAndNames } from "../testing/tables.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -324,9 +327,7 @@ describe("analytics and error reports", () => {
           .call(api.trackJs, { body: { message: "checkout-prod: boom", url: "/cart" } })
       ).body,
     ).toEqual({ success: true });
-    const rows = await server.running.deps.db.all<{ kind: string; name: string }>(
-      "SELECT kind, name FROM events ORDER BY id",
-    );
+    const rows = await eventKindsAndNames(server.running.deps.db);
     expect(rows).toEqual(
       expect.arrayContaining([
         { kind: "instrumentation", name: "add_to_cart" },
@@ -386,8 +387,14 @@ describe("issue 18, item 14: disbanding with deleteMembers", () => {
         body: { reason: "done", forgetMe: false, deleteOwner: false, deleteMembers: true },
       });
       expect(disband.ok).toBe(true);
-      const left = await db.all<{ email: string; instance_id: number | null }>(
-        "SELECT email, instance_id FROM users WHERE email IN ('older@example.com', 'idle@example.com', 'fresh@example.com', 'member@demo.test') ORDER BY email",
+      const emails = [
+        "fresh@example.com",
+        "idle@example.com",
+        "member@demo.test",
+        "older@example.com",
+      ];
+      const left = (await Promise.all(emails.map((email) => Users.byEmail(db, email)))).flatMap(
+        (user) => (user ? [{ email: user.email, instance_id: user.instanceId }] : []),
       );
       expect(left).toEqual([
         { email: "idle@example.com", instance_id: null },
@@ -451,10 +458,10 @@ describe("issue 18, item 15: team names", () => {
       vertical: "business",
       instanceName: "Old team",
     });
-    await server.running.deps.db.run("UPDATE instances SET name = ? WHERE name = ?", [
-      `Old ${MARKUP}`,
-      trial.instanceName,
-    ]);
+    const db = server.running.deps.db;
+    const instance = await Instances.byName(db, trial.instanceName ?? "");
+    if (!instance) throw new Error("the trial made no workspace");
+    await Instances.update(db, instance.id, { name: `Old ${MARKUP}` });
     const license = await client.call(api.enterpriseLicense);
     expect(license.ok && license.body.instanceName).not.toMatch(/[<>]/);
   });
