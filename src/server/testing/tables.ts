@@ -122,3 +122,53 @@ export async function refundsWithId(
     .where("id", "=", id)
     .execute();
 }
+
+/** How many orders the account of one e-mail address has (of one kind, or all). */
+export async function countOrdersOf(q: Queryable, email: string, kind?: string): Promise<number> {
+  let query = q.kysely
+    .selectFrom("orders")
+    .innerJoin("users", "users.id", "orders.user_id")
+    .select((e) => e.fn.countAll<number>().as("n"))
+    .where("users.email", "=", email);
+  if (kind !== undefined) query = query.where("orders.kind", "=", kind);
+  return count(await query.executeTakeFirst());
+}
+
+/** The subscription row of the account of one e-mail address, as stored. */
+export async function subscriptionRowOf(q: Queryable, email: string) {
+  return q.kysely
+    .selectFrom("subscriptions")
+    .innerJoin("users", "users.id", "subscriptions.user_id")
+    .selectAll("subscriptions")
+    .where("users.email", "=", email)
+    .executeTakeFirst();
+}
+
+/** How many account locks the account of one e-mail address holds (0 or 1). */
+export async function countLocksOf(q: Queryable, email: string): Promise<number> {
+  const row = await q.kysely
+    .selectFrom("account_locks")
+    .innerJoin("users", "users.id", "account_locks.user_id")
+    .select((e) => e.fn.countAll<number>().as("n"))
+    .where("users.email", "=", email)
+    .executeTakeFirst();
+  return count(row);
+}
+
+/** Makes an order forget the Idempotency-Key it was bought with (as the oldest orders have). */
+export async function forgetOrderKey(q: Queryable, orderId: string): Promise<void> {
+  await q.kysely
+    .updateTable("orders")
+    .set({ idempotency_key: null })
+    .where("id", "=", orderId)
+    .execute();
+}
+
+/** Makes the sandbox forget the charges made with one Idempotency-Key (as Stripe after a day). */
+export async function forgetChargesOfKey(q: Queryable, key: string): Promise<void> {
+  // The sandbox's charge keys end with the purchase's key: "<scope>:<key>".
+  await q.kysely
+    .deleteFrom("sandbox_charges")
+    .where("idempotency_key", "like", `%:${key}`)
+    .execute();
+}
