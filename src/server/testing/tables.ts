@@ -228,3 +228,37 @@ export async function removeNumberingLock(q: Queryable): Promise<void> {
 export async function restoreNumberingLock(q: Queryable): Promise<void> {
   await q.kysely.insertInto("invoice_numbering").values({ id: 1, passes: 0 }).execute();
 }
+
+/** The document an order's invoice waits with for its number, as stored (JSON), if it waits. */
+export async function waitingInvoiceDocument(
+  q: Queryable,
+  orderId: string,
+): Promise<string | undefined> {
+  const row = await q.kysely
+    .selectFrom("waiting_invoices")
+    .select("document")
+    .where("order_id", "=", orderId)
+    .executeTakeFirst();
+  return row?.document;
+}
+
+/** The sequence numbers of one invoice series, in order. */
+export async function sequencesOfSeries(q: Queryable, series: string): Promise<number[]> {
+  const rows = await q.kysely
+    .selectFrom("invoices")
+    .select("sequence")
+    .where("series", "=", series)
+    .orderBy("sequence")
+    .execute();
+  return rows.map((r) => Number(r.sequence));
+}
+
+/** Removes an order's documents, as for an order bought before invoices were issued. */
+export async function deleteInvoicesOfOrder(q: Queryable, orderId: string): Promise<void> {
+  await q.kysely.deleteFrom("invoices").where("order_id", "=", orderId).execute();
+}
+
+/** Forgets every PayPal plan recorded here (a new database, or a crash before the record). */
+export async function forgetPaypalPlans(q: Queryable): Promise<void> {
+  await q.kysely.deleteFrom("paypal_plans").execute();
+}
