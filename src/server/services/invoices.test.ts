@@ -13,6 +13,7 @@ import { newKey, startTestServer, type TestClient, type TestServer } from "../te
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
 import { extractPdfText, pdfFonts } from "../testing/pdf-text.ts";
 import { saveSandboxCard } from "../testing/sandbox-cards.ts";
+import { deleteInvoicesOfOrder, sequencesOfSeries } from "../testing/tables.ts";
 import { issueCreditNote } from "./invoices.ts";
 import { recordRefund } from "./refunds.ts";
 
@@ -303,10 +304,8 @@ describe("numbers", () => {
     });
     await buy(client, "wv_unloct17_12m");
     await buy(client, "single_export_hd");
-    const rows = await server.running.deps.db.all<{ sequence: number }>(
-      "SELECT sequence FROM invoices WHERE series = 'INV-2026' ORDER BY sequence",
-    );
-    expect(rows.map((r) => Number(r.sequence))).toEqual(rows.map((_, i) => i + 1));
+    const sequences = await sequencesOfSeries(server.running.deps.db, "INV-2026");
+    expect(sequences).toEqual(sequences.map((_, i) => i + 1));
     const docs = await documentsOf(client);
     expect(docs.map((d) => d.kind)).toEqual(["invoice", "invoice"]);
   });
@@ -608,7 +607,7 @@ describe("refund receipts", () => {
     const { order } = await buy(client, "wv_single_1m");
     const db = server.running.deps.db;
     // As an order bought before invoices were issued: no document of its own.
-    await db.run("DELETE FROM invoices WHERE order_id = ?", [order.orderId]);
+    await deleteInvoicesOfOrder(db, order.orderId);
     const refund = (id: string) =>
       db.transaction((tx) =>
         recordRefund(

@@ -262,3 +262,38 @@ export async function deleteInvoicesOfOrder(q: Queryable, orderId: string): Prom
 export async function forgetPaypalPlans(q: Queryable): Promise<void> {
   await q.kysely.deleteFrom("paypal_plans").execute();
 }
+
+/** How many PayPal approvals an account has started. */
+export async function countPaypalApprovalsOf(q: Queryable, userId: number): Promise<number> {
+  const row = await q.kysely
+    .selectFrom("paypal_approvals")
+    .select((e) => e.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return count(row);
+}
+
+/** The first-term coupons taken by one order. */
+export async function couponRedemptionsOfOrder(
+  q: Queryable,
+  orderId: string,
+): Promise<{ coupon: string; order_id: string }[]> {
+  return q.kysely
+    .selectFrom("coupon_redemptions")
+    .select(["coupon", "order_id"])
+    .where("order_id", "=", orderId)
+    .execute();
+}
+
+/** The pricing structure of the workspace an account owns, when it owns one. */
+export async function pricingStructureOfWorkspaceOwnedBy(
+  q: Queryable,
+  userId: number,
+): Promise<string | null | undefined> {
+  const row = await q.kysely
+    .selectFrom("instances")
+    .select("license_pricing_structure")
+    .where("owner_user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.license_pricing_structure;
+}
