@@ -6,10 +6,11 @@ import {
   GENERIC_CARD_ERROR_MESSAGE,
 } from "../../domain/errors/card-errors.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
+import { Orders } from "../db/orders.ts";
 import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
-import { successfulChargeAmounts } from "../testing/tables.ts";
+import { countPaypalApprovalsOf, successfulChargeAmounts } from "../testing/tables.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -445,11 +446,10 @@ describe("PayPal sandbox", () => {
       });
     }
     const db = server.running.deps.db;
-    const written = await db.get<{ approvals: number; orders: number }>(
-      `SELECT (SELECT COUNT(*) FROM paypal_approvals WHERE user_id = ?) AS approvals,
-              (SELECT COUNT(*) FROM orders WHERE user_id = ?) AS orders`,
-      [signUp.body.userId, signUp.body.userId],
-    );
+    const written = {
+      approvals: await countPaypalApprovalsOf(db, signUp.body.userId),
+      orders: await Orders.countFor(db, signUp.body.userId),
+    };
     expect(written).toEqual({ approvals: 0, orders: 0 });
   });
 

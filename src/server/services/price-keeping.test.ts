@@ -15,7 +15,7 @@ import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import { fixtureCatalog, TEST_NOW } from "../testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
-import { chargesOfCustomer } from "../testing/tables.ts";
+import { chargesOfCustomer, pricingStructureOfWorkspaceOwnedBy } from "../testing/tables.ts";
 
 const DAY = 86_400_000;
 const dataDir = mkdtempSync(join(tmpdir(), "price-keeping-"));
@@ -107,11 +107,8 @@ beforeAll(async () => {
   const db = server.running.deps.db;
   await db.transaction(async (tx) => {
     await Subscriptions.update(tx, school, { priceBasis: null });
-    const owner = await tx.get<{ instance_id: number }>(
-      "SELECT instance_id FROM users WHERE id = ?",
-      [school],
-    );
-    await Instances.update(tx, Number(owner?.instance_id), {
+    const owner = await Users.byId(tx, school);
+    await Instances.update(tx, Number(owner?.instanceId), {
       licensePricingStructure: "k12-legacy",
     });
   });
@@ -166,10 +163,7 @@ describe("existing subscribers keep the price they signed up at", () => {
     const sub = await Subscriptions.get(server.running.deps.db, early);
     expect(sub?.priceBasis).toMatchObject({ price: 7188 });
     // The school's workspace now reports the structure it is priced by.
-    const workspace = await server.running.deps.db.get<{ structure: string }>(
-      "SELECT license_pricing_structure AS structure FROM instances WHERE owner_user_id = ?",
-      [school],
-    );
-    expect(workspace?.structure).toBe("k12-2024-01");
+    const structure = await pricingStructureOfWorkspaceOwnedBy(server.running.deps.db, school);
+    expect(structure).toBe("k12-2024-01");
   });
 });

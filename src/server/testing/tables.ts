@@ -297,3 +297,26 @@ export async function pricingStructureOfWorkspaceOwnedBy(
     .executeTakeFirst();
   return row?.license_pricing_structure;
 }
+
+/** The seats and product of the workspace an account belongs to. */
+export async function workspaceOf(
+  q: Queryable,
+  userId: number,
+): Promise<{ max_seats: number; product_code: string } | undefined> {
+  return q.kysely
+    .selectFrom("instances")
+    .innerJoin("users", "users.instance_id", "instances.id")
+    .select(["instances.max_seats", "instances.product_code"])
+    .where("users.id", "=", userId)
+    .executeTakeFirst();
+}
+
+/** The totals of an account's orders, in the order they were written. */
+export async function orderTotalsOf(q: Queryable, userId: number): Promise<{ total: number }[]> {
+  return q.kysely
+    .selectFrom("orders")
+    .select("total")
+    .where("user_id", "=", userId)
+    .orderBy("seq")
+    .execute();
+}
