@@ -27,7 +27,7 @@ import {
 import { TEST_NOW } from "../testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { openPglite } from "../testing/pglite.ts";
-import { eventPayloads, refundsWithId } from "../testing/tables.ts";
+import { eventPayloads, orderTotalsOf, refundsWithId, workspaceOf } from "../testing/tables.ts";
 import { ORPHAN_AFTER_MS, sweepPaypalOrphans } from "./paypal-orphans.ts";
 
 const MONTHLY = "wv_single_1m";
@@ -390,10 +390,7 @@ describe("a change scheduled for the period end", () => {
       pendingSeats: null,
       pendingAt: null,
     });
-    const workspace = await db().get<{ max_seats: number; product_code: string }>(
-      "SELECT i.max_seats, i.product_code FROM instances i JOIN users u ON u.instance_id = i.id WHERE u.id = ?",
-      [userId],
-    );
+    const workspace = await workspaceOf(db(), userId);
     expect(workspace).toEqual({ max_seats: 4, product_code: TEAM });
   });
 });
@@ -978,10 +975,7 @@ describe("two servers on one database", { timeout: 120_000 }, () => {
           deliverUntilApplied(sale, a),
         ]),
       ).toEqual([200, 200, 200]);
-      const orders = await pglite.all<{ total: number }>(
-        "SELECT total FROM orders WHERE user_id = ? ORDER BY seq",
-        [userId],
-      );
+      const orders = await orderTotalsOf(pglite, userId);
       expect(orders.map((o) => Number(o.total))).toEqual([MONTHLY_PRICE, MONTHLY_PRICE]);
     } finally {
       await b.close();

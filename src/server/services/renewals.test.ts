@@ -9,13 +9,15 @@ import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import { orderSummary, type TaxLocation, taxAmount } from "../../domain/pricing/index.ts";
 import { makeCampaign } from "../../domain/testing/builders.ts";
 import { DAY_MS } from "../clock.ts";
+import { SandboxCharges } from "../db/ledger.ts";
+import { Orders } from "../db/orders.ts";
 import { Renewals } from "../db/renewals.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 import { fixtureCatalog } from "../testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
-import { chargesOfCustomer } from "../testing/tables.ts";
+import { chargesOfCustomer, workspaceOf } from "../testing/tables.ts";
 import { LOCK_LEASE_MS } from "./account-lock.ts";
 import { type RenewalRun, RenewalWorker } from "./renewals.ts";
 
@@ -465,10 +467,7 @@ describe("what renews, and at what price", () => {
       periodAnchor: t0,
       periodIndex: 1,
     });
-    const instance = await db().get<{ max_seats: number }>(
-      "SELECT i.max_seats FROM instances i JOIN users u ON u.instance_id = i.id WHERE u.id = ?",
-      [userId],
-    );
+    const instance = await workspaceOf(db(), userId);
     expect(instance?.max_seats).toBe(4);
   });
 
@@ -634,15 +633,9 @@ describe("several workers on one database", () => {
       expect(list).toHaveLength(2);
       const [renewal] = await Renewals.forUser(db(), userId);
       expect(renewal).toMatchObject({ state: "charged", worker: "heir", attempts: 1 });
-      const order = await db().get<{ charge_ref: string; idempotency_key: string }>(
-        "SELECT charge_ref, idempotency_key FROM orders WHERE id = ?",
-        [renewal?.orderId],
-      );
-      const first = await db().get<{ id: string }>(
-        "SELECT id FROM sandbox_charges WHERE idempotency_key = ?",
-        [order?.idempotency_key],
-      );
-      expect(order?.charge_ref).toBe(first?.id);
+      const order = await Orders.byId(db(), renewal?.orderId ?? "");
+      const first = await SandboxCharges.byKey(db(), order?.idempotencyKey ?? "");
+      expect(order?.chargeRef).toBe(first?.id);
     } finally {
       server.running.renewals?.start();
     }
