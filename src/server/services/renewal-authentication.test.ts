@@ -8,6 +8,7 @@ import { api } from "../../contract/index.ts";
 import { periodEnd } from "../../domain/calendar/index.ts";
 import { DAY_MS } from "../clock.ts";
 import { SandboxCharges } from "../db/ledger.ts";
+import { Outbox } from "../db/outbox.ts";
 import { Renewals } from "../db/renewals.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
@@ -15,6 +16,7 @@ import { stripeClient } from "../payments/stripe.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { fakeStripeClient, startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
+import { chargesOfRenewal, renewalOrdersOf } from "../testing/tables.ts";
 import { RenewalWorker } from "./renewals.ts";
 import { reconcileStripe } from "./stripe-reconcile.ts";
 
@@ -32,10 +34,9 @@ async function moveClock(server: TestServer, set: number): Promise<void> {
 
 /** The outbox's mail to `email`, oldest first (the outbox is what /dev/mailbox shows). */
 async function mailsTo(server: TestServer, email: string) {
-  return server.running.deps.db.all<{ subject: string; body: string }>(
-    "SELECT subject, body FROM outbox WHERE recipient = ? ORDER BY id",
-    [email],
-  );
+  // Outbox.latest answers the newest first.
+  const mails = await Outbox.latest(server.running.deps.db, 1000, email);
+  return mails.reverse().map(({ subject, body }) => ({ subject, body }));
 }
 
 /** The link of the newest "confirm your payment" e-mail, as a path of the server. */
@@ -106,10 +107,7 @@ async function expectPaidOnce(server: TestServer, userId: number, payment: strin
 }
 
 async function renewalOrders(server: TestServer, userId: number) {
-  return server.running.deps.db.all<{ id: string; charge_ref: string; total: number }>(
-    "SELECT id, charge_ref, total FROM orders WHERE user_id = ? AND idempotency_key LIKE 'renewal:%'",
-    [userId],
-  );
+  return renewalOrdersOf(server.running.deps.db, userId);
 }
 
 describe("sandbox: a renewal that needs the customer", () => {
@@ -262,11 +260,7 @@ describe("sandbox: a renewal that needs the customer", () => {
     expect(confirmMails).toHaveLength(2);
   });
 
-  const chargesOf = (renewalId: string) =>
-    server.running.deps.db.all<{ id: string; error_code: string | null }>(
-      "SELECT id, error_code FROM sandbox_charges WHERE idempotency_key LIKE ? ORDER BY created_at, id",
-      [`renewal:${renewalId}:%`],
-    );
+  const chargesOf = (renewalId: string) => chargesOfRenewal(server.running.deps.db, renewalId);
 
   it("the next attempt cancels the waiting payment first: an open page can no longer pay it, one new attempt", async () => {
     const email = "renew-3ds-replaced@example.com";

@@ -320,3 +320,57 @@ export async function orderTotalsOf(q: Queryable, userId: number): Promise<{ tot
     .orderBy("seq")
     .execute();
 }
+
+/** An account's renewal orders: id, the provider's charge and the total. */
+export async function renewalOrdersOf(
+  q: Queryable,
+  userId: number,
+): Promise<{ id: string; charge_ref: string | null; total: number }[]> {
+  return q.kysely
+    .selectFrom("orders")
+    .select(["id", "charge_ref", "total"])
+    .where("user_id", "=", userId)
+    .where("idempotency_key", "like", "renewal:%")
+    .execute();
+}
+
+/** The sandbox charges of one renewal's attempts, oldest first. */
+export async function chargesOfRenewal(
+  q: Queryable,
+  renewalId: string,
+): Promise<{ id: string; error_code: string | null }[]> {
+  return q.kysely
+    .selectFrom("sandbox_charges")
+    .select(["id", "error_code"])
+    .where("idempotency_key", "like", `renewal:${renewalId}:%`)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+}
+
+/** Hands an Idempotency-Key's claim to another owner, as a process taking it over would. */
+export async function handKeyTo(
+  q: Queryable,
+  claim: { userId: number; key: string },
+  owner: string,
+): Promise<void> {
+  await q.kysely
+    .updateTable("idempotency_keys")
+    .set({ owner })
+    .where("user_id", "=", claim.userId)
+    .where("key", "=", claim.key)
+    .execute();
+}
+
+/** An account's refunds and lost disputes: the order each takes back and its kind. */
+export async function refundsOfUser(
+  q: Queryable,
+  userId: number,
+): Promise<{ order_id: string; kind: string }[]> {
+  return q.kysely
+    .selectFrom("refunds")
+    .select(["order_id", "kind"])
+    .where("user_id", "=", userId)
+    .orderBy("kind")
+    .execute();
+}
