@@ -17,7 +17,7 @@ import {
   postgresUrl,
   tellPostgresSkipped,
 } from "../testing/postgres.ts";
-import { countCharges, countEvents, countOrdersWithKey } from "../testing/tables.ts";
+import { countCharges, countEvents, countOrdersWithKey, handKeyTo } from "../testing/tables.ts";
 import { fingerprint, IdempotencyService } from "./idempotency.ts";
 
 // The replay tests run on SQLite, on PostgreSQL in-process (PGlite) and, when DATABASE_URL names
@@ -211,11 +211,7 @@ for (const store of stores) {
         const lost = `lost-${bodyFinal}`;
         await expect(
           service.run(2, lost, print, async () => {
-            await db.run("UPDATE idempotency_keys SET owner = ? WHERE user_id = ? AND key = ?", [
-              "another",
-              2,
-              lost,
-            ]);
+            await handKeyTo(db, { userId: 2, key: lost }, "another");
             return { status: 200, body: { lost }, bodyFinal, commit: write(lost) };
           }),
         ).rejects.toThrow(/taken over/);

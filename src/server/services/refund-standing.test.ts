@@ -10,7 +10,7 @@ import { Users } from "../db/users.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
 import { newKey, type TestClient, type TestServer } from "../testing/harness.ts";
 import { fakeStripeClient, startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
-import { eventPayloads } from "../testing/tables.ts";
+import { eventPayloads, refundsOfUser } from "../testing/tables.ts";
 import { refundStripeOrder } from "./stripe-reconcile.ts";
 
 const SECRET = "whsec_testsecret123";
@@ -250,10 +250,7 @@ describe("a refund or lost dispute takes back what that payment bought (issue 33
     expect(await Promise.all([...events, ...events].map(deliver))).toEqual([200, 200, 200, 200]);
     expect(await uses(owner.client)).toEqual({ productCode: "wv_free", hasLicense: false });
     expect(await uses(member.client)).toEqual({ productCode: "wv_free", hasLicense: false });
-    const refunds = await db().all<{ order_id: string; kind: string }>(
-      "SELECT order_id, kind FROM refunds WHERE user_id = ? ORDER BY kind",
-      [owner.userId],
-    );
+    const refunds = await refundsOfUser(db(), owner.userId);
     expect(refunds).toEqual([
       { order_id: first.orderId, kind: "dispute_lost" },
       { order_id: seat.orderId, kind: "refund" },
