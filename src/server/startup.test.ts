@@ -23,6 +23,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
 import { testClock } from "./clock.ts";
 import { DATABASE_FILE, SECRET_FILE } from "./data-folder.ts";
+import { Users } from "./db/users.ts";
 import { memoryLogger } from "./log.ts";
 import { type RunningServer, StartupError, startServer } from "./main.ts";
 import { childEnv } from "./testing/children.ts";
@@ -106,10 +107,10 @@ describe("a new install", () => {
     // A secret put back by hand often ends with a newline: it is the same key.
     writeFileSync(join(dir, SECRET_FILE), `${secret}\n`);
     const again = await start(dir);
-    const users = await again.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM users");
+    const users = await Users.count(again.deps.db);
     expect(again.deps.secret.toString("base64url")).toBe(secret);
     await again.close();
-    expect(users?.n).toBe(1);
+    expect(users).toBe(1);
   });
 
   it("completes a first start that stopped before the database was in place", async () => {
@@ -390,8 +391,7 @@ describe("the write-ahead log (issue 18 item 16)", () => {
   async function accounts(dir: string): Promise<number> {
     const running = await start(dir);
     try {
-      const row = await running.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM users");
-      return row?.n ?? -1;
+      return await Users.count(running.deps.db);
     } finally {
       await running.close();
     }

@@ -374,3 +374,13 @@ export async function refundsOfUser(
     .orderBy("kind")
     .execute();
 }
+
+/** How many migrations the database has applied (Kysely's Migrator's own table). */
+export async function countAppliedMigrations(q: Queryable): Promise<number> {
+  const row = await q.kysely
+    .withTables<{ kysely_migration: { name: string } }>()
+    .selectFrom("kysely_migration")
+    .select((e) => e.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
+  return count(row);
+}
