@@ -384,3 +384,37 @@ export async function countAppliedMigrations(q: Queryable): Promise<number> {
     .executeTakeFirst();
   return count(row);
 }
+
+/** The one-off purchases' orders: id, key, total and the provider's charge. */
+export async function oneOffOrders(
+  q: Queryable,
+): Promise<
+  { id: string; idempotency_key: string | null; total: number; charge_ref: string | null }[]
+> {
+  return q.kysely
+    .selectFrom("orders")
+    .select(["id", "idempotency_key", "total", "charge_ref"])
+    .where("kind", "=", "one_off")
+    .execute();
+}
+
+/** The sandbox charges that succeeded: id and amount. */
+export async function successfulCharges(q: Queryable): Promise<{ id: string; amount: number }[]> {
+  return q.kysely
+    .selectFrom("sandbox_charges")
+    .select(["id", "amount"])
+    .where("error_code", "is", null)
+    .execute();
+}
+
+/** The state and stored answer of every Idempotency-Key that starts with `prefix`. */
+export async function idempotencyKeysStartingWith(
+  q: Queryable,
+  prefix: string,
+): Promise<{ state: string; response: string | null }[]> {
+  return q.kysely
+    .selectFrom("idempotency_keys")
+    .select(["state", "response"])
+    .where("key", "like", `${prefix}%`)
+    .execute();
+}
