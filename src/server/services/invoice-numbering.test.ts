@@ -15,16 +15,16 @@ import type { Db } from "../db/db.ts";
 import { Outbox } from "../db/outbox.ts";
 import { SqliteDb } from "../db/sqlite.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
-import { openPglite } from "../testing/pglite.ts";
-import { openTestPostgres, postgresUrl, tellPostgresSkipped } from "../testing/postgres.ts";
-import { saveSandboxCard } from "../testing/sandbox-cards.ts";
 import {
   countWaitingInvoices,
   invoicesOfOrders,
   numberingPasses,
   removeNumberingLock,
   restoreNumberingLock,
-} from "../testing/tables.ts";
+} from "../testing/invoice-tables.ts";
+import { openPglite } from "../testing/pglite.ts";
+import { openTestPostgres, postgresUrl, tellPostgresSkipped } from "../testing/postgres.ts";
+import { saveSandboxCard } from "../testing/sandbox-cards.ts";
 import { recordRefund } from "./refunds.ts";
 
 const url = postgresUrl();

@@ -9,9 +9,9 @@ import { seriesGaps } from "../../domain/invoices/numbering.ts";
 import type { Db } from "../db/db.ts";
 import type { ChildServer } from "../testing/children.ts";
 import { newKey, TestClient } from "../testing/harness.ts";
+import { allInvoices, invoicedOrderIds } from "../testing/invoice-tables.ts";
 import { postgresUrl, tellPostgresSkipped } from "../testing/postgres.ts";
 import { signUpWithCard } from "../testing/sandbox-cards.ts";
-import { allInvoices, invoicedOrderIds } from "../testing/tables.ts";
 import { sameBrowser, startTwoServers, type TwoServers } from "../testing/two-servers.ts";
 
 const url = postgresUrl();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BillingDetailsTable } from "../db/invoices.ts";
 import { Users } from "../db/users.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
-import { waitingInvoiceDocument } from "../testing/tables.ts";
+import { waitingInvoiceDocument } from "../testing/invoice-tables.ts";
 import { loadAccount } from "./account.ts";
 import { priceForAccount } from "./account-pricing.ts";
 import { invoiceOrder } from "./invoices.ts";

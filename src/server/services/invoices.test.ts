@@ -10,10 +10,10 @@ import { REVERSE_CHARGE_MENTION } from "../../domain/invoices/tax-treatment.ts";
 import { Invoices } from "../db/invoices.ts";
 import { Outbox } from "../db/outbox.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { deleteInvoicesOfOrder, sequencesOfSeries } from "../testing/invoice-tables.ts";
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
 import { extractPdfText, pdfFonts } from "../testing/pdf-text.ts";
 import { saveSandboxCard } from "../testing/sandbox-cards.ts";
-import { deleteInvoicesOfOrder, sequencesOfSeries } from "../testing/tables.ts";
 import { issueCreditNote } from "./invoices.ts";
 import { recordRefund } from "./refunds.ts";
 
