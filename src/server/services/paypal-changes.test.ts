@@ -29,7 +29,8 @@ startsPaypalServer();
 
 describe("a change scheduled for the period end", () => {
   const TEAM = "wv_bizoct17_1m";
-  // The fixture's Business monthly: 3 seats included at 73.99, 39.99 each above (renewals.test.ts).
+  // The fixture's Business monthly: 3 seats included at 73.99, 39.99 each above
+  // (services/renewals-*.test.ts).
   const FIVE_SEATS = 7399 + 2 * 3999;
   const FOUR_SEATS = 7399 + 3999;
 
@@ -105,7 +106,7 @@ describe("a change scheduled for the period end", () => {
       [4, FOUR_SEATS],
     ]);
     // Nothing is left to apply at the next period end, and the workspace row the editor reads
-    // has the seats paid for (as after a card renewal: renewals.test.ts).
+    // has the seats paid for (as after a card renewal: renewals-*.test.ts).
     expect(await subscriptionOf(userId)).toMatchObject({
       seats: 4,
       pendingProductCode: null,
