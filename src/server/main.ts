@@ -2,41 +2,34 @@
 // `npm start` runs scripts/serve.ts, which calls startServer() with the static site's handler;
 // `node src/server/main.ts` runs the API alone.
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Catalog } from "../domain/catalog/catalog-schema.ts";
-import { type App, createApp } from "./app.ts";
-import { type HumanVerifier, sandboxHumanVerifier } from "./auth/human-check.ts";
+import { createApp } from "./app.ts";
+import { sandboxHumanVerifier } from "./auth/human-check.ts";
 import {
   boundedHasher,
   DEFAULT_COST,
   defaultPasswordWorkLimits,
-  type PasswordHasher,
-  type PasswordWorkLimits,
   scryptHasher,
 } from "./auth/passwords.ts";
 import { loadCatalog } from "./catalog.ts";
-import { type Clock, DAY_MS, isSettableClock, runningClock, systemClock } from "./clock.ts";
-import { type Config, getConfig } from "./config.ts";
-import type { AppDeps, StaticHandler } from "./context.ts";
-import { openDataFolder } from "./data-folder.ts";
+import { DAY_MS, isSettableClock, runningClock, systemClock } from "./clock.ts";
+import { getConfig } from "./config.ts";
+import type { AppDeps } from "./context.ts";
 import type { Db } from "./db/db.ts";
 import { IdempotencyKeys } from "./db/idempotency.ts";
-import { migrate } from "./db/migrations.ts";
 import { Events } from "./db/outbox.ts";
-import { openPostgres, redactCredentials, redactDatabaseUrl } from "./db/postgres.ts";
 import { Secrets } from "./db/secrets.ts";
 import { Sessions } from "./db/sessions.ts";
 import { devClockRoutes } from "./handlers/dev-clock.ts";
 import { registerRoutes } from "./handlers/index.ts";
 import { DatabaseRateStore, MemoryRateStore, RateLimiter } from "./http/rate-limit.ts";
-import { consoleLogger, type Logger } from "./log.ts";
-import { Mailer, type MailTransport } from "./mail/mailer.ts";
+import { consoleLogger } from "./log.ts";
+import { Mailer } from "./mail/mailer.ts";
 import { createSmtpTransport } from "./mail/smtp-transport.ts";
+import { ConfigError, openDatabase, redactUrl } from "./open-database.ts";
 import { PaypalClient } from "./payments/paypal-client.ts";
-import type { PaymentProvider } from "./payments/provider.ts";
 import { createSandboxProvider } from "./payments/sandbox.ts";
 import { createStripeProvider, stripeClient } from "./payments/stripe.ts";
 import { PeriodicPass } from "./periodic-pass.ts";
@@ -47,92 +40,12 @@ import { sweepPaypalOrphans } from "./services/paypal-orphans.ts";
 import { describePlanSync, type PlanSyncReport, syncPaypalPlans } from "./services/paypal-plans.ts";
 import { ReconcileSchedule } from "./services/reconcile-schedule.ts";
 import { RenewalWorker } from "./services/renewals.ts";
+import type { RunningServer, StartOptions } from "./start-options.ts";
 import { StartupError } from "./startup-error.ts";
 
-export { StartupError };
-
-export type StartOptions = {
-  /** Overrides PORT and HOST of the environment. */
-  port?: number;
-  host?: string;
-  staticHandler?: StaticHandler;
-  notFound?: (req: IncomingMessage, res: ServerResponse) => void;
-  /** The environment (defaults to process.env). */
-  env?: Record<string, string | undefined>;
-  clock?: Clock;
-  log?: Logger;
-  catalog?: Catalog;
-  /** Replaces the provider chosen by PAYMENTS (tests pass a fake). */
-  payments?: (deps: { db: Db; clock: Clock; config: Config }) => PaymentProvider;
-  /**
-   * An open database to run on instead of DATA_DIR's or DATABASE_URL's (tests: PGlite), with the
-   * key of its stored secrets. It is migrated at start, and closed with the server.
-   */
-  database?: { db: Db; secret: Buffer; label: string };
-  /** How long a pending Idempotency-Key is its server's without a renewal (PostgreSQL). */
-  idempotencyLeaseMs?: number;
-  mailTransport?: MailTransport | null;
-  /** Multiplies every rate limit (tests raise it). */
-  rateLimitScale?: number;
-  passwordCost?: number;
-  /** Replaces the scrypt hasher built from passwordCost (tests count its work). */
-  passwords?: PasswordHasher;
-  /** Bounds on concurrent and waiting password work (auth/passwords.ts; default: by cores). */
-  passwordWork?: Partial<PasswordWorkLimits>;
-  /** The reset page's human check; a real provider's verifier replaces the sandbox's. */
-  humanCheck?: HumanVerifier;
-  /**
-   * Check every answer against its contract entry (schema and error codes). Default: on in a
-   * local run (a developer sees a wrong answer at once), off in a deployment; tests turn it on.
-   */
-  validateResponses?: boolean;
-  /** Print the banner with the demo accounts (default: true unless a logger is given). */
-  quiet?: boolean;
-  /**
-   * Close cleanly on SIGTERM and SIGINT, then exit (default: when started as a program, that is
-   * without a logger or environment passed in, as scripts/serve.ts does).
-   */
-  handleSignals?: boolean;
-  /**
-   * The renewal worker: false turns it off (tests that move the clock without wanting renewals);
-   * intervalMs overrides RENEWAL_INTERVAL_SECONDS (0: only when the clock moves or it is kicked).
-   */
-  renewals?: false | { intervalMs?: number; id?: string };
-  /**
-   * Find or make the PayPal plan of every catalogue price at start when PAYPAL_* are set
-   * (services/paypal-plans.ts; default true). Tests that count PayPal calls turn it off.
-   */
-  paypalPlans?: boolean;
-  /**
-   * The scheduled reconciliation of Stripe's payments (PAYMENTS=stripe only): false turns it
-   * off; intervalMs overrides RECONCILE_INTERVAL_SECONDS (0: only when the clock moves).
-   */
-  reconcile?: false | { intervalMs?: number };
-};
-
-export type RunningServer = {
-  url: string;
-  port: number;
-  server: Server;
-  app: App;
-  deps: AppDeps;
-  /** The renewal worker (services/renewals.ts), or null when it is off. */
-  renewals: RenewalWorker | null;
-  /** The start's PayPal plan sync (its report; null when off or when it failed: logged). */
-  paypalPlans: Promise<PlanSyncReport | null>;
-  /** The scheduled reconciliation (services/reconcile-schedule.ts), or null when it is off. */
-  reconcile: ReconcileSchedule | null;
-  close(): Promise<void>;
-};
-
-export class ConfigError extends StartupError {
-  readonly errors: string[];
-  constructor(errors: string[]) {
-    super(`Invalid configuration:\n  ${errors.join("\n  ")}`);
-    this.name = "ConfigError";
-    this.errors = errors;
-  }
-}
+// Callers (tests, scripts) import start-up's whole surface from here.
+export type { RunningServer, StartOptions };
+export { ConfigError, openDatabase, redactUrl, StartupError };
 
 /**
  * Stops start-up: thrown to a caller (tests), or, started as a program (npm start), printed
@@ -142,45 +55,6 @@ function refuseToStart(error: StartupError, programMode: boolean): never {
   if (!programMode) throw error;
   console.error(`server: ${error.message}`);
   process.exit(1);
-}
-
-/** A database URL without its credentials, for messages (db/postgres.ts). */
-export const redactUrl = redactDatabaseUrl;
-
-/**
- * The database and the key of stored secrets: a database given by the caller (tests), PostgreSQL
- * with DATABASE_URL and SERVER_SECRET (shared by every server), or else the SQLite database and
- * secret file of DATA_DIR, checked by data-folder.ts (which refuses a missing, empty, damaged or
- * read-only one rather than start afresh on it). Migrations are applied before anything listens.
- */
-export async function openDatabase(
-  config: Config,
-  options: StartOptions,
-  now: number,
-): Promise<{ db: Db; secret: Buffer; label: string }> {
-  if (options.database) {
-    await migrate(options.database.db, now);
-    return options.database;
-  }
-  if (config.database && config.serverSecret) {
-    const where = redactUrl(config.database.url);
-    const db = openPostgres(config.database);
-    try {
-      await migrate(db, now);
-    } catch (error) {
-      await db.close();
-      const reason = redactCredentials(
-        error instanceof Error ? error.message : String(error),
-        config.database.url,
-      );
-      throw new StartupError(
-        `The PostgreSQL database of DATABASE_URL (${where}) could not be reached or brought up to date: ${reason}. Check that the server answers, that the URL names an existing database and a user that may create tables in it.`,
-      );
-    }
-    return { db, secret: config.serverSecret, label: where };
-  }
-  const folder = await openDataFolder(config.dataDir, now);
-  return { db: folder.db, secret: folder.secret, label: folder.dir };
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {

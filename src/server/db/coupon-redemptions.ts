@@ -1,16 +1,19 @@
 // Queries of the coupon_redemptions table (migration 12; issue 18, item 5): each coupon an account
 // took a discount with, once. The pricing module does not take a first-term discount again for a
-// coupon listed here (src/domain/pricing/campaigns.ts, alreadyRedeemed).
+// coupon listed here (src/domain/pricing/campaigns.ts, alreadyRedeemed). Kysely's typed builder
+// (decision 0082).
 import type { Queryable } from "./db.ts";
 
 export const CouponRedemptions = {
   /** The coupons an account has redeemed, lower case. */
   async ofUser(q: Queryable, userId: number): Promise<string[]> {
     if (userId <= 0) return [];
-    const rows = await q.all<{ coupon: string }>(
-      "SELECT coupon FROM coupon_redemptions WHERE user_id = ? ORDER BY coupon",
-      [userId],
-    );
+    const rows = await q.kysely
+      .selectFrom("coupon_redemptions")
+      .select("coupon")
+      .where("user_id", "=", userId)
+      .orderBy("coupon")
+      .execute();
     return rows.map((r) => r.coupon);
   },
 
@@ -19,10 +22,15 @@ export const CouponRedemptions = {
     q: Queryable,
     input: { userId: number; coupon: string; orderId: string; now: number },
   ): Promise<void> {
-    await q.run(
-      `INSERT INTO coupon_redemptions (user_id, coupon, order_id, redeemed_at)
-       VALUES (?, ?, ?, ?) ON CONFLICT (user_id, coupon) DO NOTHING`,
-      [input.userId, input.coupon.trim().toLowerCase(), input.orderId, input.now],
-    );
+    await q.kysely
+      .insertInto("coupon_redemptions")
+      .values({
+        user_id: input.userId,
+        coupon: input.coupon.trim().toLowerCase(),
+        order_id: input.orderId,
+        redeemed_at: input.now,
+      })
+      .onConflict((c) => c.columns(["user_id", "coupon"]).doNothing())
+      .execute();
   },
 };

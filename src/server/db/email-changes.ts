@@ -1,5 +1,6 @@
 // Queries of the email_changes table: a change of e-mail address waiting for the code sent to
-// the new address (issue 18, item 12). One per user; a new request replaces the old one.
+// the new address (issue 18, item 12). One per user; a new request replaces the old one. Kysely's
+// typed builder (decision 0082).
 import type { Queryable } from "./db.ts";
 
 export type EmailChange = {
@@ -11,30 +12,29 @@ export type EmailChange = {
   expiresAt: number;
 };
 
-type Raw = {
-  user_id: number;
-  email: string;
-  code_hash: string;
-  attempts: number;
-  created_at: number;
-  expires_at: number;
-};
-
 export const EmailChanges = {
   async put(q: Queryable, c: Omit<EmailChange, "attempts">): Promise<void> {
-    await q.run("DELETE FROM email_changes WHERE user_id = ?", [c.userId]);
-    await q.run(
-      `INSERT INTO email_changes (user_id, email, code_hash, attempts, created_at, expires_at)
-       VALUES (?, ?, ?, 0, ?, ?)`,
-      [c.userId, c.email, c.codeHash, c.createdAt, c.expiresAt],
-    );
+    await q.kysely.deleteFrom("email_changes").where("user_id", "=", c.userId).execute();
+    await q.kysely
+      .insertInto("email_changes")
+      .values({
+        user_id: c.userId,
+        email: c.email,
+        code_hash: c.codeHash,
+        attempts: 0,
+        created_at: c.createdAt,
+        expires_at: c.expiresAt,
+      })
+      .execute();
   },
   /** The user's pending change, if it has not expired. */
   async activeFor(q: Queryable, userId: number, now: number): Promise<EmailChange | null> {
-    const r = await q.get<Raw>("SELECT * FROM email_changes WHERE user_id = ? AND expires_at > ?", [
-      userId,
-      now,
-    ]);
+    const r = await q.kysely
+      .selectFrom("email_changes")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("expires_at", ">", now)
+      .executeTakeFirst();
     return r
       ? {
           userId: r.user_id,
@@ -47,9 +47,17 @@ export const EmailChanges = {
       : null;
   },
   async countAttempt(q: Queryable, userId: number): Promise<void> {
-    await q.run("UPDATE email_changes SET attempts = attempts + 1 WHERE user_id = ?", [userId]);
+    await q.kysely
+      .updateTable("email_changes")
+      .set((e) => ({ attempts: e("attempts", "+", 1) }))
+      .where("user_id", "=", userId)
+      .execute();
   },
   async delete(q: Queryable, userId: number): Promise<boolean> {
-    return (await q.run("DELETE FROM email_changes WHERE user_id = ?", [userId])).changes === 1;
+    const result = await q.kysely
+      .deleteFrom("email_changes")
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
   },
 };

@@ -2,50 +2,53 @@
 // an order's items (a plan with its seats for a period, seats or essentials added to a running
 // plan, export credits, the upgrade credit taken from an earlier payment), written with the
 // order, and an account's payments read back with whether each was given back (refunded in full
-// or lost to a dispute), for src/domain/account/standing-payments.ts.
+// or lost to a dispute), for src/domain/account/standing-payments.ts. Kysely's typed builder
+// (decision 0082).
+import type { Selectable } from "kysely";
 import type { PaymentFacts, PaymentItem } from "../../domain/account/standing-payments.ts";
-import type { Queryable, Row, SqlValue } from "./db.ts";
+import type { Queryable } from "./db.ts";
+import type { OrderItemsTable } from "./schema-payments.ts";
 
-const COLUMNS =
-  "order_id, position, user_id, kind, product_code, quantity, amount, period_start, period_end, rests_on";
+type ItemColumns = Omit<OrderItemsTable, "order_id" | "position" | "user_id">;
 
-/** An item as its row's values, after the order id, position and user id. */
-function values(item: PaymentItem): SqlValue[] {
+/** An item as its row's columns, but for the order id, position and user id. */
+function columnsOf(item: PaymentItem): ItemColumns {
+  const none = { product_code: null, period_start: null, period_end: null, rests_on: null };
   switch (item.kind) {
     case "plan":
-      return [
-        "plan",
-        item.productCode,
-        item.seats,
-        item.value,
-        item.periodStart,
-        item.periodEnd,
-        null,
-      ];
+      return {
+        ...none,
+        kind: "plan",
+        product_code: item.productCode,
+        quantity: item.seats,
+        amount: item.value,
+        period_start: item.periodStart,
+        period_end: item.periodEnd,
+      };
     case "seats":
-      return [
-        "seats",
-        null,
-        item.seats,
-        item.value,
-        item.periodStart,
-        item.periodEnd,
-        item.restsOn,
-      ];
+      return {
+        ...none,
+        kind: "seats",
+        quantity: item.seats,
+        amount: item.value,
+        period_start: item.periodStart,
+        period_end: item.periodEnd,
+        rests_on: item.restsOn,
+      };
     case "essentials":
-      return [
-        "essentials",
-        item.productCode,
-        1,
-        item.value,
-        item.periodStart,
-        item.periodEnd,
-        item.restsOn,
-      ];
+      return {
+        kind: "essentials",
+        product_code: item.productCode,
+        quantity: 1,
+        amount: item.value,
+        period_start: item.periodStart,
+        period_end: item.periodEnd,
+        rests_on: item.restsOn,
+      };
     case "exportCredits":
-      return ["export_credits", null, item.credits, 0, null, null, null];
+      return { ...none, kind: "export_credits", quantity: item.credits, amount: 0 };
     case "credit":
-      return ["credit", null, 1, item.cents, null, null, item.restsOn];
+      return { ...none, kind: "credit", quantity: 1, amount: item.cents, rests_on: item.restsOn };
   }
 }
 
@@ -53,7 +56,7 @@ const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** An item from its row; null for one that cannot be read (a backfilled credit with no source). */
-function itemOf(row: Row): PaymentItem | null {
+function itemOf(row: Selectable<OrderItemsTable>): PaymentItem | null {
   const restsOn = typeof row.rests_on === "string" ? row.rests_on : null;
   switch (row.kind) {
     case "plan":
@@ -104,19 +107,17 @@ export const OrderItems = {
     items: readonly PaymentItem[],
   ): Promise<void> {
     if (items.length === 0) return;
-    const params = items.flatMap((item, position) => [
-      order.id,
-      position,
-      order.userId,
-      ...values(item),
-    ]);
-    const row = `(${COLUMNS.split(", ")
-      .map(() => "?")
-      .join(", ")})`;
-    await q.run(
-      `INSERT INTO order_items (${COLUMNS}) VALUES ${items.map(() => row).join(", ")}`,
-      params,
-    );
+    await q.kysely
+      .insertInto("order_items")
+      .values(
+        items.map((item, position) => ({
+          order_id: order.id,
+          position,
+          user_id: order.userId,
+          ...columnsOf(item),
+        })),
+      )
+      .execute();
   },
 
   /**
@@ -124,10 +125,13 @@ export const OrderItems = {
    * plan's payment it was made to (what a later addition or upgrade credit rests on).
    */
   async planPaymentOf(q: Queryable, orderId: string): Promise<string> {
-    const row = await q.get(
-      "SELECT rests_on FROM order_items WHERE order_id = ? AND kind IN ('seats', 'essentials') LIMIT 1",
-      [orderId],
-    );
+    const row = await q.kysely
+      .selectFrom("order_items")
+      .select("rests_on")
+      .where("order_id", "=", orderId)
+      .where("kind", "in", ["seats", "essentials"])
+      .limit(1)
+      .executeTakeFirst();
     return typeof row?.rests_on === "string" ? row.rests_on : orderId;
   },
 
@@ -137,19 +141,28 @@ export const OrderItems = {
    * are left out: they bought nothing a refund could take back.
    */
   async paymentsOf(q: Queryable, userId: number): Promise<PaymentFacts[]> {
+    const refunded = q.kysely
+      .selectFrom("refunds")
+      .select((e) => ["order_id", e.fn.sum<number>("amount").as("refunded")])
+      .where("user_id", "=", userId)
+      .groupBy("order_id")
+      .as("r");
     const [orders, items] = await Promise.all([
-      q.all(
-        `SELECT o.id, o.total, COALESCE(r.refunded, 0) AS refunded
-           FROM orders o
-           LEFT JOIN (SELECT order_id, SUM(amount) AS refunded FROM refunds WHERE user_id = ? GROUP BY order_id) r
-             ON r.order_id = o.id
-          WHERE o.user_id = ? AND o.kind <> 'trial'
-          ORDER BY o.seq`,
-        [userId, userId],
-      ),
-      q.all(`SELECT ${COLUMNS} FROM order_items WHERE user_id = ? ORDER BY order_id, position`, [
-        userId,
-      ]),
+      q.kysely
+        .selectFrom("orders as o")
+        .leftJoin(refunded, (j) => j.onRef("r.order_id", "=", "o.id"))
+        .select((e) => ["o.id", "o.total", e.fn.coalesce("r.refunded", e.lit(0)).as("refunded")])
+        .where("o.user_id", "=", userId)
+        .where("o.kind", "<>", "trial")
+        .orderBy("o.seq")
+        .execute(),
+      q.kysely
+        .selectFrom("order_items")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .orderBy("order_id")
+        .orderBy("position")
+        .execute(),
     ]);
     const byOrder = new Map<string, PaymentItem[]>();
     for (const row of items) {

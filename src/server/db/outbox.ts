@@ -1,6 +1,9 @@
 // Queries of the outbox (e-mail waiting to be sent or shown in the sandbox mailbox) and events
-// (analytics, marketing events and browser error reports) tables.
+// (analytics, marketing events and browser error reports) tables. Kysely's typed builder
+// (decision 0082).
+import type { Selectable } from "kysely";
 import type { Queryable } from "./db.ts";
+import type { OutboxTable } from "./schema.ts";
 
 export type OutboxMail = {
   id: number;
@@ -13,19 +16,8 @@ export type OutboxMail = {
   lastError: string | null;
 };
 
-type Raw = {
-  id: number;
-  recipient: string;
-  subject: string;
-  body: string;
-  created_at: number;
-  sent_at: number | null;
-  attempts: number;
-  last_error: string | null;
-};
-
-const fromRaw = (r: Raw): OutboxMail => ({
-  id: r.id,
+const fromRow = (r: Selectable<OutboxTable>): OutboxMail => ({
+  id: Number(r.id),
   recipient: r.recipient,
   subject: r.subject,
   body: r.body,
@@ -48,19 +40,23 @@ export const Outbox = {
     mails: readonly { recipient: string; subject: string; body: string; now: number }[],
   ): Promise<void> {
     if (mails.length === 0) return;
-    await q.run(
-      `INSERT INTO outbox (recipient, subject, body, created_at) VALUES ${mails.map(() => "(?, ?, ?, ?)").join(", ")}`,
-      mails.flatMap((m) => [m.recipient, m.subject, m.body, m.now]),
-    );
+    await q.kysely
+      .insertInto("outbox")
+      .values(
+        mails.map((m) => ({
+          recipient: m.recipient,
+          subject: m.subject,
+          body: m.body,
+          created_at: m.now,
+        })),
+      )
+      .execute();
   },
   async latest(q: Queryable, limit: number, recipient?: string): Promise<OutboxMail[]> {
-    const rows = recipient
-      ? await q.all<Raw>("SELECT * FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT ?", [
-          recipient,
-          limit,
-        ])
-      : await q.all<Raw>("SELECT * FROM outbox ORDER BY id DESC LIMIT ?", [limit]);
-    return rows.map(fromRaw);
+    let query = q.kysely.selectFrom("outbox").selectAll();
+    if (recipient) query = query.where("recipient", "=", recipient);
+    const rows = await query.orderBy("id", "desc").limit(limit).execute();
+    return rows.map(fromRow);
   },
   /** Mail to send: not sent, tried fewer than `maxAttempts` times, not claimed by a sender at `now`. */
   async unsent(
@@ -69,37 +65,48 @@ export const Outbox = {
     maxAttempts: number,
     now: number,
   ): Promise<OutboxMail[]> {
-    const rows = await q.all<Raw>(
-      `SELECT * FROM outbox WHERE sent_at IS NULL AND attempts < ?
-         AND (claimed_until IS NULL OR claimed_until <= ?)
-       ORDER BY id LIMIT ?`,
-      [maxAttempts, now, limit],
-    );
-    return rows.map(fromRaw);
+    const rows = await q.kysely
+      .selectFrom("outbox")
+      .selectAll()
+      .where("sent_at", "is", null)
+      .where("attempts", "<", maxAttempts)
+      .where((e) => e.or([e("claimed_until", "is", null), e("claimed_until", "<=", now)]))
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map(fromRow);
   },
   /**
    * Claims a mail for one sending attempt until `until` (system time); false when another sender
    * (another server) has it. A sender that dies mid-send leaves the claim to run out.
    */
   async claim(q: Queryable, id: number, now: number, until: number): Promise<boolean> {
-    const result = await q.run(
-      `UPDATE outbox SET claimed_until = ?
-       WHERE id = ? AND sent_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)`,
-      [until, id, now],
-    );
-    return result.changes === 1;
+    const result = await q.kysely
+      .updateTable("outbox")
+      .set({ claimed_until: until })
+      .where("id", "=", id)
+      .where("sent_at", "is", null)
+      .where((e) => e.or([e("claimed_until", "is", null), e("claimed_until", "<=", now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   },
   async markSent(q: Queryable, id: number, now: number): Promise<void> {
-    await q.run(
-      "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, claimed_until = NULL WHERE id = ?",
-      [now, id],
-    );
+    await q.kysely
+      .updateTable("outbox")
+      .set((e) => ({ sent_at: now, attempts: e("attempts", "+", 1), claimed_until: null }))
+      .where("id", "=", id)
+      .execute();
   },
   async markFailed(q: Queryable, id: number, error: string): Promise<void> {
-    await q.run(
-      "UPDATE outbox SET attempts = attempts + 1, last_error = ?, claimed_until = NULL WHERE id = ?",
-      [error.slice(0, 500), id],
-    );
+    await q.kysely
+      .updateTable("outbox")
+      .set((e) => ({
+        attempts: e("attempts", "+", 1),
+        last_error: error.slice(0, 500),
+        claimed_until: null,
+      }))
+      .where("id", "=", id)
+      .execute();
   },
 };
 
@@ -112,20 +119,29 @@ export const Events = {
     q: Queryable,
     e: { kind: EventKind; name: string; userId: number | null; payload: unknown; now: number },
   ): Promise<void> {
-    await q.run(
-      "INSERT INTO events (kind, name, user_id, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-      [e.kind, e.name.slice(0, 200), e.userId, JSON.stringify(e.payload ?? null), e.now],
-    );
+    await q.kysely
+      .insertInto("events")
+      .values({
+        kind: e.kind,
+        name: e.name.slice(0, 200),
+        user_id: e.userId,
+        payload: JSON.stringify(e.payload ?? null),
+        created_at: e.now,
+      })
+      .execute();
   },
   async latest(
     q: Queryable,
     kind: EventKind,
     limit: number,
   ): Promise<{ name: string; userId: number | null; payload: unknown }[]> {
-    const rows = await q.all<{ name: string; user_id: number | null; payload: string }>(
-      "SELECT name, user_id, payload FROM events WHERE kind = ? ORDER BY id DESC LIMIT ?",
-      [kind, limit],
-    );
+    const rows = await q.kysely
+      .selectFrom("events")
+      .select(["name", "user_id", "payload"])
+      .where("kind", "=", kind)
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ name: r.name, userId: r.user_id, payload: JSON.parse(r.payload) }));
   },
   /**
@@ -133,15 +149,26 @@ export const Events = {
    * call). Typed to telemetry kinds: cancellation records are never trimmed this way.
    */
   async keepNewest(q: Queryable, kind: TelemetryKind, keep: number): Promise<number> {
-    const result = await q.run(
-      `DELETE FROM events WHERE id IN (
-         SELECT id FROM events WHERE kind = ? ORDER BY created_at DESC, id DESC LIMIT 1000 OFFSET ?
-       )`,
-      [kind, keep],
-    );
-    return result.changes;
+    const result = await q.kysely
+      .deleteFrom("events")
+      .where("id", "in", (e) =>
+        e
+          .selectFrom("events")
+          .select("id")
+          .where("kind", "=", kind)
+          .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
+          .limit(1000)
+          .offset(keep),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
   async deleteOlderThan(q: Queryable, before: number): Promise<number> {
-    return (await q.run("DELETE FROM events WHERE created_at < ?", [before])).changes;
+    const result = await q.kysely
+      .deleteFrom("events")
+      .where("created_at", "<", before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 };

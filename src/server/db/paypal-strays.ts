@@ -1,8 +1,10 @@
 // PayPal subscriptions that paid for nothing here (services/paypal-strays.ts): each is "open"
 // until it is cancelled at PayPal and every payment it took is refunded, then "settled". A
 // refund is recorded once per PayPal sale (its id is the key), whoever makes it: the confirm
-// call, a webhook or the sweep, on any server.
+// call, a webhook or the sweep, on any server. Kysely's typed builder (decision 0082).
+import type { Selectable } from "kysely";
 import type { Queryable } from "./db.ts";
+import type { PaypalStrayRefundsTable, PaypalStraysTable } from "./schema-payments.ts";
 
 export type PaypalStray = {
   subscriptionId: string;
@@ -25,10 +27,10 @@ export type PaypalStrayRefund = {
   createdAt: number;
 };
 
-function strayOf(r: Record<string, unknown>): PaypalStray {
+function strayOf(r: Selectable<PaypalStraysTable>): PaypalStray {
   return {
     subscriptionId: String(r.subscription_id),
-    approvalId: (r.approval_id as string | null) ?? null,
+    approvalId: r.approval_id ?? null,
     userId: r.user_id === null || r.user_id === undefined ? null : Number(r.user_id),
     reason: String(r.reason),
     state: r.state === "settled" ? "settled" : "open",
@@ -41,73 +43,85 @@ function strayOf(r: Record<string, unknown>): PaypalStray {
 export const PaypalStrays = {
   /** Records a stray; one already recorded keeps its first reason. */
   async open(q: Queryable, stray: Omit<PaypalStray, "state" | "settledAt">): Promise<void> {
-    await q.run(
-      `INSERT INTO paypal_strays (subscription_id, approval_id, user_id, reason, state, since, created_at, settled_at)
-       VALUES (?, ?, ?, ?, 'open', ?, ?, NULL) ON CONFLICT (subscription_id) DO NOTHING`,
-      [
-        stray.subscriptionId,
-        stray.approvalId,
-        stray.userId,
-        stray.reason.slice(0, 300),
-        stray.since,
-        stray.createdAt,
-      ],
-    );
+    await q.kysely
+      .insertInto("paypal_strays")
+      .values({
+        subscription_id: stray.subscriptionId,
+        approval_id: stray.approvalId,
+        user_id: stray.userId,
+        reason: stray.reason.slice(0, 300),
+        state: "open",
+        since: stray.since,
+        created_at: stray.createdAt,
+        settled_at: null,
+      })
+      .onConflict((c) => c.column("subscription_id").doNothing())
+      .execute();
   },
   async get(q: Queryable, subscriptionId: string): Promise<PaypalStray | null> {
-    const r = await q.get<Record<string, unknown>>(
-      "SELECT * FROM paypal_strays WHERE subscription_id = ?",
-      [subscriptionId],
-    );
+    const r = await q.kysely
+      .selectFrom("paypal_strays")
+      .selectAll()
+      .where("subscription_id", "=", subscriptionId)
+      .executeTakeFirst();
     return r ? strayOf(r) : null;
   },
   /** The strays not settled yet, oldest first (the sweep finishes them). */
   async unsettled(q: Queryable, limit: number): Promise<PaypalStray[]> {
-    const rows = await q.all<Record<string, unknown>>(
-      "SELECT * FROM paypal_strays WHERE state = 'open' ORDER BY created_at LIMIT ?",
-      [limit],
-    );
+    const rows = await q.kysely
+      .selectFrom("paypal_strays")
+      .selectAll()
+      .where("state", "=", "open")
+      .orderBy("created_at")
+      .limit(limit)
+      .execute();
     return rows.map(strayOf);
   },
   async settle(q: Queryable, subscriptionId: string, at: number): Promise<void> {
-    await q.run(
-      "UPDATE paypal_strays SET state = 'settled', settled_at = ? WHERE subscription_id = ? AND state = 'open'",
-      [at, subscriptionId],
-    );
+    await q.kysely
+      .updateTable("paypal_strays")
+      .set({ state: "settled", settled_at: at })
+      .where("subscription_id", "=", subscriptionId)
+      .where("state", "=", "open")
+      .execute();
   },
   /** Records PayPal's refund of a sale; false when that sale's refund was recorded already. */
   async recordRefund(q: Queryable, refund: PaypalStrayRefund): Promise<boolean> {
-    const result = await q.run(
-      `INSERT INTO paypal_stray_refunds (sale_id, subscription_id, refund_id, amount, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sale_id) DO NOTHING`,
-      [
-        refund.saleId,
-        refund.subscriptionId,
-        refund.refundId,
-        refund.amount,
-        refund.status,
-        refund.createdAt,
-      ],
-    );
-    return result.changes === 1;
+    const result = await q.kysely
+      .insertInto("paypal_stray_refunds")
+      .values({
+        sale_id: refund.saleId,
+        subscription_id: refund.subscriptionId,
+        refund_id: refund.refundId,
+        amount: refund.amount,
+        status: refund.status,
+        created_at: refund.createdAt,
+      })
+      .onConflict((c) => c.column("sale_id").doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   },
   async refundOf(q: Queryable, saleId: string): Promise<PaypalStrayRefund | null> {
-    const r = await q.get<Record<string, unknown>>(
-      "SELECT * FROM paypal_stray_refunds WHERE sale_id = ?",
-      [saleId],
-    );
+    const r = await q.kysely
+      .selectFrom("paypal_stray_refunds")
+      .selectAll()
+      .where("sale_id", "=", saleId)
+      .executeTakeFirst();
     return r ? refundOf(r) : null;
   },
   async refundsOf(q: Queryable, subscriptionId: string): Promise<PaypalStrayRefund[]> {
-    const rows = await q.all<Record<string, unknown>>(
-      "SELECT * FROM paypal_stray_refunds WHERE subscription_id = ? ORDER BY created_at, sale_id",
-      [subscriptionId],
-    );
+    const rows = await q.kysely
+      .selectFrom("paypal_stray_refunds")
+      .selectAll()
+      .where("subscription_id", "=", subscriptionId)
+      .orderBy("created_at")
+      .orderBy("sale_id")
+      .execute();
     return rows.map(refundOf);
   },
 };
 
-function refundOf(r: Record<string, unknown>): PaypalStrayRefund {
+function refundOf(r: Selectable<PaypalStrayRefundsTable>): PaypalStrayRefund {
   return {
     saleId: String(r.sale_id),
     subscriptionId: String(r.subscription_id),

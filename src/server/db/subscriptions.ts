@@ -1,7 +1,9 @@
-// Queries of the subscriptions table: each account's current product and order state.
+// Queries of the subscriptions table: each account's current product and order state. Kysely's
+// typed builder (decision 0082).
+import type { Insertable, Selectable, Updateable } from "kysely";
 import type { PriceBasis } from "../../domain/renewals/price-basis.ts";
-import type { Queryable } from "./db.ts";
-import { mapper } from "./records.ts";
+import { bool, type Queryable } from "./db.ts";
+import type { SubscriptionsTable } from "./schema.ts";
 
 export type Subscription = {
   userId: number;
@@ -42,32 +44,73 @@ export type Subscription = {
   updatedAt: number;
 };
 
-const map = mapper<Subscription>("subscriptions", {
-  userId: ["user_id", "int"],
-  productCode: ["product_code", "text"],
-  orderState: ["order_state", "text"],
-  prevOrderState: ["prev_order_state", "text"],
-  orderId: ["order_id", "text"],
-  orderStart: ["order_start", "int"],
-  orderEnd: ["order_end", "int"],
-  termMonths: ["term_months", "int"],
-  seats: ["seats", "int"],
-  paidCents: ["paid_cents", "int"],
-  paymentProcessor: ["payment_processor", "text"],
+type Codec = "bool" | "json" | "as is";
+
+/** Each field's column, and how it is stored (flags as 0/1, the price basis as JSON text). */
+const columns = {
+  userId: ["user_id", "as is"],
+  productCode: ["product_code", "as is"],
+  orderState: ["order_state", "as is"],
+  prevOrderState: ["prev_order_state", "as is"],
+  orderId: ["order_id", "as is"],
+  orderStart: ["order_start", "as is"],
+  orderEnd: ["order_end", "as is"],
+  termMonths: ["term_months", "as is"],
+  seats: ["seats", "as is"],
+  paidCents: ["paid_cents", "as is"],
+  paymentProcessor: ["payment_processor", "as is"],
   covidPromotion: ["covid_promotion", "bool"],
   expiredFlag: ["expired_flag", "bool"],
   ccRequiredForTrial: ["cc_required_for_trial", "bool"],
   upcomingPurchaseOrder: ["upcoming_purchase_order", "bool"],
-  exportCredits: ["export_credits", "int"],
-  pendingProductCode: ["pending_product_code", "text"],
-  pendingSeats: ["pending_seats", "int"],
-  pendingAt: ["pending_at", "int"],
-  periodAnchor: ["period_anchor", "int"],
-  periodIndex: ["period_index", "int"],
-  recurringCampaign: ["recurring_campaign", "text"],
+  exportCredits: ["export_credits", "as is"],
+  pendingProductCode: ["pending_product_code", "as is"],
+  pendingSeats: ["pending_seats", "as is"],
+  pendingAt: ["pending_at", "as is"],
+  periodAnchor: ["period_anchor", "as is"],
+  periodIndex: ["period_index", "as is"],
+  recurringCampaign: ["recurring_campaign", "as is"],
   priceBasis: ["price_basis", "json"],
-  updatedAt: ["updated_at", "int"],
-});
+  updatedAt: ["updated_at", "as is"],
+} as const satisfies Record<keyof Subscription, readonly [keyof SubscriptionsTable, Codec]>;
+
+const entries = Object.entries(columns) as [keyof Subscription, readonly [string, Codec]][];
+
+function fromRow(r: Selectable<SubscriptionsTable>): Subscription {
+  const row = r as unknown as Record<string, unknown>;
+  const record: Record<string, unknown> = {};
+  for (const [key, [column, codec]] of entries) {
+    const value = row[column] ?? null;
+    record[key] =
+      codec === "bool"
+        ? bool(value)
+        : codec === "json" && typeof value === "string"
+          ? JSON.parse(value)
+          : typeof value === "bigint"
+            ? Number(value)
+            : value;
+  }
+  return record as Subscription;
+}
+
+/**
+ * The columns of the fields of `s`: on an insert the fields left undefined are left out (their
+ * defaults), on an update a field present as undefined is set to NULL.
+ */
+function toColumns(s: Partial<Subscription>, undefinedAs: "left out" | "null") {
+  const row: Record<string, unknown> = {};
+  for (const [key, [column, codec]] of entries) {
+    if (!Object.hasOwn(s, key)) continue;
+    const value = s[key];
+    if (value === undefined) {
+      if (undefinedAs === "null") row[column] = null;
+    } else if (value === null) row[column] = null;
+    else if (codec === "bool") row[column] = value ? 1 : 0;
+    else if (codec === "json") row[column] = JSON.stringify(value);
+    else row[column] = value;
+  }
+  return row;
+}
 
 /** The free plan, as every account starts. */
 export function freeSubscription(userId: number, now: number): Subscription {
@@ -102,15 +145,23 @@ export function freeSubscription(userId: number, now: number): Subscription {
 export const Subscriptions = {
   /** A subscription from a row that also holds other tables' columns (a join), or null. */
   fromJoinedRow(row: Record<string, unknown>): Subscription | null {
-    return row.user_id === null || row.user_id === undefined ? null : map.fromRow(row);
+    return row.user_id === null || row.user_id === undefined
+      ? null
+      : fromRow(row as unknown as Selectable<SubscriptionsTable>);
   },
   async get(q: Queryable, userId: number): Promise<Subscription | null> {
-    const row = await q.get("SELECT * FROM subscriptions WHERE user_id = ?", [userId]);
-    return row ? map.fromRow(row) : null;
+    const row = await q.kysely
+      .selectFrom("subscriptions")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   },
   async insert(q: Queryable, s: Subscription): Promise<void> {
-    const { sql, params } = map.insert(s);
-    await q.run(sql, params);
+    await q.kysely
+      .insertInto("subscriptions")
+      .values(toColumns(s, "left out") as Insertable<SubscriptionsTable>)
+      .execute();
   },
   /**
    * Adds export credits in one statement that reads nothing first (the free plan's row when the
@@ -118,24 +169,28 @@ export const Subscriptions = {
    * committed without conflicting (docs/decisions/0034).
    */
   async addExportCredits(q: Queryable, userId: number, credits: number, now: number) {
-    const { sql, params } = map.insert({
-      ...freeSubscription(userId, now),
-      exportCredits: credits,
-    });
-    await q.run(
-      `${sql} ON CONFLICT (user_id) DO UPDATE SET
-         export_credits = subscriptions.export_credits + excluded.export_credits,
-         updated_at = excluded.updated_at`,
-      params,
-    );
+    const row = toColumns(
+      { ...freeSubscription(userId, now), exportCredits: credits },
+      "left out",
+    ) as Insertable<SubscriptionsTable>;
+    await q.kysely
+      .insertInto("subscriptions")
+      .values(row)
+      .onConflict((c) =>
+        c.column("user_id").doUpdateSet((e) => ({
+          export_credits: e("subscriptions.export_credits", "+", e.ref("excluded.export_credits")),
+          updated_at: e.ref("excluded.updated_at"),
+        })),
+      )
+      .execute();
   },
   async update(
     q: Queryable,
     userId: number,
     patch: Partial<Omit<Subscription, "userId">>,
   ): Promise<void> {
-    const { clause, params } = map.set(patch);
-    if (clause === "") return;
-    await q.run(`UPDATE subscriptions SET ${clause} WHERE user_id = ?`, [...params, userId]);
+    const row = toColumns(patch, "null") as Updateable<SubscriptionsTable>;
+    if (Object.keys(row).length === 0) return;
+    await q.kysely.updateTable("subscriptions").set(row).where("user_id", "=", userId).execute();
   },
 };

@@ -1,5 +1,6 @@
 // Queries of the team_accounts table: accounts created by a team's invitation (issue 18, item
-// 14), the only ones a disband with deleteMembers may delete.
+// 14), the only ones a disband with deleteMembers may delete. Kysely's typed builder (decision
+// 0082).
 import type { Queryable } from "./db.ts";
 
 export const TeamAccounts = {
@@ -7,19 +8,24 @@ export const TeamAccounts = {
     q: Queryable,
     r: { userId: number; instanceId: number; now: number },
   ): Promise<void> {
-    await q.run(
-      `INSERT INTO team_accounts (user_id, instance_id, created_at) VALUES (?, ?, ?)
-       ON CONFLICT (user_id) DO UPDATE SET instance_id = excluded.instance_id,
-         created_at = excluded.created_at`,
-      [r.userId, r.instanceId, r.now],
-    );
+    await q.kysely
+      .insertInto("team_accounts")
+      .values({ user_id: r.userId, instance_id: r.instanceId, created_at: r.now })
+      .onConflict((c) =>
+        c.column("user_id").doUpdateSet((e) => ({
+          instance_id: e.ref("excluded.instance_id"),
+          created_at: e.ref("excluded.created_at"),
+        })),
+      )
+      .execute();
   },
   /** The team whose invitation created the account, or null. */
   async createdFor(q: Queryable, userId: number): Promise<number | null> {
-    const row = await q.get<{ instance_id: number }>(
-      "SELECT instance_id FROM team_accounts WHERE user_id = ?",
-      [userId],
-    );
+    const row = await q.kysely
+      .selectFrom("team_accounts")
+      .select("instance_id")
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
     return row ? Number(row.instance_id) : null;
   },
 };

@@ -166,7 +166,15 @@ describe("Mailer with SMTP (issue 7)", () => {
     const unhandled = watchUnhandled();
     const broken: Db = {
       dialect: "sqlite",
-      kysely: null as never,
+      // Every query of the typed builder fails as the SQL-text methods do.
+      kysely: new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error("database is closed");
+          },
+        },
+      ) as never,
       exec: () => Promise.reject(new Error("database is closed")),
       get: () => Promise.reject(new Error("database is closed")),
       all: () => Promise.reject(new Error("database is closed")),

@@ -11,57 +11,31 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type {
-  PaypalMoney,
   PaypalPlan,
   PaypalPlanRequest,
-  PaypalRefund,
-  PaypalRefundRequest,
   PaypalSubscription,
   PaypalSubscriptionStatus,
-  PaypalTransaction,
 } from "../payments/paypal-client.ts";
+import {
+  centsOf,
+  FAKE_PAYPAL_CLIENT,
+  FAKE_WEBHOOK_ID,
+  type FakeCall,
+  FakePaypalStore,
+  money,
+  read,
+  type SignedEvent,
+} from "./fake-paypal-store.ts";
 
-export const FAKE_PAYPAL_CLIENT = { id: "fake-client-id", secret: "fake-client-secret" };
-// PayPal's webhook ids are letters and digits only.
-export const FAKE_WEBHOOK_ID = "8PT597110FAKE430LKGECATA";
+export {
+  FAKE_PAYPAL_CLIENT,
+  FAKE_WEBHOOK_ID,
+  type FakeCall,
+  type SignedEvent,
+} from "./fake-paypal-store.ts";
 
-export type FakeCall = { method: string; path: string; body: string; requestId: string | null };
-
-export type SignedEvent = {
-  /** The body exactly as PayPal sends it. */
-  body: string;
-  headers: Record<string, string>;
-  id: string;
-};
-
-function read(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => {
-      text += chunk;
-    });
-    req.on("end", () => resolve(text));
-    req.on("error", reject);
-  });
-}
-
-const money = (cents: number): PaypalMoney => ({
-  currency_code: "USD",
-  value: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`,
-});
-const centsOf = (m: PaypalMoney | undefined): number => (m ? Math.round(Number(m.value) * 100) : 0);
-
-export class FakePaypal {
+export class FakePaypal extends FakePaypalStore {
   readonly calls: FakeCall[] = [];
-  readonly products = new Map<string, { id: string; name: string }>();
-  readonly plans = new Map<string, PaypalPlan>();
-  readonly subscriptions = new Map<string, PaypalSubscription>();
-  /** The payments of each subscription (its first payment, each renewal), by subscription id. */
-  readonly transactions = new Map<string, PaypalTransaction[]>();
-  /** Refunds made through Payments v2, by refund id. */
-  readonly refunds = new Map<string, PaypalRefund & { captureId: string }>();
-  private readonly refundRequests = new Map<string, string>();
   /** Set to make every call answer 503 (PayPal unreachable). */
   down = false;
   /** Set to make refunds alone answer 503 (PayPal's Payments API unreachable). */
@@ -73,7 +47,6 @@ export class FakePaypal {
   private readonly planRequests = new Map<string, string>();
   private server: Server | null = null;
   url = "";
-  private seq = 0;
 
   async start(): Promise<string> {
     const server = createServer((req, res) => {
@@ -94,11 +67,6 @@ export class FakePaypal {
       this.server?.close(() => done());
       this.server?.closeAllConnections();
     });
-  }
-
-  private id(prefix: string): string {
-    this.seq += 1;
-    return `${prefix}-${String(this.seq).padStart(4, "0")}${randomBytes(4).toString("hex").toUpperCase()}`;
   }
 
   private handle(req: IncomingMessage, body: string): { status: number; body?: unknown } {
@@ -254,75 +222,6 @@ export class FakePaypal {
     return notFound;
   }
 
-  /** Payments v2's refund of a captured payment: all that is left of it (or the amount asked). */
-  private refund(
-    captureId: string,
-    body: string,
-    requestId: string | null,
-  ): { status: number; body?: unknown } {
-    const earlier = requestId ? this.refundRequests.get(requestId) : undefined;
-    if (earlier) return { status: 200, body: this.publicRefund(earlier) };
-    const payment = [...this.transactions.values()].flat().find((t) => t.id === captureId);
-    if (!payment)
-      return { status: 404, body: { name: "RESOURCE_NOT_FOUND", message: "no such capture" } };
-    if (payment.status === "REFUNDED")
-      return {
-        status: 422,
-        body: {
-          name: "UNPROCESSABLE_ENTITY",
-          message: "CAPTURE_FULLY_REFUNDED",
-          details: [{ issue: "CAPTURE_FULLY_REFUNDED" }],
-        },
-      };
-    const input = (body === "" ? {} : JSON.parse(body)) as PaypalRefundRequest;
-    const refunded = [...this.refunds.values()]
-      .filter((r) => r.captureId === captureId)
-      .reduce((sum, r) => sum + centsOf(r.amount), 0);
-    const left = centsOf(payment.amount_with_breakdown.gross_amount) - refunded;
-    const cents = input.amount ? centsOf(input.amount) : left;
-    if (cents <= 0 || cents > left)
-      return {
-        status: 422,
-        body: { name: "UNPROCESSABLE_ENTITY", message: "REFUND_AMOUNT_EXCEEDED" },
-      };
-    const id = this.id("RF");
-    this.refunds.set(id, {
-      id,
-      status: "COMPLETED",
-      amount: money(cents),
-      create_time: new Date().toISOString(),
-      ...(input.invoice_id ? { invoice_id: input.invoice_id } : {}),
-      ...(input.custom_id ? { custom_id: input.custom_id } : {}),
-      captureId,
-    });
-    payment.status = cents === left ? "REFUNDED" : "PARTIALLY_REFUNDED";
-    if (requestId) this.refundRequests.set(requestId, id);
-    return { status: 201, body: this.publicRefund(id) };
-  }
-
-  private publicRefund(id: string): PaypalRefund | undefined {
-    const found = this.refunds.get(id);
-    if (!found) return undefined;
-    const { captureId: _, ...refund } = found;
-    return refund;
-  }
-
-  /** Records a payment of a subscription (what its transactions list answers). */
-  private paid(subscriptionId: string, id: string, cents: number, at: string): void {
-    const list = this.transactions.get(subscriptionId) ?? [];
-    list.push({
-      id,
-      status: "COMPLETED",
-      amount_with_breakdown: { gross_amount: money(cents), net_amount: money(cents) },
-      time: at,
-    });
-    this.transactions.set(subscriptionId, list);
-  }
-
-  /**
-   * Hex, not base64: PayPal's schema for verify-webhook-signature wants the signature to start
-   * with a word character (^(?!\d+$)\w+\S+), and one base64 value in 32 starts with + or /.
-   */
   private signatureOf(transmissionId: string, raw: string): string {
     return createHmac("sha256", this.secret).update(`${transmissionId}|${raw}`).digest("hex");
   }
