@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
 import { catalogVersion } from "../domain/catalog/version.ts";
 import { loadLatestRelease } from "./catalog.ts";
+import { Orders } from "./db/orders.ts";
 import { newKey, startTestServer, type TestServer } from "./testing/harness.ts";
 import { saveSandboxCard } from "./testing/sandbox-cards.ts";
 
@@ -37,10 +38,12 @@ describe("catalogue version", () => {
       idempotencyKey: newKey(),
     });
     if (!bought.ok) throw new Error(bought.body.message);
-    const row = await server.running.deps.db.get<Record<string, unknown>>(
-      "SELECT catalog_version, price_set, invoice_id FROM orders WHERE id = ?",
-      [bought.body.orderId],
-    );
+    const order = await Orders.byId(server.running.deps.db, bought.body.orderId);
+    const row = {
+      catalog_version: order?.catalogVersion,
+      price_set: order?.priceSet,
+      invoice_id: order?.invoiceId,
+    };
     expect(row).toMatchObject({
       catalog_version: catalogVersion(server.catalog),
       price_set: "default",

@@ -24,6 +24,7 @@ import {
   type TestSchema,
   tellPostgresSkipped,
 } from "./testing/postgres.ts";
+import { idempotencyKeysStartingWith, oneOffOrders, successfulCharges } from "./testing/tables.ts";
 
 const children: ChildProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -154,27 +155,18 @@ for (const { name, skip, store: makeStore } of stores) {
 
       const db = store.open();
       try {
-        const orders = await db.all<{
-          id: string;
-          idempotency_key: string;
-          total: number;
-          charge_ref: string;
-        }>("SELECT id, idempotency_key, total, charge_ref FROM orders WHERE kind = 'one_off'");
+        const orders = await oneOffOrders(db);
         const ids = new Set(orders.map((o) => o.id));
         for (const s of acknowledged) expect(ids.has(s.orderId ?? "")).toBe(true);
         // One order per payment sent, each with its own charge of the same amount.
         expect(orders.length).toBe(sent.length);
         expect(new Set(orders.map((o) => o.idempotency_key)).size).toBe(sent.length);
-        const charges = await db.all<{ id: string; amount: number }>(
-          "SELECT id, amount FROM sandbox_charges WHERE error_code IS NULL",
-        );
+        const charges = await successfulCharges(db);
         const amount = new Map(charges.map((c) => [c.id, c.amount]));
-        for (const o of orders) expect(amount.get(o.charge_ref)).toBe(o.total);
+        for (const o of orders) expect(amount.get(o.charge_ref ?? "")).toBe(o.total);
         expect(charges.length).toBe(orders.length);
         // Every stored answer names an order that exists, and no key is left pending.
-        const keys = await db.all<{ state: string; response: string | null }>(
-          "SELECT state, response FROM idempotency_keys WHERE key LIKE 'crash-%'",
-        );
+        const keys = await idempotencyKeysStartingWith(db, "crash-");
         expect(keys.every((k) => k.state === "done")).toBe(true);
         for (const k of keys) expect(ids.has(JSON.parse(k.response ?? "{}").orderId)).toBe(true);
         if (store.integrity) expect(store.integrity()).toBe("ok");

@@ -6,12 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
 import type { Db } from "./db/db.ts";
 import { MIGRATIONS } from "./db/migrations.ts";
+import { Users } from "./db/users.ts";
 import { HEALTH_PATH } from "./handlers/health.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./seed.ts";
 import type { ChildServer } from "./testing/children.ts";
 import { newKey, TestClient } from "./testing/harness.ts";
 import { postgresUrl, tellPostgresSkipped } from "./testing/postgres.ts";
 import { saveSandboxCard } from "./testing/sandbox-cards.ts";
+import {
+  countAppliedMigrations,
+  countCharges,
+  countOrdersOf,
+  countOrdersWithKey,
+} from "./testing/tables.ts";
 import { sameBrowser, startTwoServers, type TwoServers } from "./testing/two-servers.ts";
 
 const url = postgresUrl();
@@ -31,13 +38,9 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
 
   afterAll(() => servers?.stop());
 
-  async function count(sql: string, params: (string | number)[] = []): Promise<number> {
-    return (await db.get<{ n: number }>(sql, params))?.n ?? 0;
-  }
-
   it("started together: migrated once, demo accounts once", async () => {
-    expect(await count("SELECT COUNT(*) AS n FROM kysely_migration")).toBe(MIGRATIONS.length);
-    expect(await count("SELECT COUNT(*) AS n FROM users")).toBe(DEMO_ACCOUNTS.length);
+    expect(await countAppliedMigrations(db)).toBe(MIGRATIONS.length);
+    expect(await Users.count(db)).toBe(DEMO_ACCOUNTS.length);
   });
 
   it("answers the health check on both, naming the database", async () => {
@@ -72,9 +75,7 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
     expect(signIn.ok).toBe(true);
     const clients = [onA, sameBrowser(onA, b)];
     const key = newKey();
-    const chargesBefore = await count(
-      "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
-    );
+    const chargesBefore = await countCharges(db, "succeeded");
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         (clients[i % 2] as TestClient).call(api.upgrade, {
@@ -87,12 +88,8 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
     expect(new Set(answers.map((x) => JSON.stringify(x.body))).size).toBe(1);
     // Both servers answered, one of them with the other's stored answer.
     expect(answers.filter((x) => x.headers.get("idempotent-replayed") === "true")).toHaveLength(99);
-    expect(await count("SELECT COUNT(*) AS n FROM orders WHERE idempotency_key = ?", [key])).toBe(
-      1,
-    );
-    expect(await count("SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL")).toBe(
-      chargesBefore + 1,
-    );
+    expect(await countOrdersWithKey(db, key)).toBe(1);
+    expect(await countCharges(db, "succeeded")).toBe(chargesBefore + 1);
   });
 
   it("serialises purchases with different keys for one account across both servers", async () => {
@@ -111,9 +108,7 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
     const saved = await saveSandboxCard(onA, {}, onB);
     expect(saved.ok).toBe(true);
 
-    const chargesBefore = await count(
-      "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
-    );
+    const chargesBefore = await countCharges(db, "succeeded");
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         (i % 2 === 0 ? onA : onB).call(api.upgrade, {
@@ -129,15 +124,8 @@ describe.skipIf(!url)("two servers on one PostgreSQL database", { timeout: 30_00
         !refused.ok && refused.body.error_code,
       );
     }
-    expect(await count("SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL")).toBe(
-      chargesBefore + 1,
-    );
-    expect(
-      await count(
-        "SELECT COUNT(*) AS n FROM orders o JOIN users u ON u.id = o.user_id WHERE u.email = ?",
-        ["two-servers@example.com"],
-      ),
-    ).toBe(1);
+    expect(await countCharges(db, "succeeded")).toBe(chargesBefore + 1);
+    expect(await countOrdersOf(db, "two-servers@example.com")).toBe(1);
   });
 });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { api } from "../contract/index.ts";
 import { DATABASE_FILE, SECRET_FILE } from "./data-folder.ts";
+import { Users } from "./db/users.ts";
 import { TestClient } from "./testing/harness.ts";
 import {
   expectRefusal,
@@ -52,8 +53,7 @@ describe("the write-ahead log (issue 18 item 16)", () => {
   async function accounts(dir: string): Promise<number> {
     const running = await start(dir);
     try {
-      const row = await running.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM users");
-      return row?.n ?? -1;
+      return await Users.count(running.deps.db);
     } finally {
       await running.close();
     }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { DATABASE_FILE, SECRET_FILE } from "./data-folder.ts";
+import { Users } from "./db/users.ts";
 import {
   expectRefusal,
   newFolder,
@@ -32,10 +33,10 @@ describe("a new install", () => {
     // A secret put back by hand often ends with a newline: it is the same key.
     writeFileSync(join(dir, SECRET_FILE), `${secret}\n`);
     const again = await start(dir);
-    const users = await again.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM users");
+    const users = await Users.count(again.deps.db);
     expect(again.deps.secret.toString("base64url")).toBe(secret);
     await again.close();
-    expect(users?.n).toBe(1);
+    expect(users).toBe(1);
   });
 
   it("completes a first start that stopped before the database was in place", async () => {

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
+import { Users } from "../db/users.ts";
 import { newAccount, server, startsEngagementServer } from "../testing/engagement-flow.ts";
 import { startTestServer } from "../testing/harness.ts";
 
@@ -152,8 +153,14 @@ describe("issue 18, item 14: disbanding with deleteMembers", () => {
         body: { reason: "done", forgetMe: false, deleteOwner: false, deleteMembers: true },
       });
       expect(disband.ok).toBe(true);
-      const left = await db.all<{ email: string; instance_id: number | null }>(
-        "SELECT email, instance_id FROM users WHERE email IN ('older@example.com', 'idle@example.com', 'fresh@example.com', 'member@demo.test') ORDER BY email",
+      const emails = [
+        "fresh@example.com",
+        "idle@example.com",
+        "member@demo.test",
+        "older@example.com",
+      ];
+      const left = (await Promise.all(emails.map((email) => Users.byEmail(db, email)))).flatMap(
+        (user) => (user ? [{ email: user.email, instance_id: user.instanceId }] : []),
       );
       expect(left).toEqual([
         { email: "idle@example.com", instance_id: null },

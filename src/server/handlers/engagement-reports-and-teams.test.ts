@@ -4,12 +4,14 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 
+import { Instances } from "../db/instances.ts";
 import {
   newAccount,
   server,
   startsEngagementServer,
   verifyAddress,
 } from "../testing/engagement-flow.ts";
+import { eventKindsAndNames } from "../testing/tables.ts";
 
 startsEngagementServer();
 
@@ -40,9 +42,7 @@ describe("analytics and error reports", () => {
           .call(api.trackJs, { body: { message: "checkout-prod: boom", url: "/cart" } })
       ).body,
     ).toEqual({ success: true });
-    const rows = await server.running.deps.db.all<{ kind: string; name: string }>(
-      "SELECT kind, name FROM events ORDER BY id",
-    );
+    const rows = await eventKindsAndNames(server.running.deps.db);
     expect(rows).toEqual(
       expect.arrayContaining([
         { kind: "instrumentation", name: "add_to_cart" },
@@ -109,10 +109,10 @@ describe("issue 18, item 15: team names", () => {
       vertical: "business",
       instanceName: "Old team",
     });
-    await server.running.deps.db.run("UPDATE instances SET name = ? WHERE name = ?", [
-      `Old ${MARKUP}`,
-      trial.instanceName,
-    ]);
+    const db = server.running.deps.db;
+    const instance = await Instances.byName(db, trial.instanceName ?? "");
+    if (!instance) throw new Error("the trial made no workspace");
+    await Instances.update(db, instance.id, { name: `Old ${MARKUP}` });
     const license = await client.call(api.enterpriseLicense);
     expect(license.ok && license.body.instanceName).not.toMatch(/[<>]/);
   });

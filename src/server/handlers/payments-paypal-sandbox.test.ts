@@ -4,9 +4,11 @@ import { describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { invoiceSummary } from "../../domain/account/invoice.ts";
 import { PaypalApprovals } from "../db/ledger.ts";
+import { Orders } from "../db/orders.ts";
 import { newKey } from "../testing/harness.ts";
 import { newAccount, server, startsPaymentsServer } from "../testing/payments-flow.ts";
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
+import { countPaypalApprovalsOf } from "../testing/tables.ts";
 
 startsPaymentsServer();
 
@@ -84,11 +86,10 @@ describe("PayPal sandbox", () => {
       });
     }
     const db = server.running.deps.db;
-    const written = await db.get<{ approvals: number; orders: number }>(
-      `SELECT (SELECT COUNT(*) FROM paypal_approvals WHERE user_id = ?) AS approvals,
-              (SELECT COUNT(*) FROM orders WHERE user_id = ?) AS orders`,
-      [signUp.body.userId, signUp.body.userId],
-    );
+    const written = {
+      approvals: await countPaypalApprovalsOf(db, signUp.body.userId),
+      orders: await Orders.countFor(db, signUp.body.userId),
+    };
     expect(written).toEqual({ approvals: 0, orders: 0 });
   });
 

@@ -7,6 +7,7 @@ import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { signUpWithCard } from "../testing/sandbox-cards.ts";
+import { couponRedemptionsOfOrder, successfulChargeAmounts } from "../testing/tables.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -17,10 +18,7 @@ afterAll(async () => {
 });
 
 async function chargedAmounts(): Promise<number[]> {
-  const rows = await server.running.deps.db.all<{ amount: number }>(
-    "SELECT amount FROM sandbox_charges WHERE error_code IS NULL ORDER BY created_at, rowid",
-  );
-  return rows.map((r) => r.amount);
+  return successfulChargeAmounts(server.running.deps.db);
 }
 
 async function subscriptionOf(email: string) {
@@ -157,10 +155,7 @@ describe("first-term coupons (item 5)", () => {
       idempotencyKey: newKey(),
     });
     if (!bought.ok) throw new Error(bought.body.message);
-    const rows = await server.running.deps.db.all<{ coupon: string; order_id: string }>(
-      "SELECT coupon, order_id FROM coupon_redemptions WHERE order_id = ?",
-      [bought.body.orderId],
-    );
+    const rows = await couponRedemptionsOfOrder(server.running.deps.db, bought.body.orderId);
     expect(rows).toEqual([{ coupon: "vipcoupon", order_id: bought.body.orderId }]);
 
     // A year on, cancelled and buying again with the same coupon: no second first-year discount.

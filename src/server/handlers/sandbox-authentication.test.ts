@@ -3,7 +3,9 @@
 // paid, a failed step charges nothing and is final for its key, and the page settles a step once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
+import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { countCharges } from "../testing/tables.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -55,12 +57,9 @@ async function buyerWithCard(number: string): Promise<TestClient> {
 }
 
 /** The last four digits of the newest account's saved card. */
-async function savedLast4(): Promise<string | undefined> {
-  const row = await server.running.deps.db.get<{ last4: string }>(
-    "SELECT card_last4 AS last4 FROM users WHERE email = ?",
-    [`auth-${accounts}@example.com`],
-  );
-  return row?.last4;
+async function savedLast4(): Promise<string | null | undefined> {
+  const user = await Users.byEmail(server.running.deps.db, `auth-${accounts}@example.com`);
+  return user?.cardLast4;
 }
 
 async function sandboxToken(client: TestClient, number: string): Promise<string> {
@@ -78,10 +77,7 @@ const purchase = {
 };
 
 async function paidOrders(): Promise<number> {
-  const r = await server.running.deps.db.get<{ n: number }>(
-    "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
-  );
-  return r?.n ?? 0;
+  return countCharges(server.running.deps.db, "succeeded");
 }
 
 async function answerStep(client: TestClient, payment: string, action: string): Promise<Response> {
@@ -229,12 +225,7 @@ describe("sandbox authentication cards", () => {
     ] as const;
     for (const [number, ok] of cases) {
       await buyerWithCard(number);
-      const customerId = (
-        await db.get<{ payment_customer: string }>(
-          "SELECT payment_customer FROM users WHERE email = ?",
-          [`auth-${accounts}@example.com`],
-        )
-      )?.payment_customer;
+      const customerId = (await Users.byEmail(db, `auth-${accounts}@example.com`))?.paymentCustomer;
       const key = newKey();
       const charged = await provider.charge({
         customerId: customerId ?? "",

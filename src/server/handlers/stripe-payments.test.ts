@@ -21,6 +21,7 @@ import {
   stopStripeServer,
   stripeFakeEnv,
 } from "../testing/stripe-server.ts";
+import { chargedOrdersOf } from "../testing/tables.ts";
 
 const fake = new StripeFake();
 let server: TestServer;
@@ -50,10 +51,7 @@ const buy = (client: TestClient, key: string) =>
   client.call(api.upgrade, { body: { product: { code: "wv_single_1m" } }, idempotencyKey: key });
 
 async function ordersOf(userId: number) {
-  return server.running.deps.db.all<{ id: string; charge_ref: string; total: number }>(
-    "SELECT id, charge_ref, total FROM orders WHERE user_id = ? AND kind <> 'trial'",
-    [userId],
-  );
+  return chargedOrdersOf(server.running.deps.db, userId);
 }
 
 const chargesOf = (userId: number) =>

@@ -17,6 +17,7 @@ import {
   startStripeServer,
   stopStripeServer,
 } from "../testing/stripe-server.ts";
+import { orderIdsOf } from "../testing/tables.ts";
 
 const SECRET = "whsec_testsecret123";
 const fake = new StripeFake();
@@ -113,9 +114,8 @@ describe("POST /api/5/webhooks/stripe", () => {
       body: JSON.stringify(event),
     });
     expect(unsigned.status).toBe(400);
-    const orders = await db().all("SELECT id FROM orders WHERE user_id = ?", [userId]);
-    for (const o of orders)
-      expect(await Refunds.forOrder(db(), (o as { id: string }).id)).toEqual([]);
+    for (const orderId of await orderIdsOf(db(), userId))
+      expect(await Refunds.forOrder(db(), orderId)).toEqual([]);
     expect((await Subscriptions.get(db(), userId))?.expiredFlag).toBe(false);
   });
 

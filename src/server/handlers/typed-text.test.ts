@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { lastEventPayload } from "../testing/tables.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -171,10 +172,8 @@ describe("typed text", () => {
       },
     });
     expect(answer.status).toBe(200);
-    const row = await server.running.deps.db.get<{ payload: string }>(
-      "SELECT payload FROM events WHERE kind = 'cancellation' ORDER BY id DESC LIMIT 1",
-    );
-    expect(JSON.parse(row?.payload ?? "{}")).toMatchObject({ reason: "Too expensive\nfor now" });
+    const payload = await lastEventPayload(server.running.deps.db, "cancellation");
+    expect(JSON.parse(payload ?? "{}")).toMatchObject({ reason: "Too expensive\nfor now" });
   });
 
   it("stores names trimmed and NFC-normalised", async () => {

@@ -3,10 +3,13 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
+import { AccountLocks } from "../db/account-locks.ts";
+import { Instances } from "../db/instances.ts";
 import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";
 import { DEPLOYED_SELLER } from "../testing/seller.ts";
+import { countCharges, countOrdersOf, subscriptionRowOf } from "../testing/tables.ts";
 import { LOCK_LEASE_MS } from "./account-lock.ts";
 
 let server: TestServer;
@@ -44,22 +47,11 @@ async function withCard(client: TestClient): Promise<TestClient> {
 }
 
 async function successfulCharges(): Promise<number> {
-  const row = await server.running.deps.db.get<{ n: number }>(
-    "SELECT COUNT(*) AS n FROM sandbox_charges WHERE error_code IS NULL",
-  );
-  return row?.n ?? 0;
+  return countCharges(server.running.deps.db, "succeeded");
 }
 
 async function subscriptionOf(email: string) {
-  return server.running.deps.db.get<{
-    product_code: string;
-    order_state: string;
-    seats: number;
-    order_end: number;
-    pending_product_code: string | null;
-    pending_seats: number | null;
-    pending_at: number | null;
-  }>("SELECT s.* FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE u.email = ?", [email]);
+  return subscriptionRowOf(server.running.deps.db, email);
 }
 
 describe("item 1: one purchase at a time per account", () => {
@@ -83,11 +75,8 @@ describe("item 1: one purchase at a time per account", () => {
       );
     }
     expect(await successfulCharges()).toBe(before + 1);
-    const orders = await server.running.deps.db.get<{ n: number }>(
-      "SELECT COUNT(*) AS n FROM orders o JOIN users u ON u.id = o.user_id WHERE u.email = ?",
-      ["race@example.com"],
-    );
-    expect(orders?.n).toBe(1);
+    const orders = await countOrdersOf(server.running.deps.db, "race@example.com");
+    expect(orders).toBe(1);
   });
 
   it("refuses buying the running plan again instead of charging $0 for a fresh period", async () => {
@@ -104,15 +93,17 @@ describe("item 1: one purchase at a time per account", () => {
 
   it("a refusal for a busy account is not stored: the same key works once the account is free", async () => {
     const client = await withCard(await newAccount("busy@example.com"));
-    const user = await server.running.deps.db.get<{ id: number }>(
-      "SELECT id FROM users WHERE email = ?",
-      ["busy@example.com"],
-    );
+    const user = await Users.byEmail(server.running.deps.db, "busy@example.com");
+    if (!user) throw new Error("busy@example.com was not signed up");
     const now = server.clock.now();
-    await server.running.deps.db.run(
-      "INSERT INTO account_locks (user_id, holder, acquired_at, expires_at) VALUES (?, 'other', ?, ?)",
-      [user?.id, now, now + LOCK_LEASE_MS],
-    );
+    // Another request (on this or another server) holds the account's lock.
+    await AccountLocks.acquire(server.running.deps.db, {
+      userId: user.id,
+      holder: "other",
+      token: "other",
+      now,
+      expiresAt: now + LOCK_LEASE_MS,
+    });
     const key = newKey();
     const body = { product: { code: "wv_single_1m" }, newCart: true };
     expect(await client.call(api.upgrade, { body, idempotencyKey: key })).toMatchObject({
@@ -137,11 +128,8 @@ describe("item 1: one purchase at a time per account", () => {
     const approved = await answerSandboxApproval(client, approval.body.approvalId);
     // Back to the checkout, told why (issue 21: never a "complete" page for nothing bought).
     expect(approved.headers.get("location")).toBe("/cart?paypal=price_changed#checkout");
-    const orders = await server.running.deps.db.get<{ n: number }>(
-      "SELECT COUNT(*) AS n FROM orders o JOIN users u ON u.id = o.user_id WHERE u.email = ?",
-      ["paypal-race@example.com"],
-    );
-    expect(orders?.n).toBe(1);
+    const orders = await countOrdersOf(server.running.deps.db, "paypal-race@example.com");
+    expect(orders).toBe(1);
   });
 
   it("gives one trial to one person, whatever the timing", async () => {
@@ -160,11 +148,8 @@ describe("item 1: one purchase at a time per account", () => {
       idempotencyKey: newKey(),
     });
     expect(again).toMatchObject({ status: 409, body: { error_code: "trial_not_available" } });
-    const trials = await server.running.deps.db.get<{ n: number }>(
-      "SELECT COUNT(*) AS n FROM orders o JOIN users u ON u.id = o.user_id WHERE u.email = ? AND o.kind = 'trial'",
-      ["trials@example.com"],
-    );
-    expect(trials?.n).toBe(1);
+    const trials = await countOrdersOf(server.running.deps.db, "trials@example.com", "trial");
+    expect(trials).toBe(1);
   });
 });
 
@@ -233,10 +218,10 @@ describe("items 3 and 4: joining a team", () => {
     for (const refused of answers.filter((a) => !a.ok)) {
       expect(refused).toMatchObject({ status: 409, body: { error_code: "no_seats" } });
     }
-    const used = await server.running.deps.db.get<{ n: number }>(
-      "SELECT COUNT(*) AS n FROM users u JOIN instances i ON i.id = u.instance_id WHERE i.name = 'demo-team' AND u.member_state = 'approved'",
-    );
-    expect(used?.n).toBe(5);
+    const team = await Instances.byName(server.running.deps.db, "demo-team");
+    if (!team) throw new Error("the demo team is missing");
+    const used = await Users.countApprovedMembers(server.running.deps.db, team.id);
+    expect(used).toBe(5);
   });
 
   it("tells a paying subscriber to cancel first on the coupon path too", async () => {
@@ -269,12 +254,10 @@ describe("items 3 and 4: joining a team", () => {
         body: { reason: "done", forgetMe: false, deleteOwner: false, deleteMembers: true },
       });
       expect(disband.ok).toBe(true);
-      const kept = await db.get<{ instance_id: number | null }>(
-        "SELECT instance_id FROM users WHERE email = 'monthly@demo.test'",
-      );
-      expect(kept).toEqual({ instance_id: null });
+      const kept = await Users.byEmail(db, "monthly@demo.test");
+      expect({ instance_id: kept?.instanceId }).toEqual({ instance_id: null });
       // The member the team gave an account to, who never paid, is deleted as asked.
-      const gone = await db.get("SELECT id FROM users WHERE email = 'member@demo.test'");
+      const gone = (await Users.byEmail(db, "member@demo.test")) ?? undefined;
       expect(gone).toBeUndefined();
     } finally {
       await team.close();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { Users } from "../db/users.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import { countCharges } from "../testing/tables.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -34,8 +35,7 @@ async function buyer(email: string, verified: boolean): Promise<TestClient> {
 }
 
 async function charges(): Promise<number> {
-  const rows = await db().all<{ n: number }>("SELECT COUNT(*) AS n FROM sandbox_charges");
-  return Number(rows[0]?.n ?? 0);
+  return countCharges(db());
 }
 
 const EDUCATION_PLANS: [string, number | undefined][] = [

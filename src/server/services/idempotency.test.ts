@@ -17,6 +17,7 @@ import {
   postgresUrl,
   tellPostgresSkipped,
 } from "../testing/postgres.ts";
+import { countCharges, countEvents, countOrdersWithKey, handKeyTo } from "../testing/tables.ts";
 import { fingerprint, IdempotencyService } from "./idempotency.ts";
 
 // The replay tests run on SQLite, on PostgreSQL in-process (PGlite) and, when DATABASE_URL names
@@ -43,14 +44,10 @@ for (const { name, database, skip } of databases) {
       await server?.close();
     });
 
-    async function countRows(sql: string, params: (string | number)[] = []): Promise<number> {
-      return (await server.running.deps.db.get<{ n: number }>(sql, params))?.n ?? 0;
-    }
-
     it("replays one payment 100 times at once and finds one order and one charge", async () => {
       const client = await server.signedIn("monthly@demo.test");
       const key = newKey();
-      const chargesBefore = await countRows("SELECT COUNT(*) AS n FROM sandbox_charges");
+      const chargesBefore = await countCharges(server.running.deps.db);
       const answers = await Promise.all(
         Array.from({ length: 100 }, () =>
           client.call(api.upgrade, {
@@ -62,10 +59,8 @@ for (const { name, database, skip } of databases) {
       const bodies = new Set(answers.map((a) => JSON.stringify(a.body)));
       expect(answers.every((a) => a.status === 200)).toBe(true);
       expect(bodies.size).toBe(1);
-      expect(
-        await countRows("SELECT COUNT(*) AS n FROM orders WHERE idempotency_key = ?", [key]),
-      ).toBe(1);
-      expect(await countRows("SELECT COUNT(*) AS n FROM sandbox_charges")).toBe(chargesBefore + 1);
+      expect(await countOrdersWithKey(server.running.deps.db, key)).toBe(1);
+      expect(await countCharges(server.running.deps.db)).toBe(chargesBefore + 1);
     });
 
     it("refuses the same key with other parameters, also while the first is running", async () => {
@@ -82,9 +77,7 @@ for (const { name, database, skip } of databases) {
       const statuses = answers.map((a) => a.status);
       expect(statuses.filter((s) => s === 200).length).toBe(10);
       expect(statuses.filter((s) => s === 422).length).toBe(10);
-      expect(
-        await countRows("SELECT COUNT(*) AS n FROM orders WHERE idempotency_key = ?", [key]),
-      ).toBe(1);
+      expect(await countOrdersWithKey(server.running.deps.db, key)).toBe(1);
     });
 
     it("keeps keys apart per user", async () => {
@@ -192,9 +185,7 @@ for (const store of stores) {
     });
     afterAll(() => db.close());
 
-    const count = async (name: string) =>
-      (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM events WHERE name = ?", [name]))?.n ??
-      0;
+    const count = async (name: string) => countEvents(db, name);
 
     for (const bodyFinal of [true, false]) {
       it(`stores the answer with the writes, or neither (bodyFinal ${bodyFinal})`, async () => {
@@ -220,11 +211,7 @@ for (const store of stores) {
         const lost = `lost-${bodyFinal}`;
         await expect(
           service.run(2, lost, print, async () => {
-            await db.run("UPDATE idempotency_keys SET owner = ? WHERE user_id = ? AND key = ?", [
-              "another",
-              2,
-              lost,
-            ]);
+            await handKeyTo(db, { userId: 2, key: lost }, "another");
             return { status: 200, body: { lost }, bodyFinal, commit: write(lost) };
           }),
         ).rejects.toThrow(/taken over/);

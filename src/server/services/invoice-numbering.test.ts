@@ -15,6 +15,13 @@ import type { Db } from "../db/db.ts";
 import { Outbox } from "../db/outbox.ts";
 import { SqliteDb } from "../db/sqlite.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "../testing/harness.ts";
+import {
+  countWaitingInvoices,
+  invoicesOfOrders,
+  numberingPasses,
+  removeNumberingLock,
+  restoreNumberingLock,
+} from "../testing/invoice-tables.ts";
 import { openPglite } from "../testing/pglite.ts";
 import { openTestPostgres, postgresUrl, tellPostgresSkipped } from "../testing/postgres.ts";
 import { saveSandboxCard } from "../testing/sandbox-cards.ts";
@@ -75,14 +82,8 @@ describe.each(Object.keys(stores))("invoice numbering on %s", (store) => {
     });
   }
 
-  const invoicesOf = (orderIds: readonly string[]) =>
-    db.all<{ order_id: string; number: string; sequence: number }>(
-      `SELECT order_id, number, sequence FROM invoices WHERE kind = 'invoice'
-       AND order_id IN (${orderIds.map(() => "?").join(", ")}) ORDER BY sequence`,
-      orderIds,
-    );
-  const waiting = async () =>
-    Number((await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM waiting_invoices"))?.n);
+  const invoicesOf = (orderIds: readonly string[]) => invoicesOfOrders(db, orderIds);
+  const waiting = () => countWaitingInvoices(db);
   const receiptsTo = async (email: string) =>
     (await Outbox.latest(db, 200, email))
       .map((m) => m.subject)
@@ -93,13 +94,11 @@ describe.each(Object.keys(stores))("invoice numbering on %s", (store) => {
    * numbering lock's row is gone meanwhile, so every pass fails (and numbers nothing).
    */
   async function withoutNumbering<T>(work: () => Promise<T>): Promise<T> {
-    await db.transaction((tx) => tx.run("DELETE FROM invoice_numbering"));
+    await db.transaction((tx) => removeNumberingLock(tx));
     try {
       return await work();
     } finally {
-      await db.transaction((tx) =>
-        tx.run("INSERT INTO invoice_numbering (id, passes) VALUES (1, 0)"),
-      );
+      await db.transaction((tx) => restoreNumberingLock(tx));
     }
   }
 
@@ -150,8 +149,7 @@ describe.each(Object.keys(stores))("invoice numbering on %s", (store) => {
 
     // A server starting on the database numbers them, in the order they were issued, both in
     // one pass (one take of the numbering lock, one update of the series' counter).
-    const passes = async () =>
-      Number((await db.get<{ n: number }>("SELECT passes AS n FROM invoice_numbering"))?.n);
+    const passes = () => numberingPasses(db);
     const passesBefore = await passes();
     const restarted = await startTestServer({
       seed: false,

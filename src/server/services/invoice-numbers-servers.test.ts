@@ -9,6 +9,7 @@ import { seriesGaps } from "../../domain/invoices/numbering.ts";
 import type { Db } from "../db/db.ts";
 import type { ChildServer } from "../testing/children.ts";
 import { newKey, TestClient } from "../testing/harness.ts";
+import { allInvoices, invoicedOrderIds } from "../testing/invoice-tables.ts";
 import { postgresUrl, tellPostgresSkipped } from "../testing/postgres.ts";
 import { signUpWithCard } from "../testing/sandbox-cards.ts";
 import { sameBrowser, startTwoServers, type TwoServers } from "../testing/two-servers.ts";
@@ -66,12 +67,8 @@ describe.skipIf(!url)(
       const refused = answers.filter((x) => !x?.ok);
       expect(refused, JSON.stringify(refused.map((x) => x?.body))).toEqual([]);
 
-      const orders = await db.all<{ id: string }>(
-        "SELECT id FROM orders WHERE invoice_id IS NOT NULL",
-      );
-      const invoices = await db.all<{ order_id: string; sequence: number; series: string }>(
-        "SELECT order_id, sequence, series FROM invoices WHERE kind = 'invoice'",
-      );
+      const orders = await invoicedOrderIds(db);
+      const invoices = await allInvoices(db);
       expect(orders).toHaveLength(28);
       expect(new Set(invoices.map((i) => i.order_id))).toEqual(new Set(orders.map((o) => o.id)));
       expect(new Set(invoices.map((i) => i.series)).size).toBe(1);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BillingDetailsTable } from "../db/invoices.ts";
 import { Users } from "../db/users.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
+import { waitingInvoiceDocument } from "../testing/invoice-tables.ts";
 import { loadAccount } from "./account.ts";
 import { priceForAccount } from "./account-pricing.ts";
 import { invoiceOrder } from "./invoices.ts";
@@ -52,11 +53,8 @@ describe("a purchase's invoice", () => {
     await deps.db.transaction((tx) =>
       invoiceOrder(tx, deps, { order, summary: priced.pricing.summary, account }),
     );
-    const waiting = await deps.db.get<{ document: string }>(
-      "SELECT document FROM waiting_invoices WHERE order_id = ?",
-      [order.id],
-    );
-    const buyer = JSON.parse(waiting?.document ?? "null")?.buyer;
+    const waiting = await waitingInvoiceDocument(deps.db, order.id);
+    const buyer = JSON.parse(waiting ?? "null")?.buyer;
     expect(buyer).toMatchObject({ name: "Priced GmbH", taxId: "P-1" });
     expect(buyer.address).toContain("Priced GmbH Street 1");
   });

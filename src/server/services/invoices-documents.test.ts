@@ -12,6 +12,7 @@ import {
   server,
   startsInvoiceServer,
 } from "../testing/invoice-flow.ts";
+import { deleteInvoicesOfOrder } from "../testing/invoice-tables.ts";
 import { extractPdfText, pdfFonts } from "../testing/pdf-text.ts";
 import { issueCreditNote } from "./invoices.ts";
 import { recordRefund } from "./refunds.ts";
@@ -129,7 +130,7 @@ describe("refund receipts", () => {
     const { order } = await buy(client, "wv_single_1m");
     const db = server.running.deps.db;
     // As an order bought before invoices were issued: no document of its own.
-    await db.run("DELETE FROM invoices WHERE order_id = ?", [order.orderId]);
+    await deleteInvoicesOfOrder(db, order.orderId);
     const refund = (id: string) =>
       db.transaction((tx) =>
         recordRefund(

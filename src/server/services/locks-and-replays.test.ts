@@ -9,11 +9,20 @@ import { api } from "../../contract/index.ts";
 import { IdempotencyKeys } from "../db/idempotency.ts";
 import { MIGRATIONS, migrate } from "../db/migrations.ts";
 import { SqliteDb } from "../db/sqlite.ts";
+import { Subscriptions } from "../db/subscriptions.ts";
+import { Users } from "../db/users.ts";
 import { createSandboxProvider } from "../payments/sandbox.ts";
 import { newKey, startTestServer, type TestDatabase, type TestServer } from "../testing/harness.ts";
 import { openPglite } from "../testing/pglite.ts";
 import { POSTGRES_SKIPPED, postgresUrl, tellPostgresSkipped } from "../testing/postgres.ts";
 import { signUpWithCard } from "../testing/sandbox-cards.ts";
+import {
+  countCharges,
+  countLocksOf,
+  countOrdersOf,
+  forgetChargesOfKey,
+  forgetOrderKey,
+} from "../testing/tables.ts";
 
 const databases: { name: string; database: TestDatabase; skip: string | null }[] = [
   { name: "SQLite", database: "sqlite", skip: null },
@@ -68,10 +77,6 @@ for (const { name, database, skip } of databases) {
       await server?.close();
     });
 
-    async function count(sql: string, params: (string | number)[] = []): Promise<number> {
-      return (await server.running.deps.db.get<{ n: number }>(sql, params))?.n ?? 0;
-    }
-
     function buyer(email: string) {
       return signUpWithCard(server.client(), {
         email,
@@ -110,19 +115,9 @@ for (const { name, database, skip } of databases) {
         held.release();
       }
       expect((await first).ok).toBe(true);
-      expect(
-        await count(
-          "SELECT COUNT(*) AS n FROM orders o JOIN users u ON u.id = o.user_id WHERE u.email = ?",
-          [email],
-        ),
-      ).toBe(1);
+      expect(await countOrdersOf(server.running.deps.db, email)).toBe(1);
       // The lock is free again once A is done.
-      expect(
-        await count(
-          "SELECT COUNT(*) AS n FROM account_locks l JOIN users u ON u.id = l.user_id WHERE u.email = ?",
-          [email],
-        ),
-      ).toBe(0);
+      expect(await countLocksOf(server.running.deps.db, email)).toBe(0);
     });
 
     it("item 8: replaying a key forgotten after a day answers the first order, writes no second", async () => {
@@ -132,13 +127,11 @@ for (const { name, database, skip } of databases) {
       const body = { product: { code: "single_export_hd" } };
       const first = await client.call(api.upgrade, { body, idempotencyKey: key });
       if (!first.ok) throw new Error(first.body.message);
-      const credits = async () =>
-        (
-          await server.running.deps.db.get<{ n: number }>(
-            "SELECT s.export_credits AS n FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE u.email = ?",
-            [email],
-          )
-        )?.n ?? 0;
+      const credits = async () => {
+        const user = await Users.byEmail(server.running.deps.db, email);
+        const subscription = user && (await Subscriptions.get(server.running.deps.db, user.id));
+        return subscription?.exportCredits ?? 0;
+      };
       const creditsAfterFirst = await credits();
       for (let replay = 0; replay < 5; replay++) {
         // The hourly clean-up deletes keys older than a day.
@@ -148,20 +141,12 @@ for (const { name, database, skip } of databases) {
         );
         if (replay === 2) {
           // From here not even the order remembers the key: the provider's charge id decides.
-          await server.running.deps.db.run(
-            "UPDATE orders SET idempotency_key = NULL WHERE id = ?",
-            [first.body.orderId],
-          );
+          await forgetOrderKey(server.running.deps.db, first.body.orderId);
         }
         const again = await client.call(api.upgrade, { body, idempotencyKey: key });
         expect(again.ok && again.body.orderId).toBe(first.body.orderId);
       }
-      expect(
-        await count(
-          "SELECT COUNT(*) AS n FROM orders o JOIN users u ON u.id = o.user_id WHERE u.email = ?",
-          [email],
-        ),
-      ).toBe(1);
+      expect(await countOrdersOf(server.running.deps.db, email)).toBe(1);
       expect(await credits()).toBe(creditsAfterFirst);
     });
 
@@ -175,12 +160,12 @@ for (const { name, database, skip } of databases) {
       server.clock.advance(DAY_MS + 1);
       await server.running.deps.db.transaction(async (tx) => {
         await IdempotencyKeys.deleteOlderThan(tx, server.clock.now() - DAY_MS);
-        await tx.run("DELETE FROM sandbox_charges WHERE idempotency_key LIKE ?", [`%:${key}`]);
+        await forgetChargesOfKey(tx, key);
       });
-      const charges = await count("SELECT COUNT(*) AS n FROM sandbox_charges");
+      const charges = await countCharges(server.running.deps.db);
       const again = await client.call(api.upgrade, { body, idempotencyKey: key });
       expect(again.ok && again.body.orderId).toBe(first.body.orderId);
-      expect(await count("SELECT COUNT(*) AS n FROM sandbox_charges")).toBe(charges);
+      expect(await countCharges(server.running.deps.db)).toBe(charges);
     });
   });
 }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { testClock } from "../clock.ts";
+import { Orders } from "../db/orders.ts";
 import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
 import { saveSandboxCard } from "../testing/sandbox-cards.ts";
 
@@ -38,11 +39,11 @@ describe("order period", () => {
     if (!bought.ok) throw new Error(bought.body.message);
 
     const feb29 = Date.UTC(2028, 1, 29, 15, 30);
-    const order = await server.running.deps.db.get<{ period_start: number; period_end: number }>(
-      "SELECT period_start, period_end FROM orders WHERE id = ?",
-      [bought.body.orderId],
-    );
-    expect(order).toEqual({ period_start: BOUGHT, period_end: feb29 });
+    const order = await Orders.byId(server.running.deps.db, bought.body.orderId);
+    expect({ period_start: order?.periodStart, period_end: order?.periodEnd }).toEqual({
+      period_start: BOUGHT,
+      period_end: feb29,
+    });
     const context = await client.call(api.userContext);
     expect(context.ok && context.body).toMatchObject({ orderEndDate: feb29 });
   });

@@ -24,6 +24,7 @@ import {
   subscriber,
   subscriptionOf,
 } from "../testing/paypal-flow.ts";
+import { refundsWithId, workspaceOf } from "../testing/tables.ts";
 
 startsPaypalServer();
 
@@ -113,10 +114,7 @@ describe("a change scheduled for the period end", () => {
       pendingSeats: null,
       pendingAt: null,
     });
-    const workspace = await db().get<{ max_seats: number; product_code: string }>(
-      "SELECT i.max_seats, i.product_code FROM instances i JOIN users u ON u.instance_id = i.id WHERE u.id = ?",
-      [userId],
-    );
+    const workspace = await workspaceOf(db(), userId);
     expect(workspace).toEqual({ max_seats: 4, product_code: TEAM });
   });
 });
@@ -170,7 +168,7 @@ describe("cancelling both ways", () => {
     expect(row.expiredFlag).toBe(true);
     expect(row.productCode).toBe("wv_free");
     expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
-    const refunds = await db().all("SELECT * FROM refunds WHERE id = ?", ["REFUND-1"]);
+    const refunds = await refundsWithId(db(), "REFUND-1");
     expect(refunds.length).toBe(1);
   });
 
@@ -213,10 +211,7 @@ describe("cancelling both ways", () => {
       productCode: "wv_free",
     });
     expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
-    const refunds = await db().all<{ kind: string; amount: number; order_id: string }>(
-      "SELECT kind, amount, order_id FROM refunds WHERE id = ?",
-      [`reversal:${sale.id}`],
-    );
+    const refunds = await refundsWithId(db(), `reversal:${sale.id}`);
     expect(refunds).toEqual([{ kind: "dispute_lost", amount: MONTHLY_PRICE, order_id: orderId }]);
   });
 

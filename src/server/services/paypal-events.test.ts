@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { periodEnd } from "../../domain/calendar/index.ts";
 import { testClock } from "../clock.ts";
+import { Refunds } from "../db/refunds.ts";
 import { Users } from "../db/users.ts";
 import type { SignedEvent } from "../testing/fake-paypal.ts";
 import { TEST_NOW } from "../testing/fixture-catalog.ts";
@@ -30,6 +31,7 @@ import {
   subscriptionOf,
 } from "../testing/paypal-flow.ts";
 import { openPglite } from "../testing/pglite.ts";
+import { eventPayloads, orderTotalsOf } from "../testing/tables.ts";
 import { sweepPaypalOrphans } from "./paypal-orphans.ts";
 
 startsPaypalServer();
@@ -65,18 +67,12 @@ describe("events in any order (issue 33 item 2)", () => {
         productCode: "wv_free",
       });
       expect(fake.subscriptions.get(sub.id)?.status).toBe("CANCELLED");
-      const refunds = await db().all<{ amount: number; order_id: string }>(
-        "SELECT amount, order_id FROM refunds WHERE order_id = ?",
-        [orderId],
-      );
-      expect(refunds.map((r) => [Number(r.amount), r.order_id])).toEqual([
-        [MONTHLY_PRICE, orderId],
-      ]);
+      if (orderId === undefined) throw new Error("the first payment made no order");
+      const refunds = await Refunds.forOrder(db(), orderId);
+      expect(refunds.map((r) => [Number(r.amount), r.orderId])).toEqual([[MONTHLY_PRICE, orderId]]);
       // PayPal delivers the refund again: recorded once.
       expect(await applied(back)).toEqual([200, "duplicate"]);
-      expect((await db().all("SELECT id FROM refunds WHERE order_id = ?", [orderId])).length).toBe(
-        1,
-      );
+      expect((await Refunds.forOrder(db(), orderId)).length).toBe(1);
     });
   }
 
@@ -167,10 +163,7 @@ describe("PayPal's terms, all of them (issue 33 item 3)", () => {
     expect((await subscriptionOf(userId)).orderEnd).toBe(end);
     const later = await server.signedIn(email, PASSWORD);
     expect((await paypalInvoices(later)).map((i) => i.amountPaid)).toEqual([MONTHLY_PRICE]);
-    const flags = await db().all<{ payload: string }>(
-      "SELECT payload FROM events WHERE name = 'paypal_sale_amount_mismatch' AND user_id = ?",
-      [userId],
-    );
+    const flags = await eventPayloads(db(), "paypal_sale_amount_mismatch", userId);
     expect(flags.map((f) => JSON.parse(f.payload).cents)).toEqual([1, 500]);
     // The team is told in the server's log too, at error level. These two lines are expected:
     // taken out, so that close() still fails on any other error.
@@ -247,10 +240,7 @@ describe("two servers on one database", { timeout: 120_000 }, () => {
           deliverUntilApplied(sale, a),
         ]),
       ).toEqual([200, 200, 200]);
-      const orders = await pglite.all<{ total: number }>(
-        "SELECT total FROM orders WHERE user_id = ? ORDER BY seq",
-        [userId],
-      );
+      const orders = await orderTotalsOf(pglite, userId);
       expect(orders.map((o) => Number(o.total))).toEqual([MONTHLY_PRICE, MONTHLY_PRICE]);
     } finally {
       await b.close();

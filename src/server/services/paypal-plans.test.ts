@@ -11,6 +11,7 @@ import { PaypalClient } from "../payments/paypal-client.ts";
 import { FAKE_PAYPAL_CLIENT, FAKE_WEBHOOK_ID, FakePaypal } from "../testing/fake-paypal.ts";
 import { fixtureCatalog } from "../testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
+import { forgetPaypalPlans } from "../testing/tables.ts";
 import { type PlanDeps, syncPaypalPlans } from "./paypal-plans.ts";
 
 const MONTHLY = "wv_single_1m";
@@ -109,7 +110,7 @@ describe("the PayPal plan of every catalogue price", () => {
     const deps = depsOf(server, fake);
     const first = await syncPaypalPlans(deps);
     // A server that stopped between PayPal's answer and its own record (or a new database).
-    await deps.db.transaction((tx) => tx.run("DELETE FROM paypal_plans"));
+    await deps.db.transaction((tx) => forgetPaypalPlans(tx));
     const posts = planPosts(fake);
     const again = await syncPaypalPlans(deps);
     expect(again.created).toEqual([]);

@@ -15,6 +15,7 @@ import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import { fixtureCatalog, TEST_NOW } from "../testing/fixture-catalog.ts";
 import { newKey, startTestServer, type TestServer } from "../testing/harness.ts";
+import { chargesOfCustomer, pricingStructureOfWorkspaceOwnedBy } from "../testing/tables.ts";
 
 const DAY = 86_400_000;
 const dataDir = mkdtempSync(join(tmpdir(), "price-keeping-"));
@@ -84,11 +85,11 @@ async function setClock(ms: number): Promise<void> {
  * itself left out: it may have had the fixture's first-term campaign price).
  */
 async function renewals(userId: number): Promise<number[]> {
-  const rows = await server.running.deps.db.all<{ amount: number }>(
-    "SELECT amount FROM sandbox_charges WHERE customer_id = ? AND error_code IS NULL ORDER BY created_at, rowid",
-    [`cus_sandbox_${userId}`],
-  );
-  return rows.map((r) => r.amount).slice(1);
+  const charges = await chargesOfCustomer(server.running.deps.db, `cus_sandbox_${userId}`);
+  return charges
+    .filter((c) => c.error === null)
+    .map((c) => c.amount)
+    .slice(1);
 }
 
 let early: number;
@@ -106,11 +107,8 @@ beforeAll(async () => {
   const db = server.running.deps.db;
   await db.transaction(async (tx) => {
     await Subscriptions.update(tx, school, { priceBasis: null });
-    const owner = await tx.get<{ instance_id: number }>(
-      "SELECT instance_id FROM users WHERE id = ?",
-      [school],
-    );
-    await Instances.update(tx, Number(owner?.instance_id), {
+    const owner = await Users.byId(tx, school);
+    await Instances.update(tx, Number(owner?.instanceId), {
       licensePricingStructure: "k12-legacy",
     });
   });
@@ -165,10 +163,7 @@ describe("existing subscribers keep the price they signed up at", () => {
     const sub = await Subscriptions.get(server.running.deps.db, early);
     expect(sub?.priceBasis).toMatchObject({ price: 7188 });
     // The school's workspace now reports the structure it is priced by.
-    const workspace = await server.running.deps.db.get<{ structure: string }>(
-      "SELECT license_pricing_structure AS structure FROM instances WHERE owner_user_id = ?",
-      [school],
-    );
-    expect(workspace?.structure).toBe("k12-2024-01");
+    const structure = await pricingStructureOfWorkspaceOwnedBy(server.running.deps.db, school);
+    expect(structure).toBe("k12-2024-01");
   });
 });

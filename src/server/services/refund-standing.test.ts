@@ -10,6 +10,7 @@ import { Users } from "../db/users.ts";
 import { StripeFake } from "../payments/testing/stripe-fake.ts";
 import { newKey, type TestClient, type TestServer } from "../testing/harness.ts";
 import { fakeStripeClient, startStripeServer, stopStripeServer } from "../testing/stripe-server.ts";
+import { eventPayloads, refundsOfUser } from "../testing/tables.ts";
 import { refundStripeOrder } from "./stripe-reconcile.ts";
 
 const SECRET = "whsec_testsecret123";
@@ -126,10 +127,7 @@ describe("a refund or lost dispute takes back what that payment bought (issue 33
     expect(await uses(member.client)).toEqual({ productCode: "wv_free", hasLicense: false });
     expect(await Subscriptions.get(db(), owner.userId)).toMatchObject({ expiredFlag: true });
     // The 4th seat alone is no plan: its payment fell with the first, flagged as owed back.
-    const fell = await db().all<{ payload: string }>(
-      "SELECT payload FROM events WHERE name = 'payment_fell' AND user_id = ?",
-      [owner.userId],
-    );
+    const fell = await eventPayloads(db(), "payment_fell", owner.userId);
     expect(fell.map((e) => JSON.parse(e.payload))).toEqual([
       { orderId: seat.orderId, restedOn: first.orderId },
     ]);
@@ -201,10 +199,7 @@ describe("a refund or lost dispute takes back what that payment bought (issue 33
     fake.closeDispute(dispute.id, "lost");
     expect(await deliver(fake.event("charge.dispute.closed", dispute))).toBe(200);
     expect(await uses(client)).toMatchObject({ productCode: "wv_free" });
-    const fell = await db().all<{ payload: string }>(
-      "SELECT payload FROM events WHERE name = 'payment_fell' AND user_id = ?",
-      [userId],
-    );
+    const fell = await eventPayloads(db(), "payment_fell", userId);
     expect(fell.map((e) => JSON.parse(e.payload))).toEqual([
       { orderId: unlimited.orderId, restedOn: power.orderId },
     ]);
@@ -255,10 +250,7 @@ describe("a refund or lost dispute takes back what that payment bought (issue 33
     expect(await Promise.all([...events, ...events].map(deliver))).toEqual([200, 200, 200, 200]);
     expect(await uses(owner.client)).toEqual({ productCode: "wv_free", hasLicense: false });
     expect(await uses(member.client)).toEqual({ productCode: "wv_free", hasLicense: false });
-    const refunds = await db().all<{ order_id: string; kind: string }>(
-      "SELECT order_id, kind FROM refunds WHERE user_id = ? ORDER BY kind",
-      [owner.userId],
-    );
+    const refunds = await refundsOfUser(db(), owner.userId);
     expect(refunds).toEqual([
       { order_id: first.orderId, kind: "dispute_lost" },
       { order_id: seat.orderId, kind: "refund" },

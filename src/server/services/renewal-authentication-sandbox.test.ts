@@ -23,6 +23,7 @@ import {
   renewalOrders,
   roundWithConfirmFirst,
 } from "../testing/renewal-authentication-flow.ts";
+import { chargesOfRenewal } from "../testing/tables.ts";
 
 describe("sandbox: a renewal that needs the customer", () => {
   let server: TestServer;
@@ -174,11 +175,7 @@ describe("sandbox: a renewal that needs the customer", () => {
     expect(confirmMails).toHaveLength(2);
   });
 
-  const chargesOf = (renewalId: string) =>
-    server.running.deps.db.all<{ id: string; error_code: string | null }>(
-      "SELECT id, error_code FROM sandbox_charges WHERE idempotency_key LIKE ? ORDER BY created_at, id",
-      [`renewal:${renewalId}:%`],
-    );
+  const chargesOf = (renewalId: string) => chargesOfRenewal(server.running.deps.db, renewalId);
 
   it("the next attempt cancels the waiting payment first: an open page can no longer pay it, one new attempt", async () => {
     const email = "renew-3ds-replaced@example.com";

@@ -23,6 +23,7 @@ import {
   subscriber,
   subscription,
 } from "../testing/renewal-flow.ts";
+import { workspaceOf } from "../testing/tables.ts";
 
 startsRenewalServer();
 
@@ -115,10 +116,7 @@ describe("what renews, and at what price", () => {
       periodAnchor: t0,
       periodIndex: 1,
     });
-    const instance = await db().get<{ max_seats: number }>(
-      "SELECT i.max_seats FROM instances i JOIN users u ON u.instance_id = i.id WHERE u.id = ?",
-      [userId],
-    );
+    const instance = await workspaceOf(db(), userId);
     expect(instance?.max_seats).toBe(4);
   });
 

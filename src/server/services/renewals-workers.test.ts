@@ -2,6 +2,8 @@
 
 import { describe, expect, it } from "vitest";
 import { addMonthsClamped, periodEnd } from "../../domain/calendar/index.ts";
+import { SandboxCharges } from "../db/ledger.ts";
+import { Orders } from "../db/orders.ts";
 import { Renewals } from "../db/renewals.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 import {
@@ -115,15 +117,9 @@ describe("several workers on one database", () => {
       expect(list).toHaveLength(2);
       const [renewal] = await Renewals.forUser(db(), userId);
       expect(renewal).toMatchObject({ state: "charged", worker: "heir", attempts: 1 });
-      const order = await db().get<{ charge_ref: string; idempotency_key: string }>(
-        "SELECT charge_ref, idempotency_key FROM orders WHERE id = ?",
-        [renewal?.orderId],
-      );
-      const first = await db().get<{ id: string }>(
-        "SELECT id FROM sandbox_charges WHERE idempotency_key = ?",
-        [order?.idempotency_key],
-      );
-      expect(order?.charge_ref).toBe(first?.id);
+      const order = await Orders.byId(db(), renewal?.orderId ?? "");
+      const first = await SandboxCharges.byKey(db(), order?.idempotencyKey ?? "");
+      expect(order?.chargeRef).toBe(first?.id);
     } finally {
       server.running.renewals?.start();
     }

@@ -4,6 +4,7 @@ import { Events } from "../db/outbox.ts";
 import { RATE_RULES } from "../http/rate-limit.ts";
 import { HttpError } from "../http/reply.ts";
 import { startTestServer, type TestServer } from "../testing/harness.ts";
+import { countEvents } from "../testing/tables.ts";
 import { recordTelemetry, TELEMETRY_POLICY } from "./telemetry.ts";
 
 // Real rate limits (scale 1): the point is what one client can make the server store.
@@ -23,8 +24,7 @@ async function databaseBytes(): Promise<number> {
 }
 
 async function eventRows(): Promise<number> {
-  const row = await server.running.deps.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM events");
-  return row?.n ?? 0;
+  return countEvents(server.running.deps.db);
 }
 
 /** Posts `count` error reports of about `bytes` each, 50 at a time; answers their statuses. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import { api } from "../../contract/index.ts";
 import { Users } from "../db/users.ts";
 import { startTestServer, type TestClient, type TestServer } from "./harness.ts";
+import { successfulChargeAmounts } from "./tables.ts";
 
 export let server: TestServer;
 
@@ -30,10 +31,7 @@ export async function newAccount(email: string, verified = false): Promise<TestC
 }
 
 export async function chargedAmounts(): Promise<number[]> {
-  const rows = await server.running.deps.db.all<{ amount: number }>(
-    "SELECT amount FROM sandbox_charges WHERE error_code IS NULL ORDER BY created_at, rowid",
-  );
-  return rows.map((r) => r.amount);
+  return successfulChargeAmounts(server.running.deps.db);
 }
 
 /** Starts the server the payment handler tests share before a file's tests, and closes it after them. */

@@ -4,11 +4,13 @@
 import { expect } from "vitest";
 import { api } from "../../contract/index.ts";
 import { periodEnd } from "../../domain/calendar/index.ts";
+import { Outbox } from "../db/outbox.ts";
 import { Renewals } from "../db/renewals.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 import { RenewalWorker } from "../services/renewals.ts";
 import type { TestServer } from "./harness.ts";
+import { renewalOrdersOf } from "./tables.ts";
 
 export const AUTHENTICATE_EVERY_PAYMENT = "4000002760003184";
 export const PASSWORD = "secret-1";
@@ -24,10 +26,9 @@ export async function moveClock(server: TestServer, set: number): Promise<void> 
 
 /** The outbox's mail to `email`, oldest first (the outbox is what /dev/mailbox shows). */
 export async function mailsTo(server: TestServer, email: string) {
-  return server.running.deps.db.all<{ subject: string; body: string }>(
-    "SELECT subject, body FROM outbox WHERE recipient = ? ORDER BY id",
-    [email],
-  );
+  // Outbox.latest answers the newest first.
+  const mails = await Outbox.latest(server.running.deps.db, 1000, email);
+  return mails.reverse().map(({ subject, body }) => ({ subject, body }));
 }
 
 /** The link of the newest "confirm your payment" e-mail, as a path of the server. */
@@ -103,8 +104,5 @@ export async function expectPaidOnce(
 }
 
 export async function renewalOrders(server: TestServer, userId: number) {
-  return server.running.deps.db.all<{ id: string; charge_ref: string; total: number }>(
-    "SELECT id, charge_ref, total FROM orders WHERE user_id = ? AND idempotency_key LIKE 'renewal:%'",
-    [userId],
-  );
+  return renewalOrdersOf(server.running.deps.db, userId);
 }

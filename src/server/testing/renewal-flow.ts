@@ -10,6 +10,7 @@ import { Subscriptions } from "../db/subscriptions.ts";
 import type { RenewalRun } from "../services/renewals.ts";
 import { fixtureCatalog } from "./fixture-catalog.ts";
 import { newKey, startTestServer, type TestClient, type TestServer } from "./harness.ts";
+import { chargesOfCustomer } from "./tables.ts";
 
 export const OK_CARD = "4242424242424242";
 export const DECLINED_WHEN_CHARGED = "4000000000000341";
@@ -145,10 +146,7 @@ export async function subscription(userId: number) {
 export async function chargesOf(
   userId: number,
 ): Promise<{ amount: number; error: string | null }[]> {
-  return db().all<{ amount: number; error: string | null }>(
-    "SELECT amount, error_code AS error FROM sandbox_charges WHERE customer_id = ? ORDER BY created_at, rowid",
-    [`cus_sandbox_${userId}`],
-  );
+  return chargesOfCustomer(db(), `cus_sandbox_${userId}`);
 }
 
 export async function mailsTo(email: string): Promise<{ subject: string; body: string }[]> {
