@@ -131,10 +131,14 @@ export function expectPlainExit(result: Exit, dir: string, file: string): void {
   expect(result.stderr).not.toMatch(/^\s+at /m);
 }
 
-/** Removes the data folders a file's tests made once they are done. */
+/**
+ * Removes the data folders a file's tests made once they are done. The list is emptied as it is
+ * read: test files share this module when a worker runs several (isolation off, decision 0025),
+ * so a later file must not meet the folders an earlier one already removed.
+ */
 export function removesFoldersAfter(): void {
   afterAll(() => {
-    for (const dir of folders) {
+    for (const dir of folders.splice(0)) {
       chmodSync(dir, 0o755);
       rmSync(dir, { recursive: true, force: true });
     }
