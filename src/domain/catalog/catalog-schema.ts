@@ -151,6 +151,32 @@ export const PriceSet = z.object({
 });
 export type PriceSet = z.output<typeof PriceSet>;
 
+/** The control group of every experiment: the default prices. */
+export const CONTROL = "control";
+
+export const ExperimentGroup = z.object({
+  /** A price-set id, or "control" for the default prices. */
+  set: z.string(),
+  /** Percent of the enrolled visitors, a whole number; the groups' shares sum to 100. */
+  share: z.number().int(),
+});
+export type ExperimentGroup = z.output<typeof ExperimentGroup>;
+
+export const Experiment = z.object({
+  id: z.string(),
+  description: z.string(),
+  groups: z.array(ExperimentGroup),
+  /** Product codes it prices. */
+  plans: z.array(z.string()),
+  /** Who may be enrolled: never paid, in a trial, a paid plan ended. Subscribers never. */
+  audiences: z.array(z.enum(["new", "trial", "former"])),
+  /** The window in ms, from inclusive, to exclusive. */
+  from: z.number().int(),
+  to: z.number().int(),
+});
+export type Experiment = z.output<typeof Experiment>;
+export type Audience = Experiment["audiences"][number];
+
 export const TaxRate = z.object({
   country: z.string(),
   state: z.string().nullable(),
@@ -207,5 +233,7 @@ export const Catalog = z.object({
    * Optional so that a catalogue built before them still reads: absent means none.
    */
   priceMigrations: z.array(PriceMigration).optional(),
+  /** Price experiments (the `experiments` of catalog/price-tests.yaml); absent means none. */
+  experiments: z.array(Experiment).optional(),
 });
 export type Catalog = z.output<typeof Catalog>;

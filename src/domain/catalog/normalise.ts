@@ -200,6 +200,15 @@ export function normalise(sources: ParsedSources): { catalog: Catalog; planOrigi
       signedUpBefore: m.signedUpBefore === undefined ? null : toMs(m.signedUpBefore),
       renewalsFrom: toMs(m.renewalsFrom),
     })),
+    experiments: sources.priceTests.experiments.map((x) => ({
+      id: x.id,
+      description: x.description,
+      groups: x.groups,
+      plans: x.plans,
+      audiences: x.audiences,
+      from: toMs(x.from),
+      to: toMs(x.to),
+    })),
   };
   return { catalog, planOrigins };
 }

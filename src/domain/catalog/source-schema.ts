@@ -324,6 +324,51 @@ export const PriceTestsFile = z
         })
         .strict(),
     ),
+    experiments: z
+      .array(
+        z
+          .object({
+            id: z
+              .string()
+              .regex(/^[a-z0-9-]+$/)
+              .describe("Experiment id: recorded with every exposure and purchase, never reused"),
+            description: z.string().describe("What the experiment asks"),
+            groups: z
+              .array(
+                z
+                  .object({
+                    set: z
+                      .string()
+                      .regex(/^[a-z0-9-]+$/)
+                      .describe("A price-set id, or control for the default prices"),
+                    share: z
+                      .number()
+                      .int()
+                      .min(1)
+                      .max(100)
+                      .describe("Percent of new visitors this group gets; the shares sum to 100"),
+                  })
+                  .strict(),
+              )
+              .min(2)
+              .describe("The groups: control and one or more price sets"),
+            plans: z
+              .array(z.string().min(1))
+              .min(1)
+              .describe("Product codes the experiment prices"),
+            audiences: z
+              .array(z.enum(["new", "trial", "former"]))
+              .min(1)
+              .describe(
+                "Who may be enrolled: new (never paid), trial (in a trial), former (a paid plan ended); subscribers never",
+              ),
+            from: IsoDate.describe("First moment of the window (inclusive)"),
+            to: IsoDate.describe("End of the window (exclusive)"),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe("Price experiments: which price sets new visitors see, by share"),
   })
   .strict();
 

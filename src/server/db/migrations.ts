@@ -38,6 +38,7 @@ import { migration as m0026 } from "./migrations/0026.ts";
 import { migration as m0027 } from "./migrations/0027.ts";
 import { migration as m0028 } from "./migrations/0028.ts";
 import { migration as m0029 } from "./migrations/0029.ts";
+import { migration as m0030 } from "./migrations/0030.ts";
 import type { Migration } from "./migrations/frozen.ts";
 import type { Database } from "./schema.ts";
 import { SqliteDb } from "./sqlite.ts";
@@ -74,6 +75,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0027,
   m0028,
   m0029,
+  m0030,
 ];
 
 const MIGRATION_TABLE = "kysely_migration";

@@ -191,6 +191,21 @@ export interface UsersTable {
   previous_trial_product: string | null;
   applied_coupon: string | null;
   payment_method: string | null;
+  /** The visitor id the account's price experiments follow (migration 30). */
+  visitor_id: string | null;
+}
+
+/** One event of a visitor in a price experiment, once per kind (migration 30). */
+export interface ExperimentEventsTable {
+  experiment_id: string;
+  visitor_id: string;
+  kind: "exposure" | "checkout" | "purchase" | "renewal" | "cancellation";
+  /** The group the exposure fixed: a price-set id or "control". */
+  group_id: string;
+  at: number;
+  user_id: number | null;
+  /** The order of a purchase or renewal. */
+  order_id: string | null;
 }
 
 export interface Database {
@@ -200,6 +215,7 @@ export interface Database {
   coupon_redemptions: CouponRedemptionsTable;
   email_changes: EmailChangesTable;
   events: EventsTable;
+  experiment_events: ExperimentEventsTable;
   idempotency_keys: IdempotencyKeysTable;
   instances: InstancesTable;
   invites: InvitesTable;
