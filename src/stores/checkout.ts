@@ -16,7 +16,7 @@ import {
   removeCoupon,
   verifyCoupon,
 } from "./payment.ts";
-import { $allPlans, loadAllPlans } from "./plans.ts";
+import { $allPlans } from "./plans.ts";
 import { $location, $query, navigate } from "./router.ts";
 
 export type CheckoutState = {
@@ -84,19 +84,6 @@ export async function refreshSummary(): Promise<void> {
     return;
   }
   await loadOrderSummary.run(input);
-}
-
-/** Opens the checkout for the product in the URL: its plan, then its summary. */
-export async function openCheckout(): Promise<void> {
-  patch({ priceChanged: false, failure: null });
-  if (!$allPlans.get()) await loadAllPlans.run();
-  await refreshSummary();
-  // A reload during payment: its stored attempt is finished by the payment's own module, loaded
-  // only then (and with the payment step), so the checkout screen's first load does not carry it.
-  if (storage()?.getItem(ATTEMPT_KEY)) {
-    const { resumeAttempt } = await import("./checkout-payment.ts");
-    await resumeAttempt();
-  }
 }
 
 /**
@@ -167,7 +154,8 @@ export async function redeemCoupon(code: string): Promise<void> {
   if (result.ok) await refreshSummary();
 }
 
-// ---- Where an attempt is kept (its logic is checkout-payment.ts's).
+// ---- Where an attempt is kept: checkout-open.ts looks for one without loading the payment's
+// module, checkout-payment.ts makes, finishes and clears it.
 
 export const ATTEMPT_KEY = "checkout.attempt";
 
