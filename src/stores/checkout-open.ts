@@ -10,5 +10,8 @@ export async function openCheckout(): Promise<void> {
   patch({ priceChanged: false, failure: null });
   if (!$allPlans.get()) await loadAllPlans.run();
   await refreshSummary();
-  if (storage()?.getItem(ATTEMPT_KEY)) await (await import("./checkout-payment.ts")).resumeAttempt();
+  if (storage()?.getItem(ATTEMPT_KEY)) {
+    const payment = await import("./checkout-payment.ts");
+    await payment.resumeAttempt();
+  }
 }

@@ -11,7 +11,7 @@ import { Users } from "../db/users.ts";
 import { type ErrorReply, fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { joinTeam, teamPaidOf } from "../services/teams.ts";
-import { limitTelemetry, recordTelemetry } from "../services/telemetry.ts";
+import { limitTelemetry, recordTelemetry, type TelemetryEvent } from "../services/telemetry.ts";
 import { accountOf } from "./helpers.ts";
 
 type CouponMatch =
@@ -154,44 +154,35 @@ export function engagementRoutes(routes: Routes): void {
   routes.api(api.instrumentation, async (ctx, { body }) => {
     const user = await ctx.user();
     await limitTelemetry(ctx, user);
-    await recordTelemetry(
-      ctx.app.db,
-      {
-        kind: "instrumentation",
-        name: body.eventName,
-        userId: user?.id ?? null,
-        payload: body.properties ?? {},
-      },
-      ctx.now(),
-    );
-    return json({ success: true });
+    return record(ctx, {
+      kind: "instrumentation",
+      name: body.eventName,
+      userId: user?.id ?? null,
+      payload: body.properties ?? {},
+    });
   });
 
   routes.api(api.hubspotEvent, async (ctx, { query, body, params }) => {
     const user = await ctx.user();
     await limitTelemetry(ctx, user);
-    await recordTelemetry(
-      ctx.app.db,
-      {
-        kind: "hubspot",
-        name: params.id,
-        userId: user?.id ?? null,
-        payload: { requiredEvent: query.requiredEvent === "true", ...(body ?? {}) },
-      },
-      ctx.now(),
-    );
-    return json({ success: true });
+    return record(ctx, {
+      kind: "hubspot",
+      name: params.id,
+      userId: user?.id ?? null,
+      payload: { requiredEvent: query.requiredEvent === "true", ...(body ?? {}) },
+    });
   });
 
   routes.api(api.trackJs, async (ctx, { body }) => {
     const user = await ctx.user();
     await limitTelemetry(ctx, user);
     const message = typeof body.message === "string" ? body.message : "error report";
-    await recordTelemetry(
-      ctx.app.db,
-      { kind: "trackjs", name: message, userId: user?.id ?? null, payload: body },
-      ctx.now(),
-    );
-    return json({ success: true });
+    return record(ctx, { kind: "trackjs", name: message, userId: user?.id ?? null, payload: body });
   });
+}
+
+/** Stores a telemetry event, or refuses it with 413 when it is over the size the policy keeps. */
+async function record(ctx: Ctx, event: TelemetryEvent) {
+  const recorded = await recordTelemetry(ctx.app.db, event, ctx.now());
+  return recorded.ok ? json({ success: true }) : fail("telemetry_too_large", recorded.maxEventBytes);
 }
