@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import { MAX_JSON_DEPTH } from "../../contract/common.ts";
 import { apiError, type FieldProblem } from "../../domain/errors/api-errors.ts";
-import { HttpError } from "./reply.ts";
+import { HttpError } from "./http-error.ts";
 
 export function describeIssues(error: z.ZodError): string {
   return error.issues
