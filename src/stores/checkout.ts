@@ -112,7 +112,7 @@ export function choosePlan(choice: { mode?: RequestMode; essentials?: boolean })
   void refreshSummary();
 }
 
-export function chooseSeats(seats: number): void {
+function chooseSeats(seats: number): void {
   if (!Number.isSafeInteger(seats) || seats < 1) return;
   $seatsProblem.set(null);
   patch({ priceChanged: false });

@@ -19,7 +19,7 @@ export type VatIdCheck =
   | { ok: false; reason: "not_eu" | "format" | "check_digits"; message: string };
 
 /** Spaces, dots, dashes and slashes people type inside an id; upper case. */
-export function normaliseVatId(raw: string): string {
+function normaliseVatId(raw: string): string {
   return raw.toUpperCase().replace(/[\s.\-/]+/g, "");
 }
 

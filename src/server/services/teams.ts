@@ -110,7 +110,7 @@ export async function joinTeam(
 }
 
 /** Whether a member brought an account of their own that paid for something. */
-export async function broughtPaidAccount(q: Queryable, userId: number): Promise<boolean> {
+async function broughtPaidAccount(q: Queryable, userId: number): Promise<boolean> {
   if (await Orders.hasPaid(q, userId)) return true;
   const sub = await Subscriptions.get(q, userId);
   return sub !== null && sub.paidCents > 0;

@@ -43,7 +43,7 @@ export async function limitTelemetry(ctx: Ctx, user: User | null): Promise<void>
 }
 
 /** The bytes an event takes once stored: its name and its payload as JSON. */
-export function storedBytes(event: Pick<TelemetryEvent, "name" | "payload">): number {
+function storedBytes(event: Pick<TelemetryEvent, "name" | "payload">): number {
   return (
     Buffer.byteLength(event.name.slice(0, 200)) +
     Buffer.byteLength(JSON.stringify(event.payload ?? null))
