@@ -79,7 +79,7 @@ const KIND: Record<PriceChange["kind"], string> = {
 };
 
 /** "+ schools-pre-2024  wv_k12_12m on k12-pre-2024: renewals from 2027-09-01T04:00Z at today's price" */
-export function migrationLine(m: MigrationChange): string {
+function migrationLine(m: MigrationChange): string {
   const sign = m.change === "added" ? "+" : m.change === "removed" ? "-" : "~";
   const cohort = [
     m.products.join(", "),

@@ -21,7 +21,7 @@ export type ScheduleReport =
   | { ok: false; issues: Issue[]; warnings: Issue[] };
 
 /** Every campaign window edge after `atMs` (an edge exactly at `atMs` is upcoming), soonest first. */
-export function windowEdges(catalog: Pick<Catalog, "campaigns">, atMs: number): WindowEdge[] {
+function windowEdges(catalog: Pick<Catalog, "campaigns">, atMs: number): WindowEdge[] {
   const edges: WindowEdge[] = [];
   for (const c of catalog.campaigns) {
     const base = { campaign: c.id, name: c.name, coupon: c.coupon, targeted: c.targeted };

@@ -52,7 +52,7 @@ export async function validate(dir: string, deps: ValidateDeps): Promise<Validat
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function formatSummary(s: Summary): string {
+function formatSummary(s: Summary): string {
   return [
     `${count(s.plans, "plan")} in ${count(s.families, "family", "families")}`,
     count(s.essentialsAddOns, "essentials add-on"),

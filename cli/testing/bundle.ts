@@ -13,7 +13,7 @@ import { buildCli, bundleIsCurrent, CLI_DIST } from "../../scripts/build-cli.ts"
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const key = createHash("sha256").update(root).digest("hex").slice(0, 8);
 /** Where a bundle built for tests lives, one per working tree. */
-export const TEST_BUNDLE = join(tmpdir(), `catalog-test-bundle-${key}`);
+const TEST_BUNDLE = join(tmpdir(), `catalog-test-bundle-${key}`);
 const lock = `${TEST_BUNDLE}.lock`;
 /** A lock older than this was left by a run that died while building. */
 const STALE_LOCK_MS = 5 * 60_000;

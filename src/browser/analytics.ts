@@ -3,13 +3,13 @@
 // privacy preference allows it; add-to-cart once per browser session; A/B 'experiment started'
 // once per user per test per session; and the consent cookie, which lives one year.
 
-export const ADD_TO_CART_EVENT = "add to cart";
-export const EXPERIMENT_STARTED_EVENT = "experiment started";
+const ADD_TO_CART_EVENT = "add to cart";
+const EXPERIMENT_STARTED_EVENT = "experiment started";
 /** The privacy preference that governs usage analytics on the web (spec 3.2). */
-export const USAGE_ANALYTICS_KEY = "usage_analytics_web";
-export const CONSENT_COOKIE = "usage_analytics_web";
+const USAGE_ANALYTICS_KEY = "usage_analytics_web";
+const CONSENT_COOKIE = "usage_analytics_web";
 /** One year (spec 9: 31536000 seconds). */
-export const CONSENT_MAX_AGE_SECONDS = 31_536_000;
+const CONSENT_MAX_AGE_SECONDS = 31_536_000;
 
 export type InstrumentationBody = { eventName: string; properties: Record<string, unknown> };
 

@@ -7,9 +7,9 @@ import { createTokenBucket } from "./token-bucket.ts";
 
 /** The error report name (spec 7: fixed as 'checkout-prod'). */
 export const ERROR_REPORT_NAME = "checkout-prod";
-export const REPORT_QUOTA = 5;
-export const REPORT_REFILL_MS = 5_000;
-export const CHUNK_TIMEOUT_MS = 120_000;
+const REPORT_QUOTA = 5;
+const REPORT_REFILL_MS = 5_000;
+const CHUNK_TIMEOUT_MS = 120_000;
 export const CHUNK_LOAD_ERROR = "chunk-load error";
 /**
  * The server refuses (413) an event whose stored JSON and name exceed 8 KB; the name is the

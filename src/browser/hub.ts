@@ -21,7 +21,7 @@ export const HUB_EVENTS = [
 ] as const;
 
 export type HubEvent = (typeof HUB_EVENTS)[number];
-export const HUB_PROTOCOL_VERSION = 1;
+const HUB_PROTOCOL_VERSION = 1;
 
 export type CartNavigation = { pathname: string; search: string; hash: string };
 /** Optional flat details of the other events (a product code, an error code). */

@@ -9,7 +9,7 @@
 export type NoiseVerdict = "drop" | "warning" | "keep";
 
 /** Ad and ad-tech hosts whose scripts may run on the page; their subdomains too. */
-export const AD_HOSTS = [
+const AD_HOSTS = [
   "doubleclick.net",
   "googlesyndication.com",
   "googleadservices.com",

@@ -49,7 +49,7 @@ export type ApiClient = {
   call<R extends Route>(endpoint: R, ...args: CallArgs<Full<R>>): Promise<CallResult<Full<R>>>;
 };
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 const METHODS: readonly string[] = ["GET", "POST", "PUT", "DELETE"] satisfies Method[];
 

@@ -37,7 +37,7 @@ export class CallInputError extends Error {
  * ".." are refused: URL resolution would drop the segment or climb out of the endpoint's path
  * (and "%2E%2E" counts as ".." too), so "/invites/.." would reach another address.
  */
-export function fillPath(path: string, params: Record<string, string | number> = {}): string {
+function fillPath(path: string, params: Record<string, string | number> = {}): string {
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
     if (value === undefined) throw new CallInputError(`missing path parameter ${name}`);
@@ -53,7 +53,7 @@ export function fillPath(path: string, params: Record<string, string | number> =
  * A query string from an object: undefined and null values are left out, everything else is
  * sent as text (booleans as "true"/"false", the spec's flags), in the object's order.
  */
-export function queryString(query: unknown): string {
+function queryString(query: unknown): string {
   if (typeof query !== "object" || query === null) return "";
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -65,7 +65,7 @@ export function queryString(query: unknown): string {
 }
 
 /** A flat body as a form; the server reads "true"/"false" back as booleans. */
-export function formBody(body: unknown): string {
+function formBody(body: unknown): string {
   return queryString(body).slice(1);
 }
 

@@ -173,11 +173,10 @@ export const endpoints = {
 } as const satisfies Record<string, Route>;
 
 export type Endpoints = typeof endpoints;
-export type EndpointName = keyof Endpoints;
 
 // The closed set of error codes, without the catalogue's messages (src/domain/errors), for the
 // browser. `errors.ts` proves at compile time that it is exactly the catalogue's set.
-export const ERROR_CODE_LIST = [
+const ERROR_CODE_LIST = [
   "invalid_json",
   "invalid_request",
   "body_too_large",

@@ -57,9 +57,3 @@ export const PAYMENT_PROVIDER_ERRORS = [
   "authentication_required",
   "authentication_failed",
 ] as const;
-
-export type GenericErrorCode =
-  | (typeof EVERY_CALL_ERRORS)[number]
-  | (typeof STATE_CHANGE_ERRORS)[number]
-  | (typeof BODY_ERRORS)[number]
-  | (typeof QUERY_ERRORS)[number];

@@ -15,7 +15,7 @@ export const SandboxTokenRequest = z.object({
 });
 /** A test card as the sandbox's card form sends it (the card-token store). */
 export type SandboxCard = z.input<typeof SandboxTokenRequest>;
-export const CardSummary = z.object({
+const CardSummary = z.object({
   brand: z.string(),
   last4: z.string().length(4),
   expMonth: z.number().int(),
@@ -123,7 +123,7 @@ export const PaypalSubscriptionRequest = UpgradeRequest.extend({
     .optional(),
 });
 /** Spec 3.7: the PayPal hand-off record. */
-export const PaypalRecord = z.object({
+const PaypalRecord = z.object({
   totalAmount: Cents,
   productCode: z.string(),
   productName: z.string(),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { PREMIUM_TEMPLATE_LINES, RESOLUTIONS } from "../domain/catalog/source-schema.ts";
 import { Cents, ProductCode, QueryFlag, Timestamp } from "./common.ts";
 
-export const EssentialsInfo = z.object({
+const EssentialsInfo = z.object({
   hasEssentials: z.boolean(),
   /** The same plan with essentials, or null. */
   upgradePlan: z.string().nullable(),
@@ -14,7 +14,7 @@ export const EssentialsInfo = z.object({
 });
 
 /** A next renewal: when, what it charges (tax included), the tax inside it, the term it pays for. */
-export const NextRenewalView = z.object({
+const NextRenewalView = z.object({
   at: Timestamp,
   amount: Cents,
   tax: Cents,
@@ -160,7 +160,7 @@ export const PlanOption = z.object({
 });
 export type PlanOption = z.output<typeof PlanOption>;
 
-export const EssentialsPlan = z.object({
+const EssentialsPlan = z.object({
   code: z.string(),
   name: z.string(),
   subTitle: z.string(),
@@ -262,4 +262,3 @@ export const CatalogVersionResponse = z.object({
    */
   release: z.object({ version: z.string(), publishedAt: z.string() }).nullable(),
 });
-export type CatalogVersionAnswer = z.output<typeof CatalogVersionResponse>;

@@ -9,7 +9,7 @@ export const PrivacyPreference = z.object({
 });
 
 /** User properties the app may read; the settable ones are listed in SETTABLE_ATTRIBUTES. */
-export const UserProperties = z.object({
+const UserProperties = z.object({
   selectedP: z.string().optional(),
   selectedProduct: z.string().optional(),
   selectedTier: z.string().optional(),

@@ -14,7 +14,8 @@ import { type AppDeps, Ctx, tooManyAttempts } from "./context.ts";
 import { standInFor } from "./handlers/stand-ins.ts";
 import { clientKey, resolveClient, TrustedProxies } from "./http/client-address.ts";
 import { fastifyServer, normalPath } from "./http/fastify-server.ts";
-import { type Headers, HttpError, type Reply } from "./http/reply.ts";
+import { HttpError } from "./http/http-error.ts";
+import type { Headers, Reply } from "./http/reply.ts";
 import { RouteTable } from "./http/route-table.ts";
 import {
   API_CSP,

@@ -9,9 +9,7 @@ import {
   type ReleasesFile,
 } from "../domain/catalog/releases.ts";
 
-export const GENERATED_CATALOG = fileURLToPath(
-  new URL("../generated/catalog.json", import.meta.url),
-);
+const GENERATED_CATALOG = fileURLToPath(new URL("../generated/catalog.json", import.meta.url));
 
 export function loadCatalog(path = GENERATED_CATALOG): Catalog {
   let text: string;
@@ -30,7 +28,7 @@ export function loadCatalog(path = GENERATED_CATALOG): Catalog {
   return parsed.data;
 }
 
-export const RELEASES = fileURLToPath(new URL("../../catalog/releases.json", import.meta.url));
+const RELEASES = fileURLToPath(new URL("../../catalog/releases.json", import.meta.url));
 
 /** The last release `catalog publish` recorded, or null (none yet, or no releases file). */
 export function loadLatestRelease(path = RELEASES): ReleaseRecord | null {

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, endpointOf, Success } from "../contract/index.ts";
 import { apiError } from "../domain/errors/api-errors.ts";
-import { fail, HttpError, json } from "./http/reply.ts";
+import { HttpError } from "./http/http-error.ts";
+import { fail, json } from "./http/reply.ts";
 import { startTestServer, type TestServer } from "./testing/harness.ts";
 
 describe("the reply writer's check", () => {

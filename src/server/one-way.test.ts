@@ -26,7 +26,16 @@ describe("one way per thing in the server", () => {
     expect(
       matching("server/handlers", /new HttpError|errorOutcome|fromApiError|throw tooManyAttempts/),
     ).toEqual([]);
-    expect(read("server/http/reply.ts")).not.toMatch(/export function (httpError|fromApiError)/);
+    expect(read("server/http/reply.ts")).not.toMatch(
+      /export (function (httpError|fromApiError)|class HttpError)/,
+    );
+    // HttpError is the framework layer's (http/http-error.ts): services answer results instead.
+    expect(
+      [...sources("server/handlers"), ...sources("server/services")].filter((f) =>
+        /HttpError|http-error\.ts/.test(read(f)),
+      ),
+    ).toEqual([]);
+    expect(read("server/routing.ts")).not.toMatch(/export function errorOutcome/);
   });
 
   it("the purchase body has one type, the contract's, used by the server and the stores", () => {

@@ -26,9 +26,10 @@ import type { Ctx } from "./context.ts";
 import { tooManyAttempts } from "./context.ts";
 import type { User } from "./db/users.ts";
 import { bodyWithin, parseBody, validate } from "./http/body.ts";
-import { type ErrorReply, HttpError, type JsonReply, json, type Reply } from "./http/reply.ts";
+import { HttpError } from "./http/http-error.ts";
+import { type ErrorReply, type JsonReply, json, type Reply } from "./http/reply.ts";
 import type { Account } from "./services/account.ts";
-import { buysPlan, withAccountLock } from "./services/account-lock.ts";
+import { buysPlan, lockRefusal, tryWithAccountLock } from "./services/account-lock.ts";
 import { type Exclusive, fingerprint, type Outcome, validKey } from "./services/idempotency.ts";
 
 /** A handler may decline a request it does not own (GET /login without action=logout). */
@@ -136,9 +137,19 @@ function isTransient(error: HttpError): boolean {
   return error.error.status >= 500 || TRANSIENT_CODES.has(error.error.body.error_code);
 }
 
-/** An Outcome that answers with an API error (stored under the key like any answer). */
-export function errorOutcome(error: { status: number; body: unknown }): Outcome {
-  return { status: error.status, body: error.body };
+/**
+ * Runs `work` under the lock of the user's account (services/account-lock.ts), or ends the request
+ * with the lock's refusal (409 account_busy): a router's step before the handler, so it throws.
+ */
+async function withAccountLock<T>(
+  ctx: Ctx,
+  userId: number,
+  work: (fresh: { user: User; account: Account }) => Promise<T>,
+  holder?: string,
+): Promise<T> {
+  const outcome = await tryWithAccountLock(ctx.app, userId, work, holder);
+  if (!outcome.locked) throw new HttpError(apiError(lockRefusal(outcome.reason)));
+  return outcome.value;
 }
 
 type AnyInput = {
@@ -200,7 +211,10 @@ async function runIdempotent(
           key,
         })) as Outcome;
       } catch (error) {
-        if (error instanceof HttpError && !isTransient(error)) return errorOutcome(error.error);
+        // Stored under the key like any answer.
+        if (error instanceof HttpError && !isTransient(error)) {
+          return { status: error.error.status, body: error.error.body };
+        }
         throw error;
       }
     },

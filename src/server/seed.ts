@@ -45,7 +45,7 @@ export function isDemoAccount(email: string): boolean {
   return DEMO_EMAILS.has(email.trim().toLowerCase());
 }
 
-export const DEMO_TEAM = { name: "demo-team", coupon: "demoteam", invite: "demo-invite" };
+const DEMO_TEAM = { name: "demo-team", coupon: "demoteam", invite: "demo-invite" };
 
 function pick(catalog: Catalog, ...codes: string[]): PlanEntry | null {
   for (const code of codes) {

@@ -4,8 +4,6 @@ import { computed } from "nanostores";
 import { planWords } from "../domain/account/plan-words.ts";
 import { $productInfo } from "./products.ts";
 
-export type { PlanWords as AccountPlan } from "../domain/account/plan-words.ts";
-
 export const accountPlan = planWords;
 
 export const $accountPlan = computed($productInfo, (info) => (info ? planWords(info) : null));

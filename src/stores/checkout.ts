@@ -16,7 +16,7 @@ import {
   removeCoupon,
   verifyCoupon,
 } from "./payment.ts";
-import { $allPlans, loadAllPlans } from "./plans.ts";
+import { $allPlans } from "./plans.ts";
 import { $location, $query, navigate } from "./router.ts";
 
 export type CheckoutState = {
@@ -86,19 +86,6 @@ export async function refreshSummary(): Promise<void> {
   await loadOrderSummary.run(input);
 }
 
-/** Opens the checkout for the product in the URL: its plan, then its summary. */
-export async function openCheckout(): Promise<void> {
-  patch({ priceChanged: false, failure: null });
-  if (!$allPlans.get()) await loadAllPlans.run();
-  await refreshSummary();
-  // A reload during payment: its stored attempt is finished by the payment's own module, loaded
-  // only then (and with the payment step), so the checkout screen's first load does not carry it.
-  if (storage()?.getItem(ATTEMPT_KEY)) {
-    const { resumeAttempt } = await import("./checkout-payment.ts");
-    await resumeAttempt();
-  }
-}
-
 /**
  * The checkout's URL with one choice changed: the other parameters and the screen (checkout or
  * its summary form, whose input keeps focus) are kept.
@@ -125,7 +112,7 @@ export function choosePlan(choice: { mode?: RequestMode; essentials?: boolean })
   void refreshSummary();
 }
 
-export function chooseSeats(seats: number): void {
+function chooseSeats(seats: number): void {
   if (!Number.isSafeInteger(seats) || seats < 1) return;
   $seatsProblem.set(null);
   patch({ priceChanged: false });
@@ -167,7 +154,8 @@ export async function redeemCoupon(code: string): Promise<void> {
   if (result.ok) await refreshSummary();
 }
 
-// ---- Where an attempt is kept (its logic is checkout-payment.ts's).
+// ---- Where an attempt is kept: checkout-open.ts looks for one without loading the payment's
+// module, checkout-payment.ts makes, finishes and clears it.
 
 export const ATTEMPT_KEY = "checkout.attempt";
 

@@ -19,7 +19,7 @@ export type Operation<A extends unknown[], T> = {
 };
 
 /** The operations of spec section 4, by name. */
-export const OPERATION_NAMES = [
+const OPERATION_NAMES = [
   "verifyEmailCode",
   "generateCode",
   "convertToFree",

@@ -36,7 +36,7 @@ export const $segmentationInfo = persistentAtom<SegmentationInfo>(
   { encode: JSON.stringify, decode },
 );
 
-export function saveSegmentation(fields: SegmentationInfo): void {
+function saveSegmentation(fields: SegmentationInfo): void {
   $segmentationInfo.set({ ...$segmentationInfo.get(), ...fields });
 }
 

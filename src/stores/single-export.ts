@@ -5,7 +5,7 @@
 // carry the plans screen's filters (the JavaScript budget).
 import type { ResolutionFilter } from "../domain/pricing/plan-filters.ts";
 
-export const SINGLE_EXPORTS = [
+const SINGLE_EXPORTS = [
   { code: "single_export_hd", label: "HD (1080p)", resolution: "1080p" },
   { code: "single_export_4k", label: "4K (2160p)", resolution: "2160p" },
 ] as const;

@@ -15,7 +15,7 @@ export type StripeTokenError = { type: string; code?: string };
  * section 8's message either way; Stripe unreachable or failing is payment_provider_unavailable
  * (nothing was charged).
  */
-export function stripeTokenFailure(error: StripeTokenError): ApiFailure {
+function stripeTokenFailure(error: StripeTokenError): ApiFailure {
   const refused = error.type === "card_error" || error.type === "validation_error";
   const { status, body } = refused
     ? cardError(error.code ?? null)

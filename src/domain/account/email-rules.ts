@@ -2,7 +2,7 @@
 // (spec sections 2.5, 5 and 6).
 import { isEducationCode } from "./tier.ts";
 
-export function emailDomain(email: string): string {
+function emailDomain(email: string): string {
   const at = email.lastIndexOf("@");
   return at < 0
     ? ""

@@ -10,7 +10,7 @@
 // server), so both sides run the same rule.
 
 /** Leading zero bits the sandbox answer needs: 2^12 = 4096 hashes on average. */
-export const HUMAN_CHECK_BITS = 12;
+const HUMAN_CHECK_BITS = 12;
 /** The sandbox answer's prefix; a real provider's token never starts with it. */
 export const SANDBOX_PREFIX = "sandbox-pow1:";
 const MAX_NONCE = 1 << 24;

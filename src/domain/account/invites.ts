@@ -17,7 +17,7 @@ export const INVITE_FAILURE_REASONS = [
 ] as const satisfies readonly (JoinRefusal | string)[];
 export type InviteFailureReason = (typeof INVITE_FAILURE_REASONS)[number];
 
-export function isInviteFailureReason(reason: string): reason is InviteFailureReason {
+function isInviteFailureReason(reason: string): reason is InviteFailureReason {
   return (INVITE_FAILURE_REASONS as readonly string[]).includes(reason);
 }
 

@@ -49,7 +49,7 @@ export type InvoiceSummary = {
 };
 
 /** The end date minus a number of calendar months (UTC, clamped to the month's end). */
-export function monthsBefore(endMs: number, months: number): number {
+function monthsBefore(endMs: number, months: number): number {
   return addMonthsClamped(endMs, -months);
 }
 

@@ -2,9 +2,9 @@
 // matching. The form check gives the page's messages; the server check gives failedValidations.
 import { PASSWORD_FIELD_MESSAGES, RESET_PASSWORD_MESSAGES } from "../errors/messages.ts";
 
-export const PASSWORD_MIN_LENGTH = 6;
-export const PASSWORD_MAX_LENGTH = 50;
-export const RESET_REDIRECT_SECONDS = 5;
+const PASSWORD_MIN_LENGTH = 6;
+const PASSWORD_MAX_LENGTH = 50;
+const RESET_REDIRECT_SECONDS = 5;
 
 /**
  * The campaign hash of spec 2.7. The spec says only that "an email ending in a campaign hash marks
@@ -12,7 +12,7 @@ export const RESET_REDIRECT_SECONDS = 5;
  * `#campaign` (`…&email=pat@example.com#campaign`), or carries it percent-encoded at its end
  * (`email=pat@example.com%23campaign`). Campaign pages send such links.
  */
-export const CAMPAIGN_HASH = "#campaign";
+const CAMPAIGN_HASH = "#campaign";
 
 /** The link's e-mail without the campaign hash, and whether the hash marks a campaign user. */
 export function resetLinkEmail(
@@ -26,7 +26,7 @@ export function resetLinkEmail(
 }
 
 /** The field message for one password field, or null when the field is fine. */
-export function passwordFieldError(value: string): string | null {
+function passwordFieldError(value: string): string | null {
   if (value.length === 0) return PASSWORD_FIELD_MESSAGES.empty;
   if (value.length < PASSWORD_MIN_LENGTH) return PASSWORD_FIELD_MESSAGES.tooShort;
   if (value.length > PASSWORD_MAX_LENGTH) return PASSWORD_FIELD_MESSAGES.tooLong;
@@ -56,7 +56,7 @@ export function checkResetForm(input: { password: string; confirm: string }): Re
   return { password, confirm, match, canSubmit };
 }
 
-export const FAILED_VALIDATIONS = [
+const FAILED_VALIDATIONS = [
   "emptyPasswords",
   "PasswordTooShort",
   "PasswordsNotMatch",

@@ -49,12 +49,12 @@ const STATE_WORDS: Record<string, string> = {
 };
 
 /** An order state in words ("renews automatically", "trial", ...), the code when unknown. */
-export function statusWords(orderState: string): string {
+function statusWords(orderState: string): string {
   return STATE_WORDS[orderState] ?? orderState;
 }
 
 /** Said of a one-time product instead of "renews automatically". */
-export const ONE_TIME_STATUS = "paid once, does not renew";
+const ONE_TIME_STATUS = "paid once, does not renew";
 
 function termOf(months: number): TermMonths {
   return months === 1 || months === 6 ? months : 12;

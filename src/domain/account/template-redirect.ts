@@ -5,7 +5,7 @@
 import { safeRedirectPath } from "./redirects.ts";
 
 /** Where the editor opens a template (a page of the product, REDIRECT_PATHS). */
-export const TEMPLATE_PATH = "/app";
+const TEMPLATE_PATH = "/app";
 const TEMPLATE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The editor's address for a template, or null when the id is not a template id. */

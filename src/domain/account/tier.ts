@@ -32,7 +32,7 @@ export function resolveTier(input: { tier?: string | null; productCode?: string 
   return (TIERS as readonly string[]).includes(tier) ? (tier as Tier) : "personal";
 }
 
-export const TRIAL_PRODUCT_BY_TIER: Partial<Record<Tier, string>> = {
+const TRIAL_PRODUCT_BY_TIER: Partial<Record<Tier, string>> = {
   unlimited: "wv_unlimited_trial",
   professional: "wv_bizindiv_trial",
   business: "wv_bizoct17_trial",

@@ -84,7 +84,7 @@ export const SingleExport = z.object({
 });
 export type SingleExport = z.output<typeof SingleExport>;
 
-export const ExportUpgrade = z.object({ code: z.string(), hours: z.number(), price: Cents });
+const ExportUpgrade = z.object({ code: z.string(), hours: z.number(), price: Cents });
 export type ExportUpgrade = z.output<typeof ExportUpgrade>;
 
 export const SeatBandEntry = z.object({
@@ -144,7 +144,7 @@ export const CampaignEntry = z.object({
 });
 export type CampaignEntry = z.output<typeof CampaignEntry>;
 
-export const PriceSet = z.object({
+const PriceSet = z.object({
   id: z.string(),
   description: z.string(),
   groupValues: z.array(z.string()),
@@ -177,7 +177,7 @@ export const Experiment = z.object({
 export type Experiment = z.output<typeof Experiment>;
 export type Audience = Experiment["audiences"][number];
 
-export const TaxRate = z.object({
+const TaxRate = z.object({
   country: z.string(),
   state: z.string().nullable(),
   ratePercent: z.number().describe("Combined rate in percent"),
@@ -186,9 +186,9 @@ export const TaxRate = z.object({
 export type TaxRate = z.output<typeof TaxRate>;
 
 export const Testimonial = z.object({ quote: z.string(), role: z.string() });
-export const Faq = z.object({ question: z.string(), answer: z.string() });
+const Faq = z.object({ question: z.string(), answer: z.string() });
 
-export const SchoolDistrict = z.object({
+const SchoolDistrict = z.object({
   id: z.string(),
   emailDomains: z.array(z.string()),
   studentUrl: z.string(),

@@ -39,7 +39,7 @@ export type PlanOrigin = { file: string; variant: number };
  * rounding removes the binary error of `n * 100` (4.99 * 100 is 499.00000000000006).
  */
 export const toCents = (dollars: number): number => Math.round(dollars * 100);
-export const toMs = (iso: string): number => Date.parse(iso);
+const toMs = (iso: string): number => Date.parse(iso);
 
 type Variant = PlanFamilyFile["variants"][number];
 

@@ -49,7 +49,7 @@ function isNullable(schema: z.ZodType): boolean {
 }
 
 /** The schema that reads the value at `path`, when the path leads through objects, lists and records. */
-export function schemaAt(root: z.ZodType, path: FieldPath): z.ZodType | undefined {
+function schemaAt(root: z.ZodType, path: FieldPath): z.ZodType | undefined {
   let current: z.ZodType | undefined = root;
   for (const part of path) {
     if (!current) return undefined;
@@ -97,7 +97,7 @@ function valueAt(data: unknown, path: FieldPath): { found: boolean; value: unkno
 }
 
 /** How a found value reads in a message. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "an empty value";
   if (typeof value === "string")

@@ -35,7 +35,7 @@ export const FILE_KIND_LIST: readonly FileKind[] = KINDS;
  * Files a catalogue may leave out: price migrations came later, and a catalogue without any (an
  * older git revision that `catalog diff` reads, for one) simply has none.
  */
-export const OPTIONAL_KINDS: readonly FileKind[] = ["price-migrations.yaml"];
+const OPTIONAL_KINDS: readonly FileKind[] = ["price-migrations.yaml"];
 
 /** Files that must exist: every other single-file kind, and at least one plan family. */
 export const REQUIRED_KINDS: readonly FileKind[] = KINDS.filter(

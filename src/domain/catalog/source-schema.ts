@@ -36,7 +36,7 @@ export const TermMonths = z
   .describe("Term in months: 1, 6 or 12");
 export const PREMIUM_TEMPLATE_LINES = ["all", "personal", "business-education"] as const;
 
-export const Tooltip = z
+const Tooltip = z
   .object({
     text: z.string().min(1).describe("Tooltip text shown on hover and focus"),
     dataFor: z.string().optional().describe("Id the tooltip is attached to (defaults to the item)"),
@@ -52,7 +52,7 @@ export const DescriptionItem = z
   })
   .strict();
 
-export const PriceOverride = z
+const PriceOverride = z
   .object({
     price: Amount.optional().describe("Price in this price set"),
     seatPrice: Amount.optional().describe("Extra-seat price in this price set"),
@@ -238,7 +238,7 @@ export const SeatBandsFile = z
   })
   .strict();
 
-export const HotSpot = z
+const HotSpot = z
   .object({
     x: z.number().nonnegative(),
     y: z.number().nonnegative(),

@@ -61,9 +61,9 @@ function atLeast(version: string, minimum: string): boolean {
 }
 
 /** Chrome, Firefox and Opera from this major version on (spec 5). */
-export const MINIMUM_MAJOR_VERSION = 40;
+const MINIMUM_MAJOR_VERSION = 40;
 /** Legacy Edge from this EdgeHTML version on (spec 5). */
-export const MINIMUM_EDGE_VERSION = "14.14393";
+const MINIMUM_EDGE_VERSION = "14.14393";
 
 export function isSupportedBrowser(userAgent: string): boolean {
   const { name, version } = detectBrowser(userAgent);

@@ -2,7 +2,7 @@
 // from 768 up to 1024 is tablet, from 1024 up is desktop; the flags never both hold, so a screen
 // picks one layout.
 
-export const BREAKPOINTS = { tablet: 768, desktop: 1024 } as const;
+const BREAKPOINTS = { tablet: 768, desktop: 1024 } as const;
 
 /** The same bands as media queries, for matchMedia and CSS, so JS and CSS agree at the edges. */
 export const MEDIA_QUERIES = {

@@ -83,7 +83,7 @@ export function stateOfZip(zip: string): string | null {
 }
 
 /** Said beside the State field of a US address left on "Choose…" (the server says the same). */
-export const US_STATE_MISSING = "Choose your state: it decides the sales tax of a US address.";
+const US_STATE_MISSING = "Choose your state: it decides the sales tax of a US address.";
 
 /** What the pay button says beside an empty State (or region) field of `country`'s address. */
 export function stateMissingProblem(country: string): string {

@@ -37,7 +37,7 @@ export function isCardErrorCode(code: unknown): code is CardErrorCode {
 /** The message for a card error code that is not in the table ("any other"). */
 export const GENERIC_CARD_ERROR_MESSAGE = "Card declined. Please update card and try again.";
 
-export function isKnownCardErrorCode(code: unknown): code is KnownCardErrorCode {
+function isKnownCardErrorCode(code: unknown): code is KnownCardErrorCode {
   return typeof code === "string" && Object.hasOwn(CARD_ERROR_MESSAGES, code);
 }
 

@@ -23,7 +23,7 @@ const day = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC
 export const formatDate = (ms: number): string => day.format(new Date(ms));
 
 /** 7.25 → "7.25 %", 20 → "20 %". */
-export const formatRate = (percent: number): string => `${percent} %`;
+const formatRate = (percent: number): string => `${percent} %`;
 
 const COUNTRY_NAMES: Record<string, string> = {
   AT: "Austria",

@@ -7,7 +7,7 @@ import type { SeatQuotePrice } from "../pricing/seat-quote.ts";
 import type { Party } from "./document.ts";
 import { countryName, formatDate, type Printable } from "./printable.ts";
 
-export const QUOTE_VALID_DAYS = 30;
+const QUOTE_VALID_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 export type QuoteFacts = {
@@ -21,13 +21,13 @@ export type QuoteFacts = {
 };
 
 /** Q-20260115-0045: the date and the seats (the same request on one day is the same quote). */
-export function quoteNumber(atMs: number, seats: number): string {
+function quoteNumber(atMs: number, seats: number): string {
   const d = new Date(atMs);
   const ymd = `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, "0")}${String(d.getUTCDate()).padStart(2, "0")}`;
   return `Q-${ymd}-${String(seats).padStart(4, "0")}`;
 }
 
-export function quoteValidUntil(atMs: number): number {
+function quoteValidUntil(atMs: number): number {
   return atMs + QUOTE_VALID_DAYS * DAY_MS;
 }
 

@@ -2,12 +2,7 @@
 // buyer whose VAT id is valid and belongs to another EU country than the seller's pays no VAT
 // (0 %); the buyer accounts for it ("reverse charge"), and the invoice must say so. Everyone else
 // pays the rate of where they are (the catalogue's tax rates: the pricing module's tax.ts).
-import type { TaxLocation } from "../pricing/tax.ts";
-
-/** The 27 member states, by their ISO 3166 codes (Greece is GR here; its VAT ids say EL). */
-export const EU_COUNTRIES: ReadonlySet<string> = new Set(
-  "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split(" "),
-);
+import { isEuCountry, type TaxLocation } from "../pricing/tax.ts";
 
 /** The mention Article 226(11a) of the VAT directive asks of a reverse-charge invoice. */
 export const REVERSE_CHARGE_MENTION =
@@ -21,10 +16,6 @@ export type TaxBuyer = {
 };
 
 export type TaxTreatment = { kind: "standard" } | { kind: "reverse_charge"; mention: string };
-
-export function isEuCountry(country: string): boolean {
-  return EU_COUNTRIES.has(country.trim().toUpperCase());
-}
 
 /** The rule for a sale by a seller established in `sellerCountry` to `buyer`. */
 export function taxTreatment(sellerCountry: string, buyer: TaxBuyer): TaxTreatment {

@@ -3,7 +3,7 @@
 // VIES, the EU's online service, which a deployment should ask before it trusts an id for a
 // reverse charge (README: "VAT ids"); this machine, and the tests, have no network.
 import { type Country, checkVAT, countries } from "jsvat-next";
-import { isEuCountry } from "./tax-treatment.ts";
+import { isEuCountry } from "../pricing/tax.ts";
 
 /**
  * The 27 member states' rules (no OSS "EU" numbers, no non-member states): jsvat-next's countries
@@ -19,7 +19,7 @@ export type VatIdCheck =
   | { ok: false; reason: "not_eu" | "format" | "check_digits"; message: string };
 
 /** Spaces, dots, dashes and slashes people type inside an id; upper case. */
-export function normaliseVatId(raw: string): string {
+function normaliseVatId(raw: string): string {
   return raw.toUpperCase().replace(/[\s.\-/]+/g, "");
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeCatalog } from "../testing/builders.ts";
-import { taxAmount, taxName, taxRatePercent } from "./tax.ts";
+import { EU_COUNTRIES, isEuCountry, taxAmount, taxName, taxRatePercent } from "./tax.ts";
 
 const catalog = makeCatalog({
   taxRates: [
@@ -46,5 +46,14 @@ describe("taxName (issue 33, item 6)", () => {
     expect(taxName("CA")).toBe("GST");
     expect(taxName("JP")).toBe("Consumption tax");
     expect(taxName("BR")).toBe("Tax");
+  });
+});
+
+describe("EU membership", () => {
+  it("knows the 27 member states, in any case and spacing", () => {
+    expect(EU_COUNTRIES.size).toBe(27);
+    expect(EU_COUNTRIES.has("GB")).toBe(false);
+    expect(isEuCountry(" de ")).toBe(true);
+    expect(isEuCountry("NO")).toBe(false);
   });
 });

@@ -1,9 +1,19 @@
 // Sales tax: one combined rate per country, or per US state, from catalog.taxRates.
 import type { Catalog } from "../catalog/catalog-schema.ts";
-import { isEuCountry } from "../invoices/tax-treatment.ts";
 import { mulDivRoundHalfUp } from "./money.ts";
 
 export type TaxLocation = { country: string; state?: string | null | undefined };
+
+// EU membership decides what the tax line is called here and, in the invoices' tax-treatment.ts
+// and vat-id.ts, whether a sale is reverse-charged: pricing holds it, as invoices build on pricing.
+/** The 27 member states, by their ISO 3166 codes (Greece is GR here; its VAT ids say EL). */
+export const EU_COUNTRIES: ReadonlySet<string> = new Set(
+  "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split(" "),
+);
+
+export function isEuCountry(country: string): boolean {
+  return EU_COUNTRIES.has(country.trim().toUpperCase());
+}
 
 /** Combined rate in percent: the state's row first, then the country's own row, else 0. */
 export function taxRatePercent(catalog: Pick<Catalog, "taxRates">, location: TaxLocation): number {

@@ -51,7 +51,7 @@ export function currentPriceBasis(
 }
 
 /** The migration that moves this subscription at a renewal starting at `renewalAt`, or null. */
-export function migrationFor(
+function migrationFor(
   migrations: readonly PriceMigration[],
   basis: PriceBasis,
   renewalAt: number,

@@ -65,7 +65,7 @@ export function arbSeatStructure(
 }
 
 /** Coupons the scenarios use; "zz" matches no campaign, "BB" tests case-insensitivity. */
-export const SCENARIO_COUPONS = ["aa", "bb"] as const;
+const SCENARIO_COUPONS = ["aa", "bb"] as const;
 export const SCENARIO_AT_MAX = 200;
 
 function arbCampaign(planCode: string): fc.Arbitrary<CampaignEntry> {

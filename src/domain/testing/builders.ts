@@ -114,7 +114,7 @@ export function makeCampaign(overrides: Partial<CampaignEntry> = {}): CampaignEn
   };
 }
 
-export function makeEssentialsAddOn(overrides: Partial<EssentialsAddOn> = {}): EssentialsAddOn {
+function makeEssentialsAddOn(overrides: Partial<EssentialsAddOn> = {}): EssentialsAddOn {
   const code = overrides.code ?? "wv_essentials_12m";
   return {
     code,

@@ -5,7 +5,7 @@ import { hrefFor } from "../../domain/checkout/screens.ts";
 
 export type SignUpMode = "none" | "plans" | "extension" | "plain";
 
-export function signUpHref(mode: SignUpMode): string | null {
+function signUpHref(mode: SignUpMode): string | null {
   switch (mode) {
     case "none":
       return null;

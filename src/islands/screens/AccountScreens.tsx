@@ -114,7 +114,7 @@ export function EssentialsScreen({ title }: { title: string }) {
 /** Cancel Essentials and cancel trial: src/islands/account/CancelScreens.tsx, loaded on demand. */
 export { CancelEssentialsScreen, CancelTrialScreen } from "../account/lazy.tsx";
 
-export function ExplainScreen({
+function ExplainScreen({
   title,
   text,
   action,

@@ -21,7 +21,7 @@ type Step = {
   next: ScreenId | null;
 };
 
-export const SEGMENTATION_STEPS: Partial<Record<ScreenId, Step>> = {
+const SEGMENTATION_STEPS: Partial<Record<ScreenId, Step>> = {
   "what-for": { field: "purpose", choices: ["Work", "School", "Personal"], next: "what-role" },
   "what-role": {
     field: "role",

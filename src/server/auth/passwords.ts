@@ -26,7 +26,7 @@ export async function hashPassword(password: string, cost = DEFAULT_COST): Promi
   return ["scrypt", cost, r, p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, cost, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !cost || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64url");
@@ -60,7 +60,7 @@ let dummy: Promise<string> | null = null;
  * Spends the same work as a real check when the e-mail is unknown, so a sign-in answer takes as
  * long for unknown addresses as for known ones.
  */
-export async function verifyAgainstDummy(password: string, cost = DEFAULT_COST): Promise<false> {
+async function verifyAgainstDummy(password: string, cost = DEFAULT_COST): Promise<false> {
   dummy ??= hashPassword("dummy password that never matches", cost);
   await verifyPassword(password, await dummy);
   return false;

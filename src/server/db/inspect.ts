@@ -26,7 +26,7 @@ export type DatabaseState =
 const HEADER = Buffer.from("SQLite format 3\0", "latin1");
 
 /** The tables every database of this server has had since its first migration. */
-export const REQUIRED_TABLES = ["users"] as const;
+const REQUIRED_TABLES = ["users"] as const;
 
 /** The record of applied migrations: Kysely's Migrator's, or schema_migrations before it. */
 const MIGRATION_TABLES = ["kysely_migration", "schema_migrations"] as const;
@@ -40,7 +40,7 @@ function reason(error: unknown): string {
  * database open (its log then holds its latest transactions) and back to 0 when it closes
  * (db/sqlite.ts markOpen). Read from the file itself, so it says what the file alone holds.
  */
-export const OPEN_MARK_OFFSET = 60;
+const OPEN_MARK_OFFSET = 60;
 
 function readHeader(path: string, length = HEADER.length): Buffer {
   const fd = openSync(path, "r");
@@ -81,7 +81,7 @@ function walChecksum(
  * page a kill stopped.
  * A frame after the last commit is a transaction that was never acknowledged: not damage.
  */
-export function walProblem(walPath: string): string | null {
+function walProblem(walPath: string): string | null {
   const buf = readFileSync(walPath);
   if (buf.length === 0) return null;
   if (buf.length < 32) return `it is ${buf.length} bytes, shorter than a log's header`;

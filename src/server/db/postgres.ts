@@ -327,7 +327,7 @@ const types = {
 };
 
 /** A node-postgres pool that reads BIGINT and NUMERIC as numbers. */
-export function createPgPool(connection: PostgresConnection): pg.Pool {
+function createPgPool(connection: PostgresConnection): pg.Pool {
   const pool = new pg.Pool({
     connectionString: connection.url,
     connectionTimeoutMillis: 10_000,

@@ -14,7 +14,7 @@ import type { Db } from "./db.ts";
 import { type SessionRows, Users } from "./users.ts";
 
 /** Sessions kept at most per database; the oldest kept goes first. */
-export const MAX_KEPT_SESSIONS = 10_000;
+const MAX_KEPT_SESSIONS = 10_000;
 
 /** The sessions looked up since the database last changed (`mark`). */
 type Kept = { mark: string; sessions: Map<string, SessionRows> };

@@ -49,7 +49,7 @@ function fromRow(r: Selectable<WaitingInvoicesTable>): WaitingInvoice {
 }
 
 /** Numbering order: issue time, then order id (a fixed order, whichever pass numbers them). */
-export const byTurn = (a: WaitingInvoice, b: WaitingInvoice): number =>
+const byTurn = (a: WaitingInvoice, b: WaitingInvoice): number =>
   a.issuedAt - b.issuedAt || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0);
 
 export const WaitingInvoices = {

@@ -11,7 +11,7 @@ import { fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import type { RenewalRun, RenewalWorker } from "../services/renewals.ts";
 
-export const CLOCK_PATH = "/dev/clock";
+const CLOCK_PATH = "/dev/clock";
 
 const TEN_YEARS_MS = 10 * 366 * 24 * 60 * 60 * 1000;
 

@@ -9,13 +9,13 @@ import { escapeHtml, fail, html, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { accountOf } from "./helpers.ts";
 
-export const MAILBOX_PATH = "/dev/mailbox";
+const MAILBOX_PATH = "/dev/mailbox";
 /**
  * Invitations are sent from the editor's team page, which is not part of this product; in a local
  * run a team's owner makes one here (an open link, or one bound to an address), so the invitation
  * flow can be tried and tested on teams of one's own.
  */
-export const DEV_INVITES_PATH = "/dev/invites";
+const DEV_INVITES_PATH = "/dev/invites";
 const DevInviteRequest = z.object({ email: z.email().max(254).optional() }).optional();
 
 /** Turns this site's links in a mail into anchors; everything else stays text. */
@@ -95,7 +95,7 @@ ${items || "<p>No e-mail yet.</p>"}</body></html>`);
   });
 }
 
-export const HUB_DEMO_PATH = "/dev/hub";
+const HUB_DEMO_PATH = "/dev/hub";
 
 /**
  * The hub demo page's script: it frames /cart, lists every event the checkout posts to it, and
@@ -109,7 +109,7 @@ li.dataset.event=d.event;li.textContent=d.event+" "+JSON.stringify(d.payload??{}
 document.getElementById("send").addEventListener("submit",(e)=>{e.preventDefault();
 frame.contentWindow.postMessage({source:"hub",version:1,event:"navigate",payload:{hash:document.getElementById("hash").value}},location.origin);});`;
 
-export function hubDemoPage(cartPath: string): string {
+function hubDemoPage(cartPath: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Hub demo</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:1rem}iframe{width:100%;height:32rem;border:1px solid #888}
 ol{font:14px/1.4 ui-monospace,monospace}</style></head><body>
@@ -120,7 +120,7 @@ ol{font:14px/1.4 ui-monospace,monospace}</style></head><body>
 <script>${HUB_DEMO_SCRIPT}</script></body></html>`;
 }
 
-export function hubDemoCsp(): string {
+function hubDemoCsp(): string {
   const hash = createHash("sha256").update(HUB_DEMO_SCRIPT, "utf8").digest("base64");
   return `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 }

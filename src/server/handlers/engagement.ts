@@ -11,7 +11,7 @@ import { Users } from "../db/users.ts";
 import { type ErrorReply, fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { joinTeam, teamPaidOf } from "../services/teams.ts";
-import { limitTelemetry, recordTelemetry } from "../services/telemetry.ts";
+import { limitTelemetry, recordTelemetry, type TelemetryEvent } from "../services/telemetry.ts";
 import { accountOf } from "./helpers.ts";
 
 type CouponMatch =
@@ -69,11 +69,15 @@ export function engagementRoutes(routes: Routes): void {
       // The coupon path has no way to agree to a cancellation: a paying subscriber is told to
       // cancel first (the invitation path asks with cancelSubscription=true).
       const joined = await joinTeam(ctx, {
+        userId: user.id,
         instanceId: match.instance.id,
         invite: null,
         cancelSubscription: false,
       });
       if (!joined.ok) {
+        if (joined.reason === "account_busy" || joined.reason === "not_authenticated") {
+          return fail(joined.reason);
+        }
         if (joined.reason === "no_seats") return fail("no_seats");
         if (joined.reason === "active_subscription") return fail("active_subscription");
         return fail("coupon_not_applicable");
@@ -142,11 +146,17 @@ export function engagementRoutes(routes: Routes): void {
     // A paying subscriber would pay twice: joining needs the subscription cancelled, which the
     // client asks for with cancelSubscription=true after telling the customer (teams.ts).
     const joined = await joinTeam(ctx, {
+      userId: user.id,
       instanceId: instance.id,
       invite: { code: invite.code, email: invite.email, createdAt: invite.createdAt },
       cancelSubscription: cancelSubscription === "true",
     });
-    if (!joined.ok) return refuse(joined.reason === "not_found" ? "used" : joined.reason);
+    if (!joined.ok) {
+      if (joined.reason === "account_busy" || joined.reason === "not_authenticated") {
+        return fail(joined.reason);
+      }
+      return refuse(joined.reason === "not_found" ? "used" : joined.reason);
+    }
     return json({ success: true, failureReason: null, instanceName: instance.name });
   });
 
@@ -154,44 +164,37 @@ export function engagementRoutes(routes: Routes): void {
   routes.api(api.instrumentation, async (ctx, { body }) => {
     const user = await ctx.user();
     await limitTelemetry(ctx, user);
-    await recordTelemetry(
-      ctx.app.db,
-      {
-        kind: "instrumentation",
-        name: body.eventName,
-        userId: user?.id ?? null,
-        payload: body.properties ?? {},
-      },
-      ctx.now(),
-    );
-    return json({ success: true });
+    return record(ctx, {
+      kind: "instrumentation",
+      name: body.eventName,
+      userId: user?.id ?? null,
+      payload: body.properties ?? {},
+    });
   });
 
   routes.api(api.hubspotEvent, async (ctx, { query, body, params }) => {
     const user = await ctx.user();
     await limitTelemetry(ctx, user);
-    await recordTelemetry(
-      ctx.app.db,
-      {
-        kind: "hubspot",
-        name: params.id,
-        userId: user?.id ?? null,
-        payload: { requiredEvent: query.requiredEvent === "true", ...(body ?? {}) },
-      },
-      ctx.now(),
-    );
-    return json({ success: true });
+    return record(ctx, {
+      kind: "hubspot",
+      name: params.id,
+      userId: user?.id ?? null,
+      payload: { requiredEvent: query.requiredEvent === "true", ...(body ?? {}) },
+    });
   });
 
   routes.api(api.trackJs, async (ctx, { body }) => {
     const user = await ctx.user();
     await limitTelemetry(ctx, user);
     const message = typeof body.message === "string" ? body.message : "error report";
-    await recordTelemetry(
-      ctx.app.db,
-      { kind: "trackjs", name: message, userId: user?.id ?? null, payload: body },
-      ctx.now(),
-    );
-    return json({ success: true });
+    return record(ctx, { kind: "trackjs", name: message, userId: user?.id ?? null, payload: body });
   });
+}
+
+/** Stores a telemetry event, or refuses it with 413 when it is over the size the policy keeps. */
+async function record(ctx: Ctx, event: TelemetryEvent) {
+  const recorded = await recordTelemetry(ctx.app.db, event, ctx.now());
+  return recorded.ok
+    ? json({ success: true as const })
+    : fail("telemetry_too_large", recorded.maxEventBytes);
 }

@@ -10,7 +10,7 @@ import type { Ctx } from "../context.ts";
 import { BillingDetailsTable, Invoices, type StoredInvoice } from "../db/invoices.ts";
 import { fail, file, html, json } from "../http/reply.ts";
 import { printableHtml } from "../invoices/html.ts";
-import { withOwnAccountLock } from "../services/account-lock.ts";
+import { lockRefusal, tryWithAccountLock } from "../services/account-lock.ts";
 import { numberWaiting } from "../services/invoice-numbering.ts";
 import { reissueInvoices, treatmentFor } from "../services/invoices.ts";
 import { locationOf } from "../services/location.ts";
@@ -106,7 +106,7 @@ export function invoiceRoutes(routes: Routes): void {
     if (body.reissue) await ctx.limit("reissuePerUser", limitKey);
     let made = 0;
     try {
-      return await withOwnAccountLock(ctx, async ({ user }) => {
+      const locked = await tryWithAccountLock(ctx.app, caller.id, async ({ user }) => {
         const country = locationOf(user).countryCode;
         const taxId = body.taxId ? classifyTaxId(body.taxId, country) : null;
         if (taxId && !taxId.ok) return fail("invalid_tax_id", taxId.message);
@@ -128,6 +128,7 @@ export function invoiceRoutes(routes: Routes): void {
         made = reissued.length;
         return json(await detailsAnswer(ctx, user.id, reissued));
       });
+      return locked.locked ? locked.value : fail(lockRefusal(locked.reason));
     } finally {
       if (body.reissue && made === 0) await ctx.app.limiter.give("reissuePerUser", limitKey);
     }

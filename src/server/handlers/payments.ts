@@ -33,7 +33,7 @@ import { accountOf } from "./helpers.ts";
  * answered but not kept, so the same key asks the provider again, which finds the first payment
  * instead of making another (docs/decisions/0037).
  */
-export function providerFailure(failure: ProviderFailure | ActionRequired): Outcome {
+function providerFailure(failure: ProviderFailure | ActionRequired): Outcome {
   switch (failure.kind) {
     case "card":
       // The bank's step failed or was abandoned: nothing was charged (Stripe's code for it).

@@ -29,7 +29,7 @@ const ApprovalForm = z
  * Where an approval returns when its stored return address does not pass the allow-list (a row
  * written before the address was checked this strictly): the checkout's PayPal result page.
  */
-export const PAYPAL_RETURN_FALLBACK = "/cart#paypalCompleted";
+const PAYPAL_RETURN_FALLBACK = "/cart#paypalCompleted";
 
 function withParams(path: string, params: Record<string, string>): string {
   const hashAt = path.indexOf("#");
@@ -44,7 +44,7 @@ function withParams(path: string, params: Record<string, string>): string {
  * cancellation (or a price that changed) back to the checkout it came from, with its plan,
  * period and seats (the return address's query) kept, told why (never a "complete" page).
  */
-export function returnTarget(returnPath: string, state: string, orderId: string | null): string {
+function returnTarget(returnPath: string, state: string, orderId: string | null): string {
   if (state === "approved")
     return withParams(returnPath, { paypal: "approved", orderId: orderId ?? "" });
   const hashAt = returnPath.indexOf("#");

@@ -6,7 +6,7 @@ import { fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { handlePaypalWebhook } from "../services/paypal-webhooks.ts";
 
-export const PAYPAL_WEBHOOK_PATH = "/api/5/webhooks/paypal";
+const PAYPAL_WEBHOOK_PATH = "/api/5/webhooks/paypal";
 
 export function paypalWebhookRoutes(routes: Routes): void {
   routes.raw({ method: "POST", path: PAYPAL_WEBHOOK_PATH }, async (ctx, { bytes }) => {

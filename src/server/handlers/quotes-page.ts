@@ -16,7 +16,7 @@ import { rateLimited } from "./helpers.ts";
 const pdfRenderer = () => import("../invoices/pdf.ts");
 
 /** The plan that schools buy by seat bands (spec 5: tiered seat pricing is wv_k12_12m's only). */
-export const SCHOOLS_PLAN = "wv_k12_12m";
+const SCHOOLS_PLAN = "wv_k12_12m";
 
 function form(message: string | null, seats: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Ask for a quote</title><style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}label{display:block;margin-top:1rem}input{font:inherit;padding:.3rem}button{margin-top:1rem;font:inherit;padding:.4rem 1rem}</style></head><body><main><h1>Ask for a quote</h1><p>A quote for the Schools plan, at the prices of our seat bands, valid for 30 days. Your finance office can raise a purchase order from it.</p>${

@@ -29,7 +29,7 @@ import { RENEWAL_PAYMENT_PATH, renewalPaymentToken } from "../services/renewal-s
 import { RenewalWorker } from "../services/renewals.ts";
 
 /** Stripe.js of the release train the browser's @stripe/stripe-js loads (its RELEASE_TRAIN). */
-export const STRIPE_JS_URL = "https://js.stripe.com/endive/stripe.js";
+const STRIPE_JS_URL = "https://js.stripe.com/endive/stripe.js";
 
 const day = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
 const date = (ms: number) => day.format(new Date(ms));

@@ -6,7 +6,7 @@
 import { escapeHtml, fail, html, type Reply } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 
-export const STAND_IN_PATH = "/dev/stand-in";
+const STAND_IN_PATH = "/dev/stand-in";
 
 /** The wider product's pages, by path, with what the real page is. */
 const STAND_INS: Record<string, { name: string; what: string }> = {

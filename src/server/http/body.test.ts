@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../contract/common.ts";
 import { startTestServer } from "../testing/harness.ts";
 import { nestsDeeperThan, parseBody } from "./body.ts";
-import { HttpError } from "./reply.ts";
+import { HttpError } from "./http-error.ts";
 
 const arrays = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
 const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;

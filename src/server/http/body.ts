@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import { MAX_JSON_DEPTH } from "../../contract/common.ts";
 import { apiError, type FieldProblem } from "../../domain/errors/api-errors.ts";
-import { HttpError } from "./reply.ts";
+import { HttpError } from "./http-error.ts";
 
 export function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -103,7 +103,7 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
  * refinements carry their words (issue.message); the library's generic texts ("Invalid input:
  * expected string, received undefined") are replaced by ours.
  */
-export function fieldMessage(issue: z.core.$ZodIssue, value: unknown): string {
+function fieldMessage(issue: z.core.$ZodIssue, value: unknown): string {
   switch (issue.code) {
     case "invalid_type":
       return value === undefined || value === null || value === ""
@@ -152,7 +152,7 @@ function ownWords(message: string): string {
 }
 
 /** One problem per field (the first the schema found), with its path joined with ".". */
-export function fieldProblems(error: z.ZodError, value: unknown): FieldProblem[] {
+function fieldProblems(error: z.ZodError, value: unknown): FieldProblem[] {
   const out = new Map<string, FieldProblem>();
   for (const issue of error.issues) {
     const path = issue.path.map(String).join(".");

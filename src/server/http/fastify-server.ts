@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { MAX_BODY_BYTES } from "../../contract/constants.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Logger } from "../log.ts";
-import { HttpError } from "./reply.ts";
+import { HttpError } from "./http-error.ts";
 
 /** Every method the route table or the site answers; others reach the not-found handler. */
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];

@@ -81,18 +81,6 @@ export function redirect(target: string, status: 302 | 303 = 303, headers?: Head
     : { kind: "redirect", status, location };
 }
 
-/** Thrown by helpers (body parsing, session checks) to end a request with an error answer. */
-export class HttpError extends Error {
-  readonly error: ApiError;
-  readonly headers: Headers | undefined;
-  constructor(error: ApiError, headers?: Headers) {
-    super(error.body.message);
-    this.name = "HttpError";
-    this.error = error;
-    this.headers = headers;
-  }
-}
-
 const escapes: Record<string, string> = {
   "&": "&amp;",
   "<": "&lt;",

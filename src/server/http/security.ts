@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
 export type PaymentOrigins = { stripe: boolean; paypal: boolean };
 
 /** Headers every answer carries. */
-export const BASE_HEADERS: Record<string, string> = {
+const BASE_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "strict-origin-when-cross-origin",
   "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
@@ -30,7 +30,7 @@ export function baseHeaders(publicBaseUrl: string): Record<string, string> {
   return { ...BASE_HEADERS, "Strict-Transport-Security": HSTS };
 }
 
-export function frameAncestors(hubOrigins: readonly string[]): string {
+function frameAncestors(hubOrigins: readonly string[]): string {
   return ["'self'", ...hubOrigins].join(" ");
 }
 

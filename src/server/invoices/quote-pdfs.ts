@@ -19,7 +19,7 @@ export type QuotePdfLimits = {
   cacheEntries: number;
 };
 
-export const QUOTE_PDF_LIMITS: QuotePdfLimits = { concurrency: 2, perSecond: 4, cacheEntries: 32 };
+const QUOTE_PDF_LIMITS: QuotePdfLimits = { concurrency: 2, perSecond: 4, cacheEntries: 32 };
 
 type Render = (printable: Printable, meta: { author: string }) => Promise<Uint8Array>;
 

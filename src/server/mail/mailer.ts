@@ -15,7 +15,7 @@ export type MailTransport = { send(mail: Mail & { from: string }): Promise<void>
 /** A mail that failed this many times stays in the outbox, unsent, with its last error. */
 export const MAX_ATTEMPTS = 5;
 /** Longer than one send may take (60 s for the whole mail, smtp-transport.ts). */
-export const CLAIM_MS = 2 * 60_000;
+const CLAIM_MS = 2 * 60_000;
 const ROUND_INTERVAL_MS = 5000;
 
 export class Mailer {

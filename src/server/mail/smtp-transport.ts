@@ -20,7 +20,7 @@ export type SmtpTimeouts = {
 
 // nodemailer's own defaults (2 min to connect, 10 min of silence) would let one stuck server
 // hold the outbox sender for a long time; a real relay answers within seconds.
-export const DEFAULT_SMTP_TIMEOUTS: SmtpTimeouts = {
+const DEFAULT_SMTP_TIMEOUTS: SmtpTimeouts = {
   connectionMs: 10_000,
   greetingMs: 10_000,
   socketMs: 30_000,
@@ -106,7 +106,7 @@ type NodemailerError = Error & {
  * what to do about it. nodemailer reports a failed handshake as a socket error carrying
  * OpenSSL's text, which names neither TLS nor the remedy.
  */
-export function describeFailure(error: unknown, endpoint: SmtpEndpoint): string {
+function describeFailure(error: unknown, endpoint: SmtpEndpoint): string {
   const where = `SMTP server ${endpoint.host}:${endpoint.port}`;
   if (!(error instanceof Error)) return `${where}: ${String(error)}`;
   const e = error as NodemailerError;

@@ -6,7 +6,7 @@ import { brandOf, luhnValid } from "../../domain/checkout/card-number.ts";
 
 export type TestCard = { brand: string; attachError: string | null; chargeError: string | null };
 
-export const TEST_CARDS: Record<string, TestCard> = {
+const TEST_CARDS: Record<string, TestCard> = {
   "4242424242424242": { brand: "visa", attachError: null, chargeError: null },
   "4000056655665556": { brand: "visa", attachError: null, chargeError: null },
   "5555555555554444": { brand: "mastercard", attachError: null, chargeError: null },
@@ -60,7 +60,7 @@ export type Authentication = {
   afterAuthentication: string | null;
 };
 
-export const AUTHENTICATION: Record<string, Authentication> = {
+const AUTHENTICATION: Record<string, Authentication> = {
   // 3155: authenticated once, when saved for later use; its payments then need no step.
   authenticate_once: { onSetup: true, onPayment: false, afterAuthentication: null },
   // 3184 and 3178: Stripe's SetupIntent asks too, and every payment asks again.

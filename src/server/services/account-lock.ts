@@ -7,12 +7,10 @@
 // server died mid-purchase is free again after LOCK_LEASE_MS, or at once for a retry with the same
 // Idempotency-Key. A request that finds the lock taken is refused with 409 account_busy: a clear
 // answer the client may retry, never a second charge.
-import { apiError } from "../../domain/errors/api-errors.ts";
 import { randomId } from "../auth/tokens.ts";
-import type { AppDeps, Ctx } from "../context.ts";
+import type { AppDeps } from "../context.ts";
 import { AccountLocks } from "../db/account-locks.ts";
 import { type User, Users } from "../db/users.ts";
-import { HttpError } from "../http/reply.ts";
 import { type Account, loadAccount } from "./account.ts";
 
 /** Longer than any purchase can take (the request times out after 30 s, a provider call sooner). */
@@ -26,8 +24,11 @@ export type LockOutcome<T> =
   | { locked: false; reason: "busy" | "no_user" };
 
 /**
- * `withAccountLock` outside a request (the renewal worker): the same lease, the same fresh reads,
- * but a busy or missing account is an answer, not an HTTP error.
+ * Runs `work` while holding the lock of the user's account, with the user and account read
+ * afresh after the lock was taken (never the copies read with the session, which may be stale);
+ * a busy or missing account is an answer (a handler refuses with `lockRefusal`). `holder` names
+ * the holder; a retry of the same Idempotency-Key passes the same one. The contract's routes
+ * with `accountLock` take it before their handler (routing.ts).
  */
 export async function tryWithAccountLock<T>(
   deps: LockDeps,
@@ -54,30 +55,11 @@ export async function tryWithAccountLock<T>(
 }
 
 /**
- * Runs `work` while holding the lock of the user's account, with the user and account read
- * afresh after the lock was taken (never the copies read with the session, which may be stale).
- * `holder` names the holder; a retry of the same Idempotency-Key passes the same one.
+ * The refusal of a request whose account's lock was not taken: 409 account_busy (a clear answer
+ * the client may retry), or, when the account is gone, not signed in.
  */
-export async function withAccountLock<T>(
-  ctx: Ctx,
-  userId: number,
-  work: (fresh: { user: User; account: Account }) => Promise<T>,
-  holder = randomId("lock", 12),
-): Promise<T> {
-  const outcome = await tryWithAccountLock(ctx.app, userId, work, holder);
-  if (!outcome.locked) {
-    throw new HttpError(apiError(outcome.reason === "busy" ? "account_busy" : "not_authenticated"));
-  }
-  return outcome.value;
-}
-
-/** `withAccountLock` for the signed-in user. */
-export async function withOwnAccountLock<T>(
-  ctx: Ctx,
-  work: (fresh: { user: User; account: Account }) => Promise<T>,
-): Promise<T> {
-  const user = await ctx.requireUser();
-  return withAccountLock(ctx, user.id, work);
+export function lockRefusal(reason: "busy" | "no_user"): "account_busy" | "not_authenticated" {
+  return reason === "busy" ? "account_busy" : "not_authenticated";
 }
 
 /**

@@ -45,7 +45,7 @@ export type AccountPricingInput = {
 export type ProductKind = "plan" | "one_off";
 
 /** Whether a code names something that can be bought, and what. */
-export function productKind(catalog: Catalog, code: string): ProductKind | null {
+function productKind(catalog: Catalog, code: string): ProductKind | null {
   if (catalog.plans.some((p) => p.code === code)) return "plan";
   if ([...catalog.singleExports, ...catalog.exportUpgrades].some((e) => e.code === code))
     return "one_off";
@@ -57,7 +57,7 @@ export function productKind(catalog: Catalog, code: string): ProductKind | null 
  * code comes from the one table of src/domain/errors/pricing-codes.ts. A refusal that means a
  * bug (a bad time or subscription) answers the catalogue's internal error, message included.
  */
-export function pricingError(error: PricingError): ApiError<PricingApiCode> {
+function pricingError(error: PricingError): ApiError<PricingApiCode> {
   const code = PRICING_ERROR_CODES[error.code];
   if (code === "internal_error") return apiError("internal_error");
   return { status: API_ERRORS[code].status, body: { message: error.message, error_code: code } };
@@ -72,10 +72,7 @@ export type PricingRefusalCode =
   | "already_subscribed";
 
 /** The paid period being replaced, when the account has one that is still running. */
-export function currentSubscription(
-  account: Account,
-  catalog: Catalog,
-): CurrentSubscription | null {
+function currentSubscription(account: Account, catalog: Catalog): CurrentSubscription | null {
   const { sub } = account;
   if (account.isMember) return null;
   if (!catalog.plans.some((p) => p.code === sub.productCode)) return null;

@@ -84,7 +84,7 @@ export function educationEligibleFor(catalog: Catalog, account: Account, code: s
   });
 }
 
-export function planOf(catalog: Catalog, code: string): PlanEntry | null {
+function planOf(catalog: Catalog, code: string): PlanEntry | null {
   return catalog.plans.find((p) => p.code === code) ?? null;
 }
 

@@ -6,7 +6,7 @@ import { Secrets } from "../db/secrets.ts";
 import type { User } from "../db/users.ts";
 import type { Mailer } from "../mail/mailer.ts";
 
-export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
 export const EMAIL_CODE_MAX_ATTEMPTS = 5;
 

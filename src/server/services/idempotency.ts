@@ -56,9 +56,9 @@ type InFlight = {
 };
 
 /** How long a pending key stays its owner's without a renewal (renewed every third of it). */
-export const LEASE_MS = 15_000;
+const LEASE_MS = 15_000;
 /** How long a request waits for another server's run of its key before 409 in progress. */
-export const WAIT_MS = 20_000;
+const WAIT_MS = 20_000;
 
 export type IdempotencyOptions = {
   leaseMs?: number;

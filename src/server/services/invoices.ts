@@ -50,7 +50,7 @@ export function sellerParty(config: Pick<Config, "seller">): Party {
 }
 
 /** The buyer as the invoice names them: the organisation when one is given, else the person. */
-export function buyerParty(user: User, details: BillingDetails | null): Party {
+function buyerParty(user: User, details: BillingDetails | null): Party {
   const address = user.address;
   const person = address?.name || `${user.firstName} ${user.lastName}`.trim() || user.email;
   const organisation = details?.organisation ?? address?.company ?? null;

@@ -12,7 +12,7 @@ const GDPR_COUNTRIES = new Set(
 
 export type Location = { countryCode: string; stateCode: string | null; stateName: string | null };
 
-export const DEFAULT_COUNTRY = "US";
+const DEFAULT_COUNTRY = "US";
 
 export function locationOf(
   user: { country: string | null; stateCode: string | null } | null,

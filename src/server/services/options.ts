@@ -30,7 +30,7 @@ function categoryOf(tier: Tier): PlanEntry["category"] | null {
   return "personal";
 }
 
-export function planOption(
+function planOption(
   catalog: Catalog,
   plan: PlanEntry,
   context: {

@@ -23,7 +23,7 @@ export type WebhookOutcome =
   | { status: 400; reason: "not_verified" | "invalid" }
   | { status: 503; reason: string };
 
-export const PROVIDER = "paypal";
+const PROVIDER = "paypal";
 
 export type PaypalEvent = { id: string; event_type: string; resource: Record<string, unknown> };
 

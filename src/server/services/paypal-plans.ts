@@ -22,7 +22,7 @@ export type PlanDeps = Pick<AppDeps, "db" | "clock" | "log"> & {
 };
 
 /** The PayPal catalogue product of a plan: one per catalogue product code. */
-export function paypalProductId(productCode: string): string {
+function paypalProductId(productCode: string): string {
   // PayPal's product ids are 6 to 50 characters.
   return `VE-${productCode}`
     .replace(/[^A-Za-z0-9_-]/g, "-")
@@ -42,7 +42,7 @@ export type PlanLookups = {
   plans: Map<string, Promise<PaypalPlan[]>>;
 };
 
-export function newLookups(): PlanLookups {
+function newLookups(): PlanLookups {
   return { products: new Map(), plans: new Map() };
 }
 

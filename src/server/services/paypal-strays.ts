@@ -66,10 +66,7 @@ export async function endStray(
 }
 
 /** Cancels a recorded stray at PayPal and refunds what it took; an open one may be asked again. */
-export async function settleStray(
-  deps: StrayDeps,
-  subscriptionId: string,
-): Promise<StraySettlement> {
+async function settleStray(deps: StrayDeps, subscriptionId: string): Promise<StraySettlement> {
   const { db, paypal, log, clock } = deps;
   const stray = await PaypalStrays.get(db, subscriptionId);
   if (!stray) return { settled: false, refunded: 0 };

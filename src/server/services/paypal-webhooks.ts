@@ -52,7 +52,7 @@ import { billingState } from "./subscription-end.ts";
 /** A sale more than this before the paid period's end is that period's own (first) payment. */
 const EARLY_SALE_MS = 3 * DAY_MS;
 
-export function transmissionOf(
+function transmissionOf(
   headers: Record<string, string | string[] | undefined>,
 ): PaypalTransmission | null {
   const h = (name: string) => {

@@ -16,7 +16,7 @@ import { type PendingPurchase, PendingPurchases } from "../db/pending-purchases.
 import type { Outcome } from "./idempotency.ts";
 
 /** When a purchase answered payment_pending should be asked again (the Retry-After header). */
-export const PENDING_RETRY_AFTER_SECONDS = 5;
+const PENDING_RETRY_AFTER_SECONDS = 5;
 
 /** payment_pending, not kept as the key's answer, with when to ask again. */
 export function pendingAnswer(ctx: Ctx): Outcome {

@@ -82,7 +82,7 @@ export function refundReceiptMail(
 }
 
 /** A renewal's invoice as its receipt e-mail names it (renewal-emails.ts renewedMail). */
-export function receiptInvoice(
+function receiptInvoice(
   publicBaseUrl: string,
   invoice: StoredInvoice,
 ): { number: string; breakdown: string[]; url: string } {

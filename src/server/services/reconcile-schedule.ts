@@ -14,7 +14,7 @@ import type { InvoiceDeps } from "./invoices.ts";
 import { type ReconcileReport, reconcileStripe } from "./stripe-reconcile.ts";
 
 /** How far back each pass looks: the manual command's default, so a pass missed is caught up. */
-export const RECONCILE_LOOKBACK_MS = 48 * 3_600_000;
+const RECONCILE_LOOKBACK_MS = 48 * 3_600_000;
 
 export type ReconcileDeps = InvoiceDeps & { db: Db; stripe: Stripe; log: Logger; clock: Clock };
 

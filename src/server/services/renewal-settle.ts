@@ -203,7 +203,7 @@ export async function cancelWaiting(
  * renewal records it, and support is told to give the money back, as the reconciliation
  * reports a payment it cannot match (the worker does not refund: decision 0070).
  */
-export async function retireLocked(
+async function retireLocked(
   w: WorkerRef,
   user: User,
   renewal: Renewal,

@@ -44,7 +44,7 @@ export const renewalPaymentToken = (secret: Buffer, renewalId: string) =>
   keyedHash(secret, `renewal-payment:${renewalId}`);
 
 /** The path of a renewal's payment page, with its token. */
-export function renewalPaymentPath(secret: Buffer, renewalId: string): string {
+function renewalPaymentPath(secret: Buffer, renewalId: string): string {
   const query = new URLSearchParams({
     id: renewalId,
     token: renewalPaymentToken(secret, renewalId),

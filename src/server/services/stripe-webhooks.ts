@@ -28,7 +28,7 @@ export type StripeWebhookDeps = InvoiceDeps & {
 };
 
 /** How old a signed timestamp may be (Stripe's default tolerance). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export type WebhookAnswer =
   | { kind: "bad_signature"; message: string }

@@ -13,7 +13,7 @@ import { Subscriptions } from "../db/subscriptions.ts";
 import { TeamAccounts } from "../db/team-accounts.ts";
 import { Users } from "../db/users.ts";
 import { paidFacts } from "./account.ts";
-import { withOwnAccountLock } from "./account-lock.ts";
+import { lockRefusal, tryWithAccountLock } from "./account-lock.ts";
 
 /**
  * What a team workspace has now: its owner's paid team plan and seats (domain entitlements), read
@@ -34,19 +34,27 @@ export type JoinResult =
   | { ok: true; instance: Instance }
   | {
       ok: false;
-      reason: JoinRefusal | "used" | "wrong_email" | "email_not_verified" | "not_found";
+      reason:
+        | JoinRefusal
+        | "used"
+        | "wrong_email"
+        | "email_not_verified"
+        | "not_found"
+        | ReturnType<typeof lockRefusal>;
     };
 
 export async function joinTeam(
   ctx: Ctx,
   input: {
+    /** The person joining: the signed-in user. */
+    userId: number;
     instanceId: number;
     /** The invitation used, when the person came by one bound to an address. */
     invite: { code: string; email: string | null; createdAt: number } | null;
     cancelSubscription: boolean;
   },
 ): Promise<JoinResult> {
-  return withOwnAccountLock(ctx, async ({ user, account }) => {
+  const locked = await tryWithAccountLock(ctx.app, input.userId, async ({ user, account }) => {
     const now = ctx.now();
     const paying = account.orderState === "automatic" && account.sub.paidCents > 0;
     return ctx.app.db.transaction(async (tx): Promise<JoinResult> => {
@@ -98,10 +106,11 @@ export async function joinTeam(
       return { ok: true, instance };
     });
   });
+  return locked.locked ? locked.value : { ok: false, reason: lockRefusal(locked.reason) };
 }
 
 /** Whether a member brought an account of their own that paid for something. */
-export async function broughtPaidAccount(q: Queryable, userId: number): Promise<boolean> {
+async function broughtPaidAccount(q: Queryable, userId: number): Promise<boolean> {
   if (await Orders.hasPaid(q, userId)) return true;
   const sub = await Subscriptions.get(q, userId);
   return sub !== null && sub.paidCents > 0;

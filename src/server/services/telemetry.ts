@@ -17,12 +17,10 @@
 //
 // Worst case kept: 3 kinds × 5,000 rows × 8 KB ≈ 120 MB; typical events are under 1 KB (≈ 15 MB).
 // The hourly clean-up in main.ts also deletes events older than 30 days.
-import { apiError } from "../../domain/errors/api-errors.ts";
 import type { Ctx } from "../context.ts";
 import type { Db } from "../db/db.ts";
 import { Events, type TelemetryKind } from "../db/outbox.ts";
 import type { User } from "../db/users.ts";
-import { HttpError } from "../http/reply.ts";
 
 export type TelemetryPolicy = { maxEventBytes: number; maxRowsPerKind: number };
 
@@ -45,25 +43,29 @@ export async function limitTelemetry(ctx: Ctx, user: User | null): Promise<void>
 }
 
 /** The bytes an event takes once stored: its name and its payload as JSON. */
-export function storedBytes(event: Pick<TelemetryEvent, "name" | "payload">): number {
+function storedBytes(event: Pick<TelemetryEvent, "name" | "payload">): number {
   return (
     Buffer.byteLength(event.name.slice(0, 200)) +
     Buffer.byteLength(JSON.stringify(event.payload ?? null))
   );
 }
 
-/** Stores one event within the policy: 413 when too large; the kind's oldest beyond the cap go. */
+/** Whether an event was stored, or was too large (the handler answers 413 with the limit). */
+export type TelemetryRecorded = { ok: true } | { ok: false; maxEventBytes: number };
+
+/** Stores one event within the policy: refused when too large; the kind's oldest beyond the cap go. */
 export async function recordTelemetry(
   db: Db,
   event: TelemetryEvent,
   now: number,
   policy: TelemetryPolicy = TELEMETRY_POLICY,
-): Promise<void> {
+): Promise<TelemetryRecorded> {
   if (storedBytes(event) > policy.maxEventBytes) {
-    throw new HttpError(apiError("telemetry_too_large", policy.maxEventBytes));
+    return { ok: false, maxEventBytes: policy.maxEventBytes };
   }
   await db.transaction(async (tx) => {
     await Events.insert(tx, { ...event, now });
     await Events.keepNewest(tx, event.kind, policy.maxRowsPerKind);
   });
+  return { ok: true };
 }

@@ -24,7 +24,7 @@ export function tellPostgresSkipped(what: string): void {
 }
 
 /** `url` whose connections use `schema` (libpq's `options`, which pg understands too). */
-export function withSearchPath(url: string, schema: string): string {
+function withSearchPath(url: string, schema: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set("options", `-c search_path=${schema}`);
   return parsed.toString();

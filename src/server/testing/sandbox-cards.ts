@@ -9,7 +9,7 @@ import { newKey, type TestClient } from "./harness.ts";
 type SandboxCard = z.input<typeof SandboxTokenRequest>;
 
 /** Card 4242 4242 4242 4242: every payment with it succeeds. */
-export const PAYING_CARD: SandboxCard = {
+const PAYING_CARD: SandboxCard = {
   number: "4242424242424242",
   expMonth: 12,
   expYear: 2030,

@@ -78,8 +78,8 @@ export const SECRET = Buffer.alloc(32, 7).toString("base64url");
 // nobody, in folders nobody owns. Spawned programs are slow to load on a busy machine, hence the
 // longer time limits.
 export const CHILD = fileURLToPath(new URL("./data-folder-child.ts", import.meta.url));
-export const AS_ROOT = process.getuid?.() === 0;
-export const NOBODY = 65534;
+const AS_ROOT = process.getuid?.() === 0;
+const NOBODY = 65534;
 
 export type Exit = { code: number | null; stderr: string };
 
@@ -118,7 +118,7 @@ export function run(
   });
 }
 
-export function chownTree(dir: string, uid: number): void {
+function chownTree(dir: string, uid: number): void {
   chownSync(dir, uid, uid);
   for (const name of readdirSync(dir)) chownSync(join(dir, name), uid, uid);
 }

@@ -15,7 +15,7 @@ import { SMTPServer } from "smtp-server";
 
 const here = new URL(".", import.meta.url);
 export const TEST_CERT = readFileSync(new URL("localhost-cert.pem", here), "utf8");
-export const TEST_KEY = readFileSync(new URL("localhost-key.pem", here), "utf8");
+const TEST_KEY = readFileSync(new URL("localhost-key.pem", here), "utf8");
 export const TEST_USER = "mailer";
 export const TEST_PASSWORD = "s3cret p@ss";
 
