@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   makeExperimentInput,
+  makeFamily,
   makeSchoolsFamily,
   makeVariant,
   withExperiments,
@@ -179,6 +180,36 @@ describe("catalog experiment end", () => {
     expect(() => end(texts(), "schools-price-2027", "control", "2027-01-01")).toThrow(
       "experiment schools-price-2027 has not started (it starts at 2027-01-11T05:00:00Z)",
     );
+  });
+
+  it("writes nothing when the catalogue would not be valid after the change", () => {
+    // The set prices Power monthly at 4.00 and yearly at 40.00 (the essentials variants at those
+    // plus the add-on); the experiment covers only the monthly plan, so keeping the set would
+    // leave the year (59.88) above twelve months (48.00).
+    const setPrices = {
+      wv_single_1m: 4,
+      wv_single_12m: 40,
+      wv_single_plus_1m: 23.99,
+      wv_single_plus_12m: 159.88,
+    };
+    const power = makeFamily();
+    const files = catalogTexts({
+      plans: withFamily(
+        makeFamily({
+          variants: power.variants.map((v) => {
+            const price = setPrices[v.code as keyof typeof setPrices];
+            return price === undefined
+              ? v
+              : { ...v, priceTests: { "sample-catalogue": { price } } };
+          }),
+        }),
+      ),
+      ...withExperiments(makeExperimentInput({ plans: ["wv_single_1m"] })),
+    });
+    const { report, written } = end(files, "schools-price-2027", "sample-catalogue");
+    expect(report).toMatchObject({ ok: false, when: "after" });
+    expect(!report.ok && report.issues.map((i) => i.code)).toContain("annual-above-monthly");
+    expect(written).toEqual({});
   });
 
   it("writes nothing when the catalogue is not valid", () => {
