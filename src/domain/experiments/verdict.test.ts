@@ -37,16 +37,17 @@ type Look = (control: GroupTally, sample: GroupTally) => void;
 function simulate(
   rates: { control: number; sample: number },
   days: number,
-  perDay: number,
+  perDay: number | { control: number; sample: number },
   seed: number,
   look: Look,
 ): void {
   const random = uniform(seed);
   const control = tally("control");
   const sample = tally("sample");
+  const visitors = typeof perDay === "number" ? { control: perDay, sample: perDay } : perDay;
   for (let day = 0; day < days; day++) {
-    addDay(control, perDay, rates.control, random);
-    addDay(sample, perDay, rates.sample, random);
+    addDay(control, visitors.control, rates.control, random);
+    addDay(sample, visitors.sample, rates.sample, random);
     look(control, sample);
   }
 }
@@ -88,6 +89,24 @@ describe("analyseExperiment, read every day", () => {
     expect(falseVerdicts / RUNS).toBeLessThanOrEqual(FALSE_RATE_LIMIT);
     // The simulation does catch peeking: a fixed-sample interval read daily errs far more often.
     expect(naiveFalse / RUNS).toBeGreaterThan(FALSE_RATE_LIMIT);
+  });
+
+  it("keeps to alpha with a rare purchase and unequal shares too", () => {
+    const cases = [
+      { rate: 0.01, perDay: { control: 150, sample: 150 } },
+      { rate: 0.05, perDay: { control: 240, sample: 60 } },
+    ];
+    for (const { rate, perDay } of cases) {
+      let falseVerdicts = 0;
+      for (let seed = 1; seed <= RUNS; seed++) {
+        let wrong = false;
+        simulate({ control: rate, sample: rate }, 30, perDay, 20_000 + seed, (control, sample) => {
+          if (analyseExperiment([control, sample]).verdicts[0]?.kind !== "no-verdict") wrong = true;
+        });
+        if (wrong) falseVerdicts++;
+      }
+      expect(falseVerdicts / RUNS).toBeLessThanOrEqual(FALSE_RATE_LIMIT);
+    }
   });
 
   it("finds a true difference (5 % against 8 %) and points the right way", () => {
