@@ -48,10 +48,7 @@ function end(files: Record<string, string>, id: string, keep: string, when = "20
   const out = memoryOutputFs();
   const report = endExperiment(
     { dir: "catalog", id, keep, atMs: at(when) },
-    {
-      fs: memoryFs(files),
-      out,
-    },
+    { fs: memoryFs(files), out, now: () => at("2027-03-01T12:00:00Z") },
   );
   return { report, written: out.files };
 }
@@ -171,6 +168,14 @@ describe("catalog experiment end", () => {
     expect(() => end(texts(), "schools-price-2027", "spring")).toThrow(
       "spring is not a group of experiment schools-price-2027: expected one of control, sample-catalogue",
     );
+  });
+
+  it("refuses to keep a set's prices from a time still to come", () => {
+    expect(() => end(texts(), "schools-price-2027", "sample-catalogue", "2027-03-02")).toThrow(
+      "--at 2027-03-02T00:00:00Z is in the future: with --keep sample-catalogue the default prices change when this catalogue is published, so the experiment ends then",
+    );
+    // The control's prices do not change, so its end may be set ahead.
+    expect(end(texts(), "schools-price-2027", "control", "2027-03-02").report.ok).toBe(true);
   });
 
   it("refuses an experiment that already ended, and one not started", () => {

@@ -71,7 +71,7 @@ export function register(program: Command, io: Io): void {
         }
         const report = endExperiment(
           { dir: options.dir, id, keep: options.keep, atMs },
-          { fs: diskFs, out: diskOutputFs },
+          { fs: diskFs, out: diskOutputFs, now: Date.now },
         );
         io.out(options.json ? JSON.stringify(report, null, 2) : await formatEndReport(report, io));
         process.exitCode = report.ok ? 0 : 1;

@@ -53,7 +53,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 
 export function endExperiment(
   options: EndOptions,
-  deps: { fs: CatalogFs; out: OutputFs },
+  deps: { fs: CatalogFs; out: OutputFs; now: () => number },
 ): EndReport {
   const dir = options.dir.replace(/\/+$/, "");
   const raw = readTexts(deps.fs, dir);
@@ -62,6 +62,14 @@ export function endExperiment(
     return { ok: false, when: "before", issues: loaded.issues, warnings: loaded.warnings };
   }
   const index = checkRequest(loaded.catalog, options, displayDir(dir));
+  if (options.keep !== CONTROL && options.atMs > deps.now()) {
+    // The default prices change as soon as this catalogue is published: were the window to run on,
+    // the control group would already see the kept set's prices and the comparison would be void.
+    throw new ExitError(
+      `--at ${iso(options.atMs)} is in the future: with --keep ${options.keep} the default prices change when this catalogue is published, so the experiment ends then
+Leave out --at, or run the command when the experiment should end.`,
+    );
+  }
   const experiment = (loaded.catalog.experiments ?? [])[index];
   if (experiment === undefined) throw new Error(`experiment ${options.id} vanished`);
 
