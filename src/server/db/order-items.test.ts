@@ -147,7 +147,10 @@ for (const backend of backends) {
             createdAt: NOW + 50 * DAY,
           });
         });
-        expect(await migrate(db, NOW)).toEqual([29]);
+        // 29 backfills; the migrations after it run too.
+        expect(await migrate(db, NOW)).toEqual(
+          MIGRATIONS.filter((m) => m.version >= 29).map((m) => m.version),
+        );
         expect(await OrderItems.paymentsOf(db, userId)).toEqual([
           {
             id: biz.id,
