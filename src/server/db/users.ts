@@ -279,9 +279,7 @@ export const Users = {
     };
   },
   async byEmail(q: Queryable, email: string): Promise<User | null> {
-    const row = await users(q)
-      .where("email", "=", email.trim().toLowerCase())
-      .executeTakeFirst();
+    const row = await users(q).where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
     return row ? fromRow(row) : null;
   },
   async byUsername(q: Queryable, username: string): Promise<User | null> {
