@@ -12,8 +12,9 @@ import {
   unique,
 } from "../testing/db-contract.ts";
 import { type Db, UniqueViolation } from "./db.ts";
-import { CardTokens, PaypalApprovals, SandboxCharges, SandboxCustomers } from "./ledger.ts";
+import { CardTokens, SandboxCharges, SandboxCustomers } from "./ledger.ts";
 import { type Order, Orders } from "./orders.ts";
+import { PaypalApprovals } from "./paypal-approvals.ts";
 import { Users } from "./users.ts";
 
 function someOrder(userId: number, overrides: Partial<Order> = {}): Order {
