@@ -135,6 +135,17 @@ async function markPaid(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** The figures a retry after a failure takes afresh (Renewals.claim). */
+type FreshColumn =
+  | "period_start"
+  | "period_end"
+  | "product_code"
+  | "seats"
+  | "sub_total"
+  | "sales_tax"
+  | "amount"
+  | "processor";
+
 const renewals = (q: Queryable) => q.kysely.selectFrom("renewals").selectAll();
 
 export const Renewals = {
@@ -177,55 +188,22 @@ export const Renewals = {
             // worker died keeps the stored ones, so the provider sees the same request under
             // the same key.
             const retrying = e("renewals.state", "=", "failed");
+            const fresh = <C extends FreshColumn>(column: C) =>
+              e
+                .case()
+                .when(retrying)
+                .then(e.ref(`excluded.${column}`))
+                .else(e.ref(`renewals.${column}`))
+                .end();
             return {
-              period_start: e
-                .case()
-                .when(retrying)
-                .then(e.ref("excluded.period_start"))
-                .else(e.ref("renewals.period_start"))
-                .end(),
-              period_end: e
-                .case()
-                .when(retrying)
-                .then(e.ref("excluded.period_end"))
-                .else(e.ref("renewals.period_end"))
-                .end(),
-              product_code: e
-                .case()
-                .when(retrying)
-                .then(e.ref("excluded.product_code"))
-                .else(e.ref("renewals.product_code"))
-                .end(),
-              seats: e
-                .case()
-                .when(retrying)
-                .then(e.ref("excluded.seats"))
-                .else(e.ref("renewals.seats"))
-                .end(),
-              sub_total: e
-                .case()
-                .when(retrying)
-                .then(e.ref("excluded.sub_total"))
-                .else(e.ref("renewals.sub_total"))
-                .end(),
-              sales_tax: e
-                .case()
-                .when(retrying)
-                .then(e.ref("excluded.sales_tax"))
-                .else(e.ref("renewals.sales_tax"))
-                .end(),
-              amount: e
-                .case()
-                .when(retrying)
-                .then(e.ref("excluded.amount"))
-                .else(e.ref("renewals.amount"))
-                .end(),
-              processor: e
-                .case()
-                .when(retrying)
-                .then(e.ref("excluded.processor"))
-                .else(e.ref("renewals.processor"))
-                .end(),
+              period_start: fresh("period_start"),
+              period_end: fresh("period_end"),
+              product_code: fresh("product_code"),
+              seats: fresh("seats"),
+              sub_total: fresh("sub_total"),
+              sales_tax: fresh("sales_tax"),
+              amount: fresh("amount"),
+              processor: fresh("processor"),
               attempts: e
                 .case()
                 .when(retrying)
