@@ -4,7 +4,7 @@
 // row lock on PostgreSQL (a second server waits, or its serializable transaction is retried) and
 // SQLite has one writer, so two documents never share a number; and a transaction that rolls
 // back takes its number back with it, so none is ever skipped. Invoices are written with Kysely's
-// typed builder (decision 0082); billing details still with the column map of records.ts.
+// typed builder (decision 0082), as are the billing details shown on them.
 
 import { type Selectable, sql } from "kysely";
 import type { InvoiceDocument } from "../../domain/invoices/document.ts";
@@ -13,9 +13,8 @@ import {
   formatDocumentNumber,
   seriesFor,
 } from "../../domain/invoices/numbering.ts";
-import type { Queryable } from "./db.ts";
-import { mapper } from "./records.ts";
-import type { InvoicesTable } from "./schema-payments.ts";
+import { bool, type Queryable } from "./db.ts";
+import type { BillingDetailsTable as BillingDetailsRow, InvoicesTable } from "./schema-payments.ts";
 
 export type StoredInvoice = {
   number: string;
@@ -219,28 +218,43 @@ export type BillingDetails = {
   updatedAt: number;
 };
 
-/** billing_details's columns: this table's and the session lookup's join (db/users.ts). */
-export const BILLING_DETAILS_COLUMNS = {
-  userId: ["user_id", "int"],
-  organisation: ["organisation", "text"],
-  taxId: ["tax_id", "text"],
-  taxIdCountry: ["tax_id_country", "text"],
-  taxIdValid: ["tax_id_valid", "bool"],
-  street: ["street", "text"],
-  city: ["city", "text"],
-  updatedAt: ["updated_at", "int"],
-} as const;
-
-const details = mapper<BillingDetails>("billing_details", BILLING_DETAILS_COLUMNS);
+/** A billing_details row as a record (also from the session lookup's join: db/users.ts). */
+export function billingDetailsOf(r: Selectable<BillingDetailsRow>): BillingDetails {
+  return {
+    userId: r.user_id,
+    organisation: r.organisation,
+    taxId: r.tax_id,
+    taxIdCountry: r.tax_id_country,
+    taxIdValid: bool(r.tax_id_valid),
+    street: r.street,
+    city: r.city,
+    updatedAt: r.updated_at,
+  };
+}
 
 export const BillingDetailsTable = {
   async get(q: Queryable, userId: number): Promise<BillingDetails | null> {
-    const row = await q.get("SELECT * FROM billing_details WHERE user_id = ?", [userId]);
-    return row ? details.fromRow(row) : null;
+    const row = await q.kysely
+      .selectFrom("billing_details")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return row ? billingDetailsOf(row) : null;
   },
   async put(tx: Queryable, value: BillingDetails): Promise<void> {
-    await tx.run("DELETE FROM billing_details WHERE user_id = ?", [value.userId]);
-    const { sql, params } = details.insert(value);
-    await tx.run(sql, params);
+    await tx.kysely.deleteFrom("billing_details").where("user_id", "=", value.userId).execute();
+    await tx.kysely
+      .insertInto("billing_details")
+      .values({
+        user_id: value.userId,
+        organisation: value.organisation,
+        tax_id: value.taxId,
+        tax_id_country: value.taxIdCountry,
+        tax_id_valid: value.taxIdValid ? 1 : 0,
+        street: value.street,
+        city: value.city,
+        updated_at: value.updatedAt,
+      })
+      .execute();
   },
 };

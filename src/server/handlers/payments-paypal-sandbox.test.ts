@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { invoiceSummary } from "../../domain/account/invoice.ts";
-import { PaypalApprovals } from "../db/ledger.ts";
 import { Orders } from "../db/orders.ts";
+import { PaypalApprovals } from "../db/paypal-approvals.ts";
 import { newKey } from "../testing/harness.ts";
 import { newAccount, server, startsPaymentsServer } from "../testing/payments-flow.ts";
 import { answerSandboxApproval } from "../testing/paypal-sandbox.ts";

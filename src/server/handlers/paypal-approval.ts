@@ -6,7 +6,7 @@ import { z } from "zod";
 import { safeRedirectPath } from "../../domain/account/redirects.ts";
 import { apiError } from "../../domain/errors/api-errors.ts";
 import { formatUsd } from "../../domain/pricing/index.ts";
-import { PaypalApprovals } from "../db/ledger.ts";
+import { PaypalApprovals } from "../db/paypal-approvals.ts";
 import { Users } from "../db/users.ts";
 import { escapeHtml, fail, html, json, redirect } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";

@@ -9,7 +9,7 @@ import type { PlanEntry } from "../../domain/catalog/catalog-schema.ts";
 import { paypalValue } from "../../domain/paypal/terms.ts";
 import { randomId } from "../auth/tokens.ts";
 import type { Ctx } from "../context.ts";
-import { type PaypalApproval, PaypalApprovals } from "../db/ledger.ts";
+import { type PaypalApproval, PaypalApprovals } from "../db/paypal-approvals.ts";
 import type { User } from "../db/users.ts";
 import { fail } from "../http/reply.ts";
 import { PaypalApiError, type PaypalClient } from "../payments/paypal-client.ts";

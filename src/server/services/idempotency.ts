@@ -65,6 +65,11 @@ export type IdempotencyOptions = {
   waitMs?: number;
   /** The time leases are measured in (system time; tests move it). */
   leaseClock?: () => number;
+  /**
+   * Told each time a request finds its key pending on another server and waits to read it
+   * again: a test waits for this instead of sleeping.
+   */
+  onWait?: () => void;
 };
 
 type Claim =
@@ -87,6 +92,7 @@ export class IdempotencyService implements Idempotency {
   private readonly leaseMs: number;
   private readonly waitMs: number;
   private readonly leaseClock: () => number;
+  private readonly onWait: () => void;
 
   constructor(db: Db, clock: Clock, bootId: string, options: IdempotencyOptions = {}) {
     this.db = db;
@@ -96,6 +102,7 @@ export class IdempotencyService implements Idempotency {
     this.leaseMs = options.leaseMs ?? LEASE_MS;
     this.waitMs = options.waitMs ?? WAIT_MS;
     this.leaseClock = options.leaseClock ?? Date.now;
+    this.onWait = options.onWait ?? (() => {});
   }
 
   /**
@@ -206,6 +213,7 @@ export class IdempotencyService implements Idempotency {
     // lease runs out (that server died), then take the first answer or the work.
     for (let pause = 25; claim.kind === "busy" && claim.owner !== this.bootId; ) {
       if (this.leaseClock() >= giveUpAt) break;
+      this.onWait();
       await sleep(pause);
       pause = Math.min(100, pause * 2);
       claim = await this.claim(userId, key, print);

@@ -6,7 +6,7 @@ import { hrefFor } from "../../domain/checkout/screens.ts";
 import { ONE_TIME_REMINDER_DAYS } from "../../domain/renewals/next-renewal.ts";
 import { DAY_MS } from "../clock.ts";
 import { Events } from "../db/outbox.ts";
-import { Renewals } from "../db/renewals.ts";
+import { RenewalScans } from "../db/renewal-scans.ts";
 import { tryWithAccountLock } from "./account-lock.ts";
 import { oneTimeEndingMail } from "./renewal-emails.ts";
 import type { RenewalDeps } from "./renewal-steps.ts";
@@ -19,7 +19,7 @@ export async function remindOneTimeEnding(deps: RenewalDeps, holder: string): Pr
   const { db, clock, catalog, mailer, config } = deps;
   const codes = catalog.plans.filter((p) => !p.recurring).map((p) => p.code);
   const now = clock.now();
-  const due = await Renewals.oneTimeEnding(db, {
+  const due = await RenewalScans.oneTimeEnding(db, {
     now,
     until: now + ONE_TIME_REMINDER_DAYS * DAY_MS,
     codes,
@@ -31,7 +31,7 @@ export async function remindOneTimeEnding(deps: RenewalDeps, holder: string): Pr
       deps,
       userId,
       async ({ user }) => {
-        const sub = await Renewals.oneTimeEndingOf(db, userId, codes, now);
+        const sub = await RenewalScans.oneTimeEndingOf(db, userId, codes, now);
         if (sub === null) return; // bought again, ended or reminded meanwhile
         const plan = catalog.plans.find((p) => p.code === sub.productCode);
         const planName = plan?.name ?? sub.productCode;

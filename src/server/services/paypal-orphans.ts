@@ -10,7 +10,7 @@
 // idempotent per order key, refunds per sale.
 
 import { DAY_MS } from "../clock.ts";
-import { PaypalApprovals } from "../db/ledger.ts";
+import { PaypalApprovals } from "../db/paypal-approvals.ts";
 import { applyKeptEvents } from "./paypal-money-back.ts";
 import { settleOpenStrays } from "./paypal-strays.ts";
 import { type ConfirmResult, confirmApproval, type PaypalDeps } from "./paypal-subscriptions.ts";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../../contract/index.ts";
 import { periodEnd } from "../../domain/calendar/index.ts";
-import { PaypalApprovals } from "../db/ledger.ts";
+import { PaypalApprovals } from "../db/paypal-approvals.ts";
 import { PaypalStrays } from "../db/paypal-strays.ts";
 import {
   account,

@@ -9,7 +9,7 @@
 import { centsOf } from "../../domain/paypal/terms.ts";
 import { DAY_MS } from "../clock.ts";
 import type { AppDeps } from "../context.ts";
-import { type PaypalApproval, PaypalApprovals } from "../db/ledger.ts";
+import { type PaypalApproval, PaypalApprovals } from "../db/paypal-approvals.ts";
 import { type PaypalStray, PaypalStrays } from "../db/paypal-strays.ts";
 import {
   PaypalApiError,

@@ -18,7 +18,7 @@ import {
   renewalCharge,
 } from "../../domain/renewals/index.ts";
 import type { AppDeps } from "../context.ts";
-import { type PaypalApproval, PaypalApprovals } from "../db/ledger.ts";
+import { type PaypalApproval, PaypalApprovals } from "../db/paypal-approvals.ts";
 import { Users } from "../db/users.ts";
 import {
   PaypalApiError,

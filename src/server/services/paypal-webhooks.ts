@@ -24,9 +24,9 @@
 // - CUSTOMER.DISPUTE.CREATED: recorded for the operator; access follows the outcome (a reversal).
 import { nextRenewalStep } from "../../domain/renewals/index.ts";
 import { DAY_MS } from "../clock.ts";
-import { PaypalApprovals } from "../db/ledger.ts";
 import { Orders } from "../db/orders.ts";
 import { Events } from "../db/outbox.ts";
+import { PaypalApprovals } from "../db/paypal-approvals.ts";
 import { PaypalStrays } from "../db/paypal-strays.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";

@@ -2,6 +2,7 @@
 // customer comes back from the dunning e-mail's page, cancelled at the provider once it pays for
 // nothing (a new attempt replaced it, the subscription lapsed or changed; decision 0070).
 import { nextRenewalStep } from "../../domain/renewals/index.ts";
+import { RenewalScans } from "../db/renewal-scans.ts";
 import { type Renewal, Renewals } from "../db/renewals.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
@@ -233,12 +234,12 @@ async function retireLocked(
 
 /**
  * Cancels, each under its account's lock, the payments that still wait for a customer on
- * renewals that no longer pay for anything (Renewals.unpayableWaiting). A busy account, or a
+ * renewals that no longer pay for anything (RenewalScans.unpayableWaiting). A busy account, or a
  * provider that cannot say, is left to the next round.
  */
 export async function retireUnpayable(w: WorkerRef): Promise<void> {
   const { db, clock, log } = w.deps;
-  for (const found of await Renewals.unpayableWaiting(db, BATCH)) {
+  for (const found of await RenewalScans.unpayableWaiting(db, BATCH)) {
     try {
       await tryWithAccountLock(
         w.deps,

@@ -22,6 +22,7 @@
 
 import { nextRenewalStep } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
+import { RenewalScans } from "../db/renewal-scans.ts";
 import { Renewals } from "../db/renewals.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
@@ -110,7 +111,7 @@ export class RenewalWorker extends PeriodicPass<RenewalRun> {
     const seen = new Set<number>();
     try {
       for (;;) {
-        const due = await Renewals.dueAccounts(db, {
+        const due = await RenewalScans.dueAccounts(db, {
           now: clock.now(),
           limit: seen.size + BATCH,
           // With PayPal's Subscriptions API, PayPal bills its subscribers itself and says so by
