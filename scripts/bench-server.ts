@@ -3,7 +3,12 @@
 // summary` measures only the order summary against the bare handler (SQLite, then PostgreSQL when
 // one answers) and each server's CPU time per answer, about a minute, for work on that request;
 // `node scripts/bench-server.ts orders` measures only PostgreSQL's committed orders (closed loop,
-// 50 connections), three runs with the server's and the database's CPU per order.
+// 50 connections), three runs with the server's and the database's CPU per order;
+// `node scripts/bench-server.ts purchases` only the open loop of purchases (SQLite, PostgreSQL,
+// two servers), for work on that request. Where a purchase waits, phase by phase, and why the
+// PostgreSQL order summary's goal is out of reach on a 2-core machine with the database on it:
+// docs/decisions/0086. On a machine busy with other work every figure here moves a lot (the
+// load average beside a figure says how busy it was); compare runs made back to back.
 //
 // Goals (issue 35, what matters to the people using it), all measured in the same run:
 // - Purchases arriving: POST /api/3/payment/upgrade (a single export, sandbox card, a new
@@ -33,7 +38,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -392,6 +397,8 @@ type SummaryRun = {
   /** CPU time (user + system) each server process spent per answer, µs; NaN where unknown. */
   summaryCpuUs: number;
   bareCpuUs: number;
+  /** CPU time PostgreSQL's processes on this machine spent per order summary, µs (NaN: none). */
+  databaseCpuUs: number;
 };
 
 /** The CPU time (user + system, ms) in a /proc/<pid>/stat line (10 ms ticks). */
@@ -459,8 +466,11 @@ async function measureSummary(
   const bareRun = combine([]);
   const summaryCpu = { ms: 0 };
   const bareCpu = { ms: 0 };
+  let databaseMs = 0;
   for (let round = 0; round < ROUNDS; round++) {
+    const databaseBefore = databaseCpuMs();
     add(summaryRun, await loadCounted(summary, limits, pids.api, summaryCpu));
+    databaseMs += databaseCpuMs() - databaseBefore;
     add(bareRun, await loadCounted(bareTarget, limits, pids.bare, bareCpu));
   }
   return {
@@ -469,6 +479,7 @@ async function measureSummary(
     summaryRun,
     summaryCpuUs: (summaryCpu.ms * 1000) / summaryRun.count,
     bareCpuUs: (bareCpu.ms * 1000) / bareRun.count,
+    databaseCpuUs: (databaseMs * 1000) / summaryRun.count,
   };
 }
 
@@ -758,7 +769,25 @@ async function benchPostgres(url: string, bareUrl: string): Promise<Figures> {
   };
 }
 
-export async function benchServer(): Promise<Figures> {
+/**
+ * The machine's load average (1 minute) when a run began and when it ended: figures from a
+ * machine busy with other work are not comparable with a quiet one's (decision 0086).
+ */
+async function withLoadAverage(run: () => Promise<Figures>): Promise<Figures> {
+  const before = loadavg()[0] ?? Number.NaN;
+  const figures = await run();
+  const after = loadavg()[0] ?? Number.NaN;
+  return {
+    ...figures,
+    "machine load average (1 min), start / end": `${before.toFixed(2)} / ${after.toFixed(2)}`,
+  };
+}
+
+export function benchServer(): Promise<Figures> {
+  return withLoadAverage(measureServer);
+}
+
+async function measureServer(): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
   const api = await startChild("child-api", {
     DATA_DIR: join(dir, "api"),
@@ -826,6 +855,50 @@ async function benchOrdersOnly(): Promise<Figures> {
   }
 }
 
+/**
+ * Purchases only (the `purchases` mode): the open loop on SQLite, on PostgreSQL with one server,
+ * then with two, for work on that request.
+ */
+async function benchPurchasesOnly(): Promise<Figures> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
+  const api = await startChild("child-api", {
+    DATA_DIR: join(dir, "api"),
+    PAYMENTS: "sandbox",
+    SEED: "true",
+  });
+  let figures: Figures;
+  try {
+    const run = await arrivalLoad([api.url], await cardAccounts(api.url, BUYERS), [api.child.pid]);
+    figures = arrivalFigures("SQLite: ", run, 100);
+  } finally {
+    await stopChild(api.child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const url = await findPostgres();
+  if (!url) return { ...figures, PostgreSQL: "skipped: no PostgreSQL server answers" };
+  const schema = await benchSchema(url);
+  const pgApi = await startChild(
+    "child-api",
+    postgresEnv(schema.url, randomBytes(32).toString("base64url")),
+  );
+  let one: ArrivalRun;
+  try {
+    one = await arrivalLoad([pgApi.url], await cardAccounts(pgApi.url, BUYERS), [pgApi.child.pid]);
+  } finally {
+    await stopChild(pgApi.child);
+    await schema.drop();
+  }
+  const several = await severalServers(url);
+  return {
+    ...figures,
+    ...arrivalFigures("PostgreSQL: ", one, 150),
+    ...several.figures,
+    [`PostgreSQL, ${SERVERS} servers: p99 / one server's p99 (goal ≤ 1)`]: Number(
+      (several.p99 / percentile(one.latencies, 99)).toFixed(2),
+    ),
+  };
+}
+
 /** The order summary only (the `summary` mode): SQLite, then PostgreSQL when one answers. */
 async function benchSummaryOnly(): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
@@ -850,6 +923,9 @@ async function benchSummaryOnly(): Promise<Figures> {
       figures[`${name}: order summary errors`] = run.summaryRun.errors;
       figures[`${name}: server CPU per order summary, µs`] = Math.round(run.summaryCpuUs);
       figures[`${name}: bare handler's CPU per answer, µs`] = Math.round(run.bareCpuUs);
+      if (name === "PostgreSQL")
+        figures[`${name}: database CPU per order summary, µs (all PostgreSQL processes)`] =
+          Math.round(run.databaseCpuUs);
       figures[`${name}: bare CPU / order summary CPU`] = Number(
         (run.bareCpuUs / run.summaryCpuUs).toFixed(2),
       );
@@ -933,10 +1009,12 @@ if (process.argv[1] && resolve(process.argv[1]) === self) {
   else {
     const figures =
       mode === "summary"
-        ? await benchSummaryOnly()
-        : mode === "orders"
-          ? await benchOrdersOnly()
-          : await benchServer();
+        ? await withLoadAverage(benchSummaryOnly)
+        : mode === "purchases"
+          ? await withLoadAverage(benchPurchasesOnly)
+          : mode === "orders"
+            ? await withLoadAverage(benchOrdersOnly)
+            : await benchServer();
     for (const [name, value] of Object.entries(figures)) console.log(`${name.padEnd(52)} ${value}`);
   }
 }

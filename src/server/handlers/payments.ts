@@ -198,8 +198,14 @@ export function paymentRoutes(routes: Routes): void {
   routes.api(api.upgrade, async (ctx, { user, body, key, account: locked }) => {
     // A key the key table has forgotten (after a day) but an order holds: its answer again,
     // without asking the provider, which may have forgotten the key too (Stripe, 24 hours)
-    // and would charge again (issue 18, item 8).
-    const made = await Orders.byIdempotencyKey(ctx.app.db, user.id, key);
+    // and would charge again (issue 18, item 8). Read side by side with the account's pending
+    // purchase (decision 0077), which a paid purchase reads before it charges: on PostgreSQL two
+    // pooled connections answer in one round trip's time, not two one after the other (decision
+    // 0086).
+    const [made, pendingNow] = await Promise.all([
+      Orders.byIdempotencyKey(ctx.app.db, user.id, key),
+      PendingPurchases.of(ctx.app.db, user.id),
+    ]);
     if (made) return { status: 200, body: orderAnswer(made) };
     // Read under the account's lock for a plan; a one-off export reads it here.
     const account = locked ?? (await accountOf(ctx, user));
@@ -232,7 +238,7 @@ export function paymentRoutes(routes: Routes): void {
     if (summary.total > 0 && user.paymentCustomer) {
       // While another purchase of the account is pending (its answer lost), this one waits for
       // it, whatever its key: it could be the same purchase asked again (decision 0077).
-      const before = await beforeCharge(ctx, user.id, key);
+      const before = await beforeCharge(ctx, key, pendingNow);
       if (before.wait) return pendingAnswer(ctx);
       pending = before.own;
       // The order key names this purchase at the provider (its metadata and idempotency
