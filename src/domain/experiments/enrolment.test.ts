@@ -49,12 +49,12 @@ describe("enrolment", () => {
 
   it("never newly enrols a subscriber, but keeps the group recorded before", () => {
     const input = { visitorId: vid, facts: subscriber, atMs: 1_500 };
-    const [none] = standings(catalog, { ...input, recorded: {} });
-    expect(none?.group).toBeNull();
-    const [kept] = standings(catalog, { ...input, recorded: { "pro-price": "sample" } });
-    expect(kept).toEqual({ experiment, group: "sample", recorded: true });
-    expect(priceSetForPlan(catalog, choiceOf([kept!], null), "wv_bizindiv_1m")).toBe("sample");
-    expect(priceSetForPlan(catalog, choiceOf([none!], null), "wv_bizindiv_1m")).toBeNull();
+    const none = standings(catalog, { ...input, recorded: {} });
+    expect(none[0]?.group).toBeNull();
+    const kept = standings(catalog, { ...input, recorded: { "pro-price": "sample" } });
+    expect(kept).toEqual([{ experiment, group: "sample", recorded: true }]);
+    expect(priceSetForPlan(catalog, choiceOf(kept, null), "wv_bizindiv_1m")).toBe("sample");
+    expect(priceSetForPlan(catalog, choiceOf(none, null), "wv_bizindiv_1m")).toBeNull();
   });
 
   it("lets the recorded group win over the shares, and ignores experiments outside their window", () => {
