@@ -284,8 +284,8 @@ describe("the exposure beacon", () => {
     const client = server.client();
     const bad: [unknown, string][] = [
       [{}, "experiments"],
-      [{ experiments: [] }, "at least 1"],
-      [{ experiments: Array.from({ length: 21 }, (_, i) => `x-${i}`) }, "at most 20"],
+      [{ experiments: [] }, ">=1 items"],
+      [{ experiments: Array.from({ length: 21 }, (_, i) => `x-${i}`) }, "<=20 items"],
       [{ experiments: ["Not An Id!"] }, "an experiment id"],
       // The group is the server's to work out: a client naming one is refused.
       [{ experiments: [TEST_EXPERIMENT], group: "sample" }, '"group"'],
