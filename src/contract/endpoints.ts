@@ -20,6 +20,7 @@ export type RouteLimit =
   | "editUserPerIp"
   | "couponPerIp"
   | "invitePerIp"
+  | "exposuresPerIp"
   | "emailCodeGeneratePerUser"
   | "emailCodeVerifyPerUser";
 
