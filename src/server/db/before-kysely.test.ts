@@ -71,12 +71,20 @@ async function rowCounts(db: Db): Promise<Record<string, number>> {
   return counts;
 }
 
-/** Upgrades `db` (today's code's database) and checks that every row is still there. */
-async function upgradesWithEveryRow(db: Db): Promise<void> {
+/** The migrations released after Kysely, which a database made before it has not run. */
+const AFTER_KYSELY = MIGRATIONS.filter((m) => m.version > 29).map((m) => m.version);
+
+/**
+ * Upgrades `db` (today's code's database) with `upgrade`, which answers the versions it applied,
+ * and checks that every row is still there.
+ */
+async function upgradesWithEveryRow(
+  db: Db,
+  upgrade: () => Promise<number[]> = () => migrate(db, 0),
+): Promise<void> {
   expect(await rowCounts(db)).toEqual(ROWS);
   // Its 29 migrations count as applied: none runs again; those released after Kysely do, once.
-  const afterKysely = MIGRATIONS.filter((m) => m.version > 29).map((m) => m.version);
-  expect(await migrate(db, 0)).toEqual(afterKysely);
+  expect(await upgrade()).toEqual(AFTER_KYSELY);
   expect(await migrate(db, 0)).toEqual([]);
   const next = MIGRATIONS.length + 1;
   const later = {
@@ -140,9 +148,11 @@ describe("a database made before Kysely", () => {
       const other = openPostgres({ url: schema.url, poolSize: 2 });
       try {
         await db.exec(dump());
-        // A second server upgrading at the same moment: the record copy and the Migrator take turns.
-        expect(await Promise.all([migrate(db, 0), migrate(other, 0)])).toEqual([[], []]);
-        await upgradesWithEveryRow(db);
+        // A second server upgrading at the same moment: the record copy and the Migrator take
+        // turns, so each later migration runs on one of them, once.
+        await upgradesWithEveryRow(db, async () =>
+          (await Promise.all([migrate(db, 0), migrate(other, 0)])).flat().sort((a, b) => a - b),
+        );
       } finally {
         await other.close();
         await db.close();
