@@ -32,7 +32,7 @@ export function columnChart(
   formatValue: (v: number) => string,
 ): string {
   const H = 220;
-  const left = 64;
+  const left = 70;
   const right = 8;
   const top = 12;
   const bottom = 36;
@@ -50,7 +50,7 @@ export function columnChart(
     );
   }
   const slot = plotW / Math.max(1, points.length);
-  const every = Math.max(1, Math.ceil(points.length / 6));
+  const every = Math.max(1, Math.ceil(points.length / 4));
   points.forEach((p, i) => {
     const x = left + i * slot;
     const h = Math.max(0, y(0) - y(p.value));
@@ -68,7 +68,7 @@ export function columnChart(
 /** A horizontal bar per row: active subscriptions per plan. */
 export function barChart(title: string, rows: readonly { label: string; value: number }[]): string {
   const rowH = 26;
-  const labelW = 150;
+  const labelW = 160;
   const H = Math.max(1, rows.length) * rowH + 8;
   const max = Math.max(1, ...rows.map((r) => r.value));
   const span = W - labelW - 40;
@@ -97,9 +97,9 @@ export function movementChart(
   }[],
 ): string {
   const H = 220;
-  const left = 28;
+  const left = 34;
   const top = 10;
-  const bottom = 40;
+  const bottom = 24;
   const plotH = H - top - bottom;
   const up = Math.max(1, ...weeks.map((w) => w.new + w.upgraded));
   const down = Math.max(1, ...weeks.map((w) => w.downgraded + w.cancelled + w.lapsed));
@@ -142,14 +142,6 @@ export function movementChart(
       body.push(
         `<text class="tick" x="${f(left + i * slot + slot / 2)}" y="${H - bottom + 14}" text-anchor="middle">${esc(w.week.slice(5))}</text>`,
       );
-  });
-  const legend = ["new", "upgraded", "downgraded", "cancelled", "lapsed"];
-  legend.forEach((kind, i) => {
-    const x = left + i * 66;
-    body.push(
-      `<rect class="m-${kind}" x="${x}" y="${H - 14}" width="9" height="9"/>`,
-      `<text class="tick" x="${x + 12}" y="${H - 6}">${kind}</text>`,
-    );
   });
   return svg(H, title, body);
 }

@@ -8,6 +8,7 @@ import {
   activeTable,
   agreement,
   campaignsTable,
+  day,
   experimentTables,
   headline,
   movementsTable,
@@ -27,23 +28,32 @@ h1{font-size:var(--text-xl);margin:0 0 var(--space-2)}
 h2{font-size:var(--text-lg);margin:0 0 var(--space-2)}
 p{margin:0 0 var(--space-3)}
 .muted,.note{color:var(--muted);font-size:var(--text-sm)}
-.cards,.charts{display:grid;gap:var(--space-4);grid-template-columns:repeat(auto-fit,minmax(min(100%,280px),1fr));margin:var(--space-4) 0}
+.cards,.charts{display:grid;gap:var(--space-3);margin:var(--space-4) 0}
+.cards{grid-template-columns:repeat(auto-fit,minmax(130px,1fr))}
+.charts{grid-template-columns:repeat(auto-fit,minmax(min(100%,300px),1fr))}
 .card,section,figure{background:var(--surface);border:1px solid var(--line);border-radius:var(--radius-lg);padding:var(--space-4);margin:0}
 section{margin:var(--space-4) 0}
-.card b{display:block;font-size:var(--text-2xl);color:var(--brand)}
+.card{font-size:var(--text-sm);color:var(--muted)}
+.card b{display:block;font-size:clamp(var(--text-lg),5vw,var(--text-2xl));color:var(--brand)}
+.source{word-break:break-all}
+.legend{display:flex;flex-wrap:wrap;gap:var(--space-1) var(--space-3);font-size:var(--text-sm);color:var(--muted);margin:var(--space-2) 0 0}
+.legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:var(--space-1)}
+.legend .m-new{background:var(--brand)}.legend .m-upgraded{background:var(--save)}.legend .m-downgraded{background:var(--warn)}.legend .m-cancelled{background:var(--sale)}.legend .m-lapsed{background:var(--field-line)}
+@media (max-width:480px){main{padding:var(--space-2)}.card,section,figure{padding:var(--space-3)}}
 .badge{display:inline-block;border-radius:var(--radius-pill);padding:var(--space-1) var(--space-3);font-size:var(--text-sm);font-weight:600}
 .ok{background:var(--save-soft);color:var(--save)}
 .bad{background:var(--sale-soft);color:var(--sale)}
 .wait{background:var(--warn-soft);color:var(--warn)}
 figcaption{font-weight:600;margin-bottom:var(--space-2)}
+section figure{max-width:560px;margin-bottom:var(--space-3)}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:var(--text-sm)}
 th,td{padding:var(--space-1) var(--space-2);border-bottom:1px solid var(--line);white-space:nowrap}
 th{text-align:left;color:var(--muted);font-weight:600}
 td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}
 svg.chart{display:block;width:100%;height:auto;font-family:var(--font)}
-svg .tick{font-size:10px;fill:var(--muted)}
-svg .label,svg .value{font-size:11px;fill:var(--ink)}
+svg .tick{font-size:12px;fill:var(--muted)}
+svg .label,svg .value{font-size:12px;fill:var(--ink)}
 svg .grid{stroke:var(--line);stroke-width:1}
 svg .axis{stroke:var(--field-line);stroke-width:1}
 svg .bar{fill:var(--brand)}
@@ -104,6 +114,11 @@ function experimentHtml(report: Report): string[] {
   });
 }
 
+/** The movement chart's colours, named in text (wraps at any width, unlike SVG text). */
+const legend = `<p class="legend">${["new", "upgraded", "downgraded", "cancelled", "lapsed"]
+  .map((kind) => `<span><i class="m-${kind}"></i>${kind}</span>`)
+  .join("")}</p>`;
+
 export function formatHtml(report: Report, tokensCss: string): string {
   const last = report.mrr.at(-1);
   const agree = report.revenueMatchesInvoices;
@@ -150,11 +165,12 @@ export function formatHtml(report: Report, tokensCss: string): string {
       movementChart(
         "New and upgraded above the line; downgraded, cancelled and lapsed below",
         report.movements,
-      ),
+      ) + legend,
     ),
   ].join("");
   const body = [
-    `<h1>${esc(headline(report))}</h1>`,
+    "<h1>Revenue report</h1>",
+    `<p class="muted source">${esc(`${day(report.window.fromMs)} to ${day(report.window.toMs)} (to exclusive), read from ${report.source}`)}</p>`,
     `<p><span class="badge ${agree ? "ok" : "bad"}">${agree ? "Revenue equals invoices" : "Revenue differs from invoices"}</span> ${esc(agreement(report))}</p>`,
     `<div class="cards">${cards}</div>`,
     `<div class="charts">${charts}</div>`,
