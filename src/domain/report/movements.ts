@@ -11,6 +11,7 @@
 //   days are over; or a refund or lost dispute took it away, counted when recorded.
 import type { Catalog } from "../catalog/catalog-schema.ts";
 import { pricePlan } from "../pricing/plan-pricing.ts";
+import { RENEWAL_ATTEMPT_DAYS } from "../renewals/dunning.ts";
 import { type Ledger, payingUsers, planInUse } from "./ledger.ts";
 import type { CancellationRow } from "./rows.ts";
 import { type Slice, sliceOf, type Window, weeksOf } from "./window.ts";
@@ -24,8 +25,8 @@ export type WeekMovements = {
   lapsed: number;
 };
 
-/** Renewal retries run seven days from the renewal date (decision 0015). */
-export const RETRY_MS = 7 * 86_400_000;
+/** Renewal retries run until the last attempt day after the renewal date (decision 0015). */
+export const RETRY_MS = (RENEWAL_ATTEMPT_DAYS.at(-1) ?? 0) * 86_400_000;
 
 /** The cancellation events that stop a paid plan (not a trial's, not the essentials add-on's). */
 export const PLAN_CANCELLATIONS = new Set([

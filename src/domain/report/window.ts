@@ -1,5 +1,6 @@
 // The report's window and its calendar slices, all in UTC: months (for MRR) and weeks that
 // start on Monday (for movements). A window is [from, to): from inclusive, to exclusive.
+import { addMonthsClamped } from "../calendar/months.ts";
 
 export type Window = { from: number; to: number };
 export type Slice = { label: string; start: number; end: number };
@@ -10,19 +11,7 @@ export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The default window: the 12 months up to `now`. */
 export function lastTwelveMonths(now: number): Window {
-  const d = new Date(now);
-  return {
-    from: Date.UTC(
-      d.getUTCFullYear() - 1,
-      d.getUTCMonth(),
-      d.getUTCDate(),
-      d.getUTCHours(),
-      d.getUTCMinutes(),
-      d.getUTCSeconds(),
-      d.getUTCMilliseconds(),
-    ),
-    to: now,
-  };
+  return { from: addMonthsClamped(now, -12), to: now };
 }
 
 /** The calendar months the window touches, each cut to the window ("2026-01"). */
