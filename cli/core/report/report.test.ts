@@ -4,24 +4,22 @@
 // cent, the subscriptions counted equal the database's, every format renders, the html fetches
 // nothing, and the database file is not changed by a byte.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { api } from "../../../src/contract/index.ts";
 import type { Report } from "../../../src/domain/report/report.ts";
-import type { ExperimentEventsTable } from "../../../src/server/db/schema.ts";
-import { recordRefund } from "../../../src/server/services/refunds.ts";
 import { fixtureCatalog, TEST_NOW } from "../../../src/server/testing/fixture-catalog.ts";
+import { startTestServer } from "../../../src/server/testing/harness.ts";
+import { makeReport, renderReport, windowOf } from "../../commands/report.ts";
 import {
-  newKey,
-  startTestServer,
-  type TestClient,
-  type TestServer,
-} from "../../../src/server/testing/harness.ts";
-import { saveSandboxCard } from "../../../src/server/testing/sandbox-cards.ts";
-import { makeReport, renderReport } from "../../commands/report.ts";
+  databaseTruth,
+  playReportSeason,
+  type Truth,
+  REPORT_WINDOW as window,
+} from "../../testing/report-season.ts";
+import { ExitError } from "../exit-error.ts";
 import { DATABASE_FILE } from "../subscription-groups.ts";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -29,36 +27,8 @@ vi.setConfig({ testTimeout: 60_000 });
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const tokens = readFileSync(join(root, "src/styles/tokens.css"), "utf8");
 const dataDir = mkdtempSync(join(tmpdir(), "report-sqlite-"));
-const HOUR = 3_600_000;
-const window = { from: TEST_NOW - 30 * 24 * HOUR, to: TEST_NOW + 30 * 24 * HOUR };
-
 /** What the database holds, read by the server's own connection before it closed. */
-let truth: {
-  invoiceSum: number;
-  waiting: number;
-  subscriptions: Record<string, number>;
-  orders: Record<string, string>;
-};
-
-async function buyer(server: TestServer, email: string, country = "US"): Promise<TestClient> {
-  const { client } = await server.verifiedAccount(email, "secret-password-1");
-  // Oregon: a US address needs its state (decision 0078); 0 % sales tax in the catalogue.
-  const where = country === "US" ? { country, state: "OR", postalCode: "97201" } : { country };
-  const address = await client.call(api.address, { body: { name: "R", ...where } });
-  if (!address.ok) throw new Error(address.body.message);
-  const card = await saveSandboxCard(client);
-  if (!card.ok) throw new Error(card.body.message);
-  return client;
-}
-
-async function buy(client: TestClient, code: string, seats?: number): Promise<string> {
-  const bought = await client.call(api.upgrade, {
-    body: { product: { code }, ...(seats ? { seats } : {}) },
-    idempotencyKey: newKey(),
-  });
-  if (!bought.ok) throw new Error(bought.body.message);
-  return bought.body.orderId;
-}
+let truth: Truth;
 
 beforeAll(async () => {
   const server = await startTestServer({
@@ -68,112 +38,8 @@ beforeAll(async () => {
     env: { DATA_DIR: dataDir },
   });
   try {
-    const step = () => server.clock.advance(HOUR);
-    // In the "winter" campaign's window: Power annual at 29.94 instead of 59.88, VAT 20 %.
-    const a = await buyer(server, "report-a@example.com", "FR");
-    const orderA = await buy(a, "wv_single_12m");
-    step();
-    const b = await buyer(server, "report-b@example.com");
-    const orderB = await buy(b, "wv_single_1m");
-    step();
-    const c = await buyer(server, "report-c@example.com");
-    await buy(c, "wv_bizoct17_12m", 3);
-    step();
-    await buy(c, "wv_bizoct17_12m", 4);
-    step();
-    const d = await buyer(server, "report-d@example.com");
-    const coupon = await d.call(api.applyCoupon, { params: { code: "vipcoupon" }, body: {} });
-    if (!coupon.ok) throw new Error(coupon.body.message);
-    const orderD = await buy(d, "wv_unloct17_12m");
-    step();
-    const e = await buyer(server, "report-e@example.com");
-    await buy(e, "single_export_hd");
-    step();
-    const f = await buyer(server, "report-f@example.com");
-    const trial = await f.call(api.activateFreeTrial, {
-      body: { vertical: "unlimited" },
-      idempotencyKey: newKey(),
-    });
-    if (!trial.ok) throw new Error(trial.body.message);
-    step();
-    // B's month refunded in full; A cancels (Power stays until its year ends).
-    const { db } = server.running.deps;
-    const orderOfB = await db.kysely
-      .selectFrom("orders")
-      .select("total")
-      .where("id", "=", orderB)
-      .executeTakeFirstOrThrow();
-    const refunded = await db.transaction((tx) =>
-      recordRefund(
-        tx,
-        {
-          orderId: orderB,
-          amount: Number(orderOfB.total),
-          currency: "usd",
-          providerRefundId: "re_report_b",
-          kind: "refund",
-          provider: "sandbox",
-          now: server.clock.now(),
-        },
-        server.running.deps,
-      ),
-    );
-    if (!refunded.recorded) throw new Error("the refund was not recorded");
-    step();
-    const cancelled = await a.call(api.cancelSubscription);
-    if (!cancelled.ok) throw new Error(cancelled.body.message);
-    // An experiment: four visitors in control (A bought), four in the sample (D bought).
-    const at = server.clock.now();
-    const event = (
-      visitor: string,
-      group: string,
-      kind: ExperimentEventsTable["kind"],
-      orderId: string | null = null,
-    ): ExperimentEventsTable => ({
-      experiment_id: "xp-report",
-      visitor_id: visitor,
-      kind,
-      group_id: group,
-      at,
-      user_id: null,
-      order_id: orderId,
-    });
-    const events = [
-      ...["c1", "c2", "c3", "c4"].map((v) => event(v, "control", "exposure")),
-      ...["s1", "s2", "s3", "s4"].map((v) => event(v, "sample", "exposure")),
-      event("c1", "control", "purchase", orderA),
-      event("s1", "sample", "purchase", orderD),
-    ];
-    await db.transaction((tx) =>
-      tx.kysely.insertInto("experiment_events").values(events).execute(),
-    );
-    // What the report must agree with, read here by the server's own connection.
-    const sums = await db.kysely
-      .selectFrom("invoices")
-      .select((x) => x.fn.sum<number>("total").as("n"))
-      .executeTakeFirst();
-    const waiting = await db.kysely
-      .selectFrom("waiting_invoices")
-      .select((x) => x.fn.countAll<number>().as("n"))
-      .executeTakeFirst();
-    const subs = await db.kysely
-      .selectFrom("subscriptions")
-      .select(["product_code", "order_state", "order_end"])
-      .where("order_state", "in", ["automatic", "cancelled"])
-      // The refunded account is moved to the free plan, which is no paid subscription.
-      .where("product_code", "<>", "wv_free")
-      .execute();
-    const subscriptions: Record<string, number> = {};
-    for (const s of subs) {
-      if (s.order_end !== null && Number(s.order_end) <= window.to) continue;
-      subscriptions[s.product_code] = (subscriptions[s.product_code] ?? 0) + 1;
-    }
-    truth = {
-      invoiceSum: Number(sums?.n ?? 0),
-      waiting: Number(waiting?.n ?? 0),
-      subscriptions,
-      orders: { a: orderA, b: orderB, d: orderD },
-    };
+    await playReportSeason(server);
+    truth = await databaseTruth(server.running.deps.db, window);
   } finally {
     await server.close();
   }
@@ -300,23 +166,56 @@ describe("the catalog report command", () => {
     rmSync(join(out, ".."), { recursive: true, force: true });
   });
 
-  it("explains bad options and a missing database, exit code 1, no stack trace", () => {
-    const env = { DATA_DIR: dataDir };
+  it("refuses a bad option and a missing database with exit code 1 and no stack trace", () => {
     const bad = [
-      run(["--format", "pdf"], env),
-      run(["--from", "last tuesday"], env),
-      run(["--from", to, "--to", from], env),
+      run(["--format", "pdf"], { DATA_DIR: dataDir }),
+      run(["--from", "last tuesday"], { DATA_DIR: dataDir }),
       run([], { DATA_DIR: join(dataDir, "nowhere") }),
-      run([], { DATA_DIR: "" }),
     ];
-    expect(bad.map((r) => r.code)).toEqual([1, 1, 1, 1, 1]);
-    expect(bad.map((r) => r.stderr.split("\n")[0])).toEqual([
-      "error: option '--format <format>' argument 'pdf' is invalid. Allowed choices are text, json, markdown, html.",
-      '--from must be an ISO date such as 2026-01-01 or 2026-01-01T00:00:00Z, found "last tuesday"',
-      `--from (${to}) must be before --to (${from})`,
-      `no database at ${join(dataDir, "nowhere", DATABASE_FILE)}: DATA_DIR must name the server's data folder, which holds ${DATABASE_FILE}`,
-      "catalog report needs the server's database: set DATA_DIR (its data folder) or DATABASE_URL",
+    expect(bad.map((r) => [r.code, r.stderr.split("\n")[0]])).toEqual([
+      [
+        1,
+        "error: option '--format <format>' argument 'pdf' is invalid. Allowed choices are text, json, markdown, html.",
+      ],
+      [
+        1,
+        '--from must be an ISO date such as 2026-01-01 or 2026-01-01T00:00:00Z, found "last tuesday"',
+      ],
+      [
+        1,
+        `no database at ${join(dataDir, "nowhere", DATABASE_FILE)}: DATA_DIR must name the server's data folder, which holds ${DATABASE_FILE}`,
+      ],
     ]);
     for (const r of bad) expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("says what is wrong with a window or a missing database setting", async () => {
+    const message = (p: Promise<unknown>) =>
+      p.then(
+        () => "no error",
+        (e: unknown) => (e instanceof ExitError ? e.message : `not an ExitError: ${String(e)}`),
+      );
+    expect(await message(windowOf(to, from, TEST_NOW))).toBe(
+      `--from (${to}) must be before --to (${from})`,
+    );
+    expect(await message(windowOf(undefined, "2026-13-01", TEST_NOW))).toBe(
+      '--to must be an ISO date such as 2026-01-01 or 2026-01-01T00:00:00Z, found "2026-13-01"',
+    );
+    expect(await windowOf(undefined, "2026-03-31", TEST_NOW)).toEqual({
+      from: Date.UTC(2025, 2, 31),
+      to: Date.UTC(2026, 2, 31),
+    });
+    expect(await message(makeReport("unused", window, { ...deps(), env: {} }))).toBe(
+      "catalog report needs the server's database: set DATA_DIR (its data folder) or DATABASE_URL",
+    );
+    const corrupt = mkdtempSync(join(tmpdir(), "report-corrupt-"));
+    writeFileSync(join(corrupt, DATABASE_FILE), "not a database");
+    try {
+      expect(
+        await message(makeReport("unused", window, { ...deps(), env: { DATA_DIR: corrupt } })),
+      ).toMatch(/^\/.*checkout\.sqlite could not be (opened|read) as the server's database: /);
+    } finally {
+      rmSync(corrupt, { recursive: true, force: true });
+    }
   });
 });
