@@ -62,6 +62,7 @@ describe("catalog build", () => {
       "schoolDistricts",
       "blockedEmailDomains",
       "priceMigrations",
+      "experiments",
     ]);
   });
 

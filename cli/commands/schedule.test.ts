@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { makeCampaignInput } from "../../src/domain/catalog/testing/builders.ts";
+import {
+  makeCampaignInput,
+  makeExperimentInput,
+  withExperiments,
+} from "../../src/domain/catalog/testing/builders.ts";
 import { memoryFs } from "../core/catalog-fs.ts";
 import { catalogTexts } from "../testing/catalog-fixture.ts";
 import { formatSchedule, schedule } from "./schedule.ts";
@@ -42,7 +46,57 @@ describe("catalog schedule", () => {
       { fs: memoryFs(texts) },
     );
     expect(later.ok && formatSchedule(later)).toBe(
-      "No campaign window opens or closes after 2027-01-01T00:00:00Z.",
+      "No campaign or experiment window opens or closes after 2027-01-01T00:00:00Z.",
+    );
+  });
+
+  it("lists experiment window edges (starts, ends) beside campaign edges", async () => {
+    const texts = catalogTexts({
+      campaigns: {
+        campaigns: [
+          makeCampaignInput({
+            id: "spring",
+            name: "Spring",
+            coupon: "spring27",
+            validFrom: "2027-03-01T05:00:00Z",
+            validTo: "2027-03-08T05:00:00Z",
+          }),
+        ],
+      },
+      ...withExperiments(makeExperimentInput()),
+    });
+    const report = await schedule(
+      { dir: "catalog", atMs: at("2027-01-01") },
+      { fs: memoryFs(texts) },
+    );
+    if (!report.ok) throw new Error("invalid");
+    expect(report.experimentEdges).toEqual([
+      {
+        at: at("2027-01-11T05:00:00Z"),
+        edge: "starts",
+        experiment: "schools-price-2027",
+        plans: ["wv_k12_12m"],
+      },
+      {
+        at: at("2027-04-12T04:00:00Z"),
+        edge: "ends",
+        experiment: "schools-price-2027",
+        plans: ["wv_k12_12m"],
+      },
+    ]);
+    expect(formatSchedule(report)).toMatchInlineSnapshot(`
+      "2027-01-11T05:00:00Z  starts  experiment schools-price-2027 (wv_k12_12m)
+      2027-03-01T05:00:00Z  opens   spring (Spring, coupon spring27)
+      2027-03-08T05:00:00Z  closes  spring (Spring, coupon spring27)
+      2027-04-12T04:00:00Z  ends    experiment schools-price-2027 (wv_k12_12m)"
+    `);
+    // Once started, only its end is ahead.
+    const running = await schedule(
+      { dir: "catalog", atMs: at("2027-03-09") },
+      { fs: memoryFs(texts) },
+    );
+    expect(running.ok && formatSchedule(running)).toBe(
+      "2027-04-12T04:00:00Z  ends    experiment schools-price-2027 (wv_k12_12m)",
     );
   });
 

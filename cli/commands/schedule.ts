@@ -1,5 +1,6 @@
-// `catalog schedule [--at] [--json]`: the upcoming edges of every campaign window (opens, closes),
-// soonest first, so that a scheduler can rebuild the static pages at each (docs/static-pages.md).
+// `catalog schedule [--at] [--json]`: the upcoming edges of every campaign window (opens, closes)
+// and of every price experiment's window (starts, ends), soonest first, so that a scheduler can
+// rebuild the static pages at each (docs/static-pages.md): both change the prices the pages show.
 import type { Command } from "commander";
 import type { Catalog } from "../../src/domain/catalog/catalog-schema.ts";
 import type { Issue } from "../../src/domain/catalog/issue.ts";
@@ -16,8 +17,17 @@ export type WindowEdge = {
   targeted: boolean;
 };
 
+export type ExperimentEdge = {
+  /** Millisecond timestamp of the edge; `to` is exclusive, so an end is the first instant without. */
+  at: number;
+  edge: "starts" | "ends";
+  experiment: string;
+  /** Product codes the experiment prices. */
+  plans: string[];
+};
+
 export type ScheduleReport =
-  | { ok: true; from: number; edges: WindowEdge[] }
+  | { ok: true; from: number; edges: WindowEdge[]; experimentEdges: ExperimentEdge[] }
   | { ok: false; issues: Issue[]; warnings: Issue[] };
 
 /** Every campaign window edge after `atMs` (an edge exactly at `atMs` is upcoming), soonest first. */
@@ -31,6 +41,20 @@ export function windowEdges(catalog: Pick<Catalog, "campaigns">, atMs: number): 
   return edges.sort((a, b) => a.at - b.at || a.campaign.localeCompare(b.campaign));
 }
 
+/** Every experiment window edge after `atMs` (an edge exactly at `atMs` is upcoming), soonest first. */
+export function experimentEdges(
+  catalog: Pick<Catalog, "experiments">,
+  atMs: number,
+): ExperimentEdge[] {
+  const edges: ExperimentEdge[] = [];
+  for (const x of catalog.experiments ?? []) {
+    const base = { experiment: x.id, plans: x.plans };
+    if (x.from >= atMs) edges.push({ at: x.from, edge: "starts", ...base });
+    if (x.to >= atMs) edges.push({ at: x.to, edge: "ends", ...base });
+  }
+  return edges.sort((a, b) => a.at - b.at || a.experiment.localeCompare(b.experiment));
+}
+
 export async function schedule(
   options: { dir: string; atMs: number },
   deps: { fs: CatalogFs },
@@ -38,26 +62,42 @@ export async function schedule(
   const { loadCatalog } = await import("../core/load-catalog.ts");
   const loaded = loadCatalog(deps.fs, options.dir);
   if (!loaded.ok) return loaded;
-  return { ok: true, from: options.atMs, edges: windowEdges(loaded.catalog, options.atMs) };
+  return {
+    ok: true,
+    from: options.atMs,
+    edges: windowEdges(loaded.catalog, options.atMs),
+    experimentEdges: experimentEdges(loaded.catalog, options.atMs),
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 
 export function formatSchedule(report: Extract<ScheduleReport, { ok: true }>): string {
-  if (report.edges.length === 0)
-    return `No campaign window opens or closes after ${iso(report.from)}.`;
-  return report.edges
-    .map(
-      (e) =>
-        `${iso(e.at)}  ${e.edge.padEnd(6)}  ${e.campaign} (${e.name}, coupon ${e.coupon}${e.targeted ? ", targeted" : ""})`,
-    )
+  if (report.edges.length === 0 && report.experimentEdges.length === 0)
+    return `No campaign or experiment window opens or closes after ${iso(report.from)}.`;
+  const lines = [
+    ...report.edges.map((e) => ({
+      at: e.at,
+      text: `${iso(e.at)}  ${e.edge.padEnd(6)}  ${e.campaign} (${e.name}, coupon ${e.coupon}${e.targeted ? ", targeted" : ""})`,
+    })),
+    ...report.experimentEdges.map((e) => ({
+      at: e.at,
+      text: `${iso(e.at)}  ${e.edge.padEnd(6)}  experiment ${e.experiment} (${e.plans.join(", ")})`,
+    })),
+  ];
+  // Stable: at one instant, campaign edges before experiment edges, each list in its own order.
+  return lines
+    .sort((a, b) => a.at - b.at)
+    .map((line) => line.text)
     .join("\n");
 }
 
 export function register(program: Command, io: Io): void {
   program
     .command("schedule")
-    .description("the upcoming campaign window edges: rebuild the static pages at each")
+    .description(
+      "the upcoming campaign and experiment window edges: rebuild the static pages at each",
+    )
     .option("--dir <dir>", "catalogue folder", "catalog")
     .option("--at <iso-date>", "list the edges after this time (default now)")
     .option("--json", "print the result as JSON")

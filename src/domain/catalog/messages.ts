@@ -277,6 +277,40 @@ export const messages = {
     message: `${code}${priceSet ? ` in price set ${priceSet}` : ""} costs ${dollars(price)} for ${term} months, more a month than ${monthly} at ${dollars(monthlyPrice)}: expected at most ${dollars(monthlyPrice * term)} for ${term} months`,
   }),
 
+  // Experiments (the experiments of price-tests.yaml).
+  experimentSharesNot100: (total: number): Problem => ({
+    code: "experiment-shares",
+    message: `the groups' shares add up to ${total}: expected 100`,
+    hint: "Each share is the percent of enrolled visitors a group gets.",
+  }),
+  experimentGroupUnknown: (set: string, suggestion: string | undefined): Problem => ({
+    code: "experiment-group-unknown",
+    message:
+      `group ${set} is neither control nor a price set of price-tests.yaml` +
+      (suggestion ? `: did you mean ${suggestion}?` : ""),
+  }),
+  experimentGroupTwice: (set: string): Problem => ({
+    code: "experiment-group-twice",
+    message: `group ${set} is listed twice: expected each group once, with its whole share`,
+  }),
+  experimentNoChallenger: (): Problem => ({
+    code: "experiment-no-price-set",
+    message: "has no group with a price set: expected control and at least one price set",
+  }),
+  experimentSetPricesNoPlan: (set: string, plans: readonly string[]): Problem => ({
+    code: "experiment-set-prices-no-plan",
+    message: `price set ${set} has no priceTests entry for any of the experiment's plans (${list(plans)}): its group would see the control prices`,
+    hint: `Give one of those plan variants a priceTests.${set} price, or choose another set.`,
+  }),
+  experimentWindowEmpty: (from: number, to: number): Problem => ({
+    code: "experiment-window-empty",
+    message: `from ${date(from)} is not before to ${date(to)}: expected the window to start before it ends`,
+  }),
+  experimentOverlap: (code: string, other: string, from: number, to: number): Problem => ({
+    code: "experiment-overlap",
+    message: `plan ${code} is also priced by experiment ${other}, whose window overlaps this one from ${date(from)} to ${date(to)}: expected one experiment per plan at any time`,
+  }),
+
   // Warnings: the catalogue builds, but something looks unintended.
   priceSetUnused: (id: string): Problem => ({
     code: "price-set-unused",

@@ -58,6 +58,7 @@ function locate(
     campaigns: ["campaigns.yaml", "campaigns"],
     priceSets: ["price-tests.yaml", "priceSets"],
     priceMigrations: ["price-migrations.yaml", "migrations"],
+    experiments: ["price-tests.yaml", "experiments"],
   };
   const [kind, list] = where[at.entity];
   const file = files.get(kind);

@@ -9,6 +9,12 @@ import { couponsDoNotOverlap } from "./coupon-overlap.ts";
 import { oneDefaultSeatStructure } from "./default-seat-structure.ts";
 import { essentialsAddOnsUsed, essentialsLinks } from "./essentials-links.ts";
 import { essentialsPrices } from "./essentials-prices.ts";
+import { experimentGroups, experimentSetsPricePlans } from "./experiment-groups.ts";
+import {
+  experimentPlansExist,
+  experimentsDoNotOverlap,
+  experimentWindows,
+} from "./experiment-plans.ts";
 import { priceMigrationReferences } from "./price-migrations.ts";
 import { priceSetsUsed, priceTestKeys } from "./price-test-keys.ts";
 import type { RuleIssue } from "./rule.ts";
@@ -39,6 +45,11 @@ export const RULES: readonly Rule[] = [
   couponsDoNotOverlap,
   bannerIdsUnique,
   priceMigrationReferences,
+  experimentGroups,
+  experimentSetsPricePlans,
+  experimentPlansExist,
+  experimentWindows,
+  experimentsDoNotOverlap,
 ];
 
 /** Rules whose findings do not stop the build. */

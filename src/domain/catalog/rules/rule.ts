@@ -12,7 +12,8 @@ export type Entity =
   | "seatStructures"
   | "campaigns"
   | "priceSets"
-  | "priceMigrations";
+  | "priceMigrations"
+  | "experiments";
 
 /**
  * Where a problem is: the index of the entity in its catalogue list, and the field in the words

@@ -49,18 +49,26 @@ export function codesUnique({
   return issues;
 }
 
-/** Campaign, seat-structure and price-set ids are unique: other entries refer to them by id. */
+/**
+ * Campaign, seat-structure, price-set, migration and experiment ids are unique: other entries refer
+ * to them by id, and an experiment's id is recorded with every exposure and purchase.
+ */
 export function idsUnique({
   campaigns,
   seatStructures,
   priceSets,
   priceMigrations,
-}: Pick<Catalog, "campaigns" | "seatStructures" | "priceSets" | "priceMigrations">): RuleIssue[] {
+  experiments,
+}: Pick<
+  Catalog,
+  "campaigns" | "seatStructures" | "priceSets" | "priceMigrations" | "experiments"
+>): RuleIssue[] {
   const lists: [Entity, string, readonly { id: string }[]][] = [
     ["campaigns", "campaign", campaigns],
     ["seatStructures", "seat structure", seatStructures],
     ["priceSets", "price set", priceSets],
     ["priceMigrations", "price migration", priceMigrations ?? []],
+    ["experiments", "experiment", experiments ?? []],
   ];
   const issues: RuleIssue[] = [];
   for (const [entity, what, items] of lists) {

@@ -25,6 +25,7 @@ export type VariantInput = z.input<typeof PlanVariant>;
 export type StructureInput = z.input<typeof SeatBandsFile>["structures"][number];
 export type BandInput = z.input<typeof SeatBand>;
 export type CampaignInput = z.input<typeof CampaignsFile>["campaigns"][number];
+export type ExperimentInput = NonNullable<z.input<typeof PriceTestsFile>["experiments"]>[number];
 
 export function makeVariant(overrides: Partial<VariantInput> = {}): VariantInput {
   return { code: "wv_single_12m", term: 12, price: 59.88, ...overrides };
@@ -160,6 +161,29 @@ export function makeCampaignInput(overrides: Partial<CampaignInput> = {}): Campa
     ],
     ...overrides,
   };
+}
+
+/** A price experiment as price-tests.yaml writes it: Schools at the sample-catalogue set, half and half. */
+export function makeExperimentInput(overrides: Partial<ExperimentInput> = {}): ExperimentInput {
+  return {
+    id: "schools-price-2027",
+    description: "Do schools buy more at the sample-catalogue price?",
+    groups: [
+      { set: "control", share: 50 },
+      { set: "sample-catalogue", share: 50 },
+    ],
+    plans: ["wv_k12_12m"],
+    audiences: ["new"],
+    from: "2027-01-11T05:00:00Z",
+    to: "2027-04-12T04:00:00Z",
+    ...overrides,
+  };
+}
+
+/** The price-tests.yaml of makeCatalogInput with these experiments. */
+export function withExperiments(...experiments: ExperimentInput[]): Partial<CatalogInput> {
+  const { priceTests } = makeCatalogInput();
+  return { priceTests: { ...priceTests, experiments } };
 }
 
 export type CatalogInput = {
