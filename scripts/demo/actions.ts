@@ -82,7 +82,9 @@ async function arrive(visitor: Visitor): Promise<void> {
   // Before the server has the beacon (404) the visitor still sees the prices; anything else
   // that is not a success is a broken beacon.
   if (!answer.ok && answer.status !== 404) {
-    throw new Error(`${browser.who}: POST ${EXPOSURES_PATH} answered ${answer.status}: ${await answer.text()}`);
+    throw new Error(
+      `${browser.who}: POST ${EXPOSURES_PATH} answered ${answer.status}: ${await answer.text()}`,
+    );
   }
 }
 
@@ -114,13 +116,17 @@ async function signedIn(visitor: Visitor): Promise<void> {
 async function otherDevice(visitor: Visitor): Promise<void> {
   const { story } = visitor;
   visitor.browser = new Browser(visitor.browser.base, `${visitor.browser.who} on another device`);
-  await visitor.browser.call(api.signIn, { body: { email: story.email, password: VISITOR_PASSWORD } });
+  await visitor.browser.call(api.signIn, {
+    body: { email: story.email, password: VISITOR_PASSWORD },
+  });
 }
 
 /** A trial needs a verified address: the code mailed at sign-up, read from the sandbox mailbox. */
 async function startTrial(visitor: Visitor, vertical: string): Promise<void> {
   const { browser, story } = visitor;
-  const mailbox = await browser.fetch(`/dev/mailbox?format=json&to=${encodeURIComponent(story.email)}`);
+  const mailbox = await browser.fetch(
+    `/dev/mailbox?format=json&to=${encodeURIComponent(story.email)}`,
+  );
   const mails = (await mailbox.json()) as { subject: string }[];
   const code = mails
     .map((m) => /^Your verification code.*?(\d{6})/.exec(m.subject)?.[1])
@@ -139,7 +145,10 @@ async function saveCard(visitor: Visitor, number: string): Promise<void> {
   const token = await browser.call(api.sandboxToken, {
     body: { number, expMonth: 12, expYear: 2030, cvc: "123", postalCode: "97201" },
   });
-  await browser.call(api.paymentToken, { body: { token: token.id }, idempotencyKey: browser.key() });
+  await browser.call(api.paymentToken, {
+    body: { token: token.id },
+    idempotencyKey: browser.key(),
+  });
   visitor.hasCard = true;
 }
 

@@ -19,14 +19,24 @@ export type Census = {
 export async function takeCensus(q: Queryable): Promise<Census> {
   const db = q.kysely;
   const [users, orders, invoices, subscriptions, events] = await Promise.all([
-    db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst(),
+    db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirst(),
     db
       .selectFrom("orders")
-      .select(["kind", (eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.sum<number>("total").as("cents")])
+      .select([
+        "kind",
+        (eb) => eb.fn.countAll<number>().as("n"),
+        (eb) => eb.fn.sum<number>("total").as("cents"),
+      ])
       .groupBy("kind")
       .orderBy("kind")
       .execute(),
-    db.selectFrom("invoices").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst(),
+    db
+      .selectFrom("invoices")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirst(),
     db
       .selectFrom("subscriptions")
       .select(["order_state", (eb) => eb.fn.countAll<number>().as("n")])
@@ -44,9 +54,9 @@ export async function takeCensus(q: Queryable): Promise<Census> {
   ]);
   const experimentEvents: Census["experimentEvents"] = {};
   for (const e of events) {
-    const byGroup = (experimentEvents[e.experiment_id] ??= {});
-    const byKind = (byGroup[e.group_id] ??= {});
-    byKind[e.kind] = Number(e.n);
+    const byGroup = experimentEvents[e.experiment_id] ?? {};
+    byGroup[e.group_id] = { ...byGroup[e.group_id], [e.kind]: Number(e.n) };
+    experimentEvents[e.experiment_id] = byGroup;
   }
   return {
     users: Number(users?.n ?? 0),

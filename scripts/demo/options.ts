@@ -54,7 +54,8 @@ export function parseDemoArgs(args: readonly string[], cwd: string): Parsed {
   const visitors = wholeNumber(values.visitors, "--visitors", 1, MAX_VISITORS);
   if (typeof visitors === "string") return { ok: false, message: visitors };
   const dir = values["data-dir"];
-  if (dir !== undefined && dir.trim() === "") return { ok: false, message: "--data-dir must name a folder" };
+  if (dir !== undefined && dir.trim() === "")
+    return { ok: false, message: "--data-dir must name a folder" };
   return {
     ok: true,
     options: {

@@ -4,7 +4,7 @@
 // period due (handlers/dev-clock.ts), and lets that day's visitors act, a few at a time.
 import type { Logger } from "../../src/server/log.ts";
 import { startServer } from "../../src/server/main.ts";
-import { type Visitor, newVisitor, play } from "./actions.ts";
+import { newVisitor, play, type Visitor } from "./actions.ts";
 import { Browser } from "./browser.ts";
 import { type Census, takeCensus } from "./census.ts";
 import { eachBounded } from "./pool.ts";
@@ -109,7 +109,8 @@ async function setClock(clock: Browser, atMs: number): Promise<RenewalCount> {
     sum.lapsed += run.lapsed;
     sum.ended += run.ended;
     if (run.busy === 0) return sum;
-    if (attempt >= 20) throw new Error(`renewals: ${run.busy} accounts still busy after 20 catch-ups`);
+    if (attempt >= 20)
+      throw new Error(`renewals: ${run.busy} accounts still busy after 20 catch-ups`);
     answer = await clockCall(clock, { advanceMs: 0 });
   }
 }
@@ -125,6 +126,7 @@ async function clockCall(clock: Browser, change: object): Promise<ClockAnswer> {
     headers: { "content-type": "application/json" },
     body: JSON.stringify(change),
   });
-  if (!answer.ok) throw new Error(`POST /dev/clock answered ${answer.status}: ${await answer.text()}`);
+  if (!answer.ok)
+    throw new Error(`POST /dev/clock answered ${answer.status}: ${await answer.text()}`);
   return (await answer.json()) as ClockAnswer;
 }

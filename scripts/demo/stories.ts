@@ -91,7 +91,10 @@ function tellStory(seed: number, number: number, calendar: Calendar): Story {
       steps.push({ day: arrival, action: buy(random, random.weighted(EXPORTS)) });
       return story;
     case "trialOnly":
-      steps.push({ day: arrival, action: { kind: "startTrial", vertical: random.weighted(TRIAL_KINDS) } });
+      steps.push({
+        day: arrival,
+        action: { kind: "startTrial", vertical: random.weighted(TRIAL_KINDS) },
+      });
       return story;
     case "professional":
       buyPlan(random, steps, arrival, "professional");
@@ -144,7 +147,8 @@ function buyPlan(
   }
   if (family === "power" && random.chance(POWER_UPGRADE)) {
     const later = day + random.int(5, 25);
-    if (random.chance(PURCHASE.otherDevice)) steps.push({ day: later, action: { kind: "otherDevice" } });
+    if (random.chance(PURCHASE.otherDevice))
+      steps.push({ day: later, action: { kind: "otherDevice" } });
     steps.push({ day: later, action: { kind: "changePlan", product: MONTHLY.unlimited } });
     return;
   }
@@ -162,7 +166,10 @@ function buyPlan(
 }
 
 /** Visitors with something to do on `day`, each with that day's actions in order. */
-export function actionsOn(stories: readonly Story[], day: number): { story: Story; actions: Action[] }[] {
+export function actionsOn(
+  stories: readonly Story[],
+  day: number,
+): { story: Story; actions: Action[] }[] {
   const due: { story: Story; actions: Action[] }[] = [];
   for (const story of stories) {
     const actions = story.steps.filter((s) => s.day === day).map((s) => s.action);
