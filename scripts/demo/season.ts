@@ -29,7 +29,7 @@ export const HOUR_UTC = 15;
  * the control's rate.
  */
 export const PROFESSIONAL_RATE: Readonly<Record<string, number>> = {
-  control: 0.06,
+  control: 0.05,
   [SAMPLE_GROUP]: 0.12,
 };
 
