@@ -4,6 +4,7 @@
 // card form's token, the address, the coupon, the order summary and the purchase, a change of
 // plan, a cancellation, a new card.
 import { api } from "../../src/contract/index.ts";
+import type { Experiment } from "../../src/domain/catalog/catalog-schema.ts";
 import { Browser } from "./browser.ts";
 import type { Action, Country, Story } from "./stories.ts";
 
@@ -42,10 +43,13 @@ export function newVisitor(base: string, story: Story): Visitor {
   };
 }
 
-export async function play(visitor: Visitor, action: Action): Promise<void> {
+/** What a visitor's browser knows of the day: the time, and the experiments its pages carry. */
+export type Today = { nowMs: number; experiments: readonly Experiment[] };
+
+export async function play(visitor: Visitor, action: Action, today: Today): Promise<void> {
   switch (action.kind) {
     case "arrive":
-      return arrive(visitor);
+      return arrive(visitor, today);
     case "signUp":
       return signUp(visitor, action.country);
     case "startTrial":
@@ -68,20 +72,27 @@ export async function play(visitor: Visitor, action: Action): Promise<void> {
 }
 
 /**
- * The static plans page: its head script makes the visitor id cookie when there is none, and
- * sends the exposure beacon for the running experiments covering a plan on the page.
+ * The static plans page's head script (src/browser/experiment-head.ts): it makes the visitor id
+ * cookie when there is none and sends one exposure beacon naming the running experiments that the
+ * server has not settled for this visitor (no entry in the `xp` cookie, and no `!`).
  */
-async function arrive(visitor: Visitor): Promise<void> {
+async function arrive(visitor: Visitor, today: Today): Promise<void> {
   const { browser, story } = visitor;
   if (!browser.cookie("vid")) browser.setCookie("vid", story.visitorId);
+  const xp = (browser.cookie("xp") ?? "").split("|");
+  if (xp.includes("!")) return;
+  const unsettled = today.experiments
+    .filter((x) => x.from <= today.nowMs && today.nowMs < x.to)
+    .map((x) => x.id)
+    .filter((id) => !xp.some((entry) => entry.startsWith(`${id}:`)));
+  if (unsettled.length === 0) return;
+  // navigator.sendBeacon with a string: a text/plain body, as the page sends it.
   const answer = await browser.fetch(EXPOSURES_PATH, {
     method: "POST",
-    headers: { "content-type": "application/json" },
-    body: "{}",
+    headers: { "content-type": "text/plain;charset=UTF-8" },
+    body: JSON.stringify({ experiments: unsettled }),
   });
-  // Before the server has the beacon (404) the visitor still sees the prices; anything else
-  // that is not a success is a broken beacon.
-  if (!answer.ok && answer.status !== 404) {
+  if (!answer.ok) {
     throw new Error(
       `${browser.who}: POST ${EXPOSURES_PATH} answered ${answer.status}: ${await answer.text()}`,
     );
@@ -152,10 +163,12 @@ async function saveCard(visitor: Visitor, number: string): Promise<void> {
   visitor.hasCard = true;
 }
 
-/** The checkout: card, coupon, the summary shown, then the purchase at that total. */
+/** The checkout: the plans, the card, the coupon, the summary shown, the purchase at its total. */
 async function buy(visitor: Visitor, product: string, coupon: string | null): Promise<void> {
   const { browser } = visitor;
   await signedIn(visitor);
+  // The plans screen (/cart#plans) prices every plan for this customer.
+  await browser.call(api.paymentOptions, { query: { new: "true", newCart: "true" } });
   if (!visitor.hasCard) await saveCard(visitor, PAYING_CARD);
   if (coupon) {
     await browser.call(api.verifyCoupon, { params: { code: coupon }, body: {} });

@@ -70,13 +70,14 @@ export async function playSeason(options: SeasonOptions): Promise<SeasonResult> 
       const renewals = await setClock(clock, dayMs(calendar, day));
       for (const key of Object.keys(total) as (keyof RenewalCount)[]) total[key] += renewals[key];
       const due = actionsOn(stories, day);
+      const today = { nowMs: dayMs(calendar, day), experiments: [calendar.experiment] };
       await eachBounded(due, PARALLEL_VISITORS, async ({ story, actions }) => {
         let visitor = visitors.get(story.number);
         if (!visitor) {
           visitor = newVisitor(server.url, story);
           visitors.set(story.number, visitor);
         }
-        for (const action of actions) await play(visitor, action);
+        for (const action of actions) await play(visitor, action, today);
       });
       options.onDay?.(day, calendar.days, renewals);
     }
