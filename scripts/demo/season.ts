@@ -1,6 +1,10 @@
 // The simulated season's calendar and its rates: every number that shapes the story is here, so
 // the story can be read (and changed) in one place. docs/decisions/0092-demo-season.md tells it.
-import type { Catalog, Experiment } from "../../src/domain/catalog/catalog-schema.ts";
+import type {
+  CampaignEntry,
+  Catalog,
+  Experiment,
+} from "../../src/domain/catalog/catalog-schema.ts";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -54,16 +58,22 @@ export const PURCHASE = {
   professionalTrialFirst: 0.3,
   /** Unlimited buyers who try it first. */
   unlimitedTrialFirst: 0.25,
-  /** Annual buyers of a plan the referral campaign prices who bring its coupon. */
-  referralCoupon: 0.35,
   /** Buyers paying from Germany (19 % VAT); the rest from Oregon (no sales tax). */
   fromGermany: 0.15,
   /** Later visits (a trial's end, a change of plan) made from another device: a new sign-in. */
   otherDevice: 0.25,
 } as const;
 
-/** The campaign whose coupon some annual buyers bring (catalog/campaigns.yaml). */
-export const REFERRAL_COUPON = "referafriend";
+/**
+ * The campaigns whose coupons buyers bring (catalog/campaigns.yaml), with the share of the buyers
+ * of a plan the campaign prices, inside its window, who bring it: the referral offer (annual
+ * plans, 2019 to 2031) and the spring offer (the first month of monthly Power and Unlimited,
+ * February 2027), whose customers reach their first full-price renewal within the season.
+ */
+export const COUPONS: Readonly<Record<string, number>> = {
+  referafriend: 0.35,
+  spring2027: 0.5,
+};
 
 /** What a monthly subscriber does next, with its probability (at most one each). */
 export const MONTHLY_AFTERWARDS = {
@@ -95,6 +105,8 @@ export const EXPORTS: readonly (readonly [string, number])[] = [
 /** The season's days, from the catalogue's experiment window. */
 export type Calendar = {
   experiment: Experiment;
+  /** The campaigns of COUPONS, from the catalogue. */
+  campaigns: CampaignEntry[];
   /** Day 0 at HOUR_UTC, in ms. */
   startMs: number;
   /** Days in the season (the clock is set to each, day 0 to days - 1). */
@@ -108,7 +120,9 @@ export function dayMs(calendar: Calendar, day: number): number {
 }
 
 /** The calendar around the experiment, or why there is none (the experiment is not there). */
-export function seasonCalendar(catalog: Pick<Catalog, "experiments">): Calendar | string {
+export function seasonCalendar(
+  catalog: Pick<Catalog, "experiments" | "campaigns">,
+): Calendar | string {
   const experiment = catalog.experiments?.find((x) => x.id === EXPERIMENT_ID);
   if (!experiment) {
     return `the catalogue has no experiment "${EXPERIMENT_ID}" (catalog/price-tests.yaml): the demo season plays that one`;
@@ -116,9 +130,14 @@ export function seasonCalendar(catalog: Pick<Catalog, "experiments">): Calendar 
   if (!experiment.groups.some((g) => g.set === SAMPLE_GROUP)) {
     return `the experiment "${EXPERIMENT_ID}" has no group "${SAMPLE_GROUP}": the demo season's rates are for it`;
   }
+  const campaigns = catalog.campaigns.filter((c) => c.coupon && Object.hasOwn(COUPONS, c.coupon));
+  const missing = Object.keys(COUPONS).filter((code) => !campaigns.some((c) => c.coupon === code));
+  if (missing.length > 0) {
+    return `the catalogue has no campaign with the coupon ${missing.join(", ")} (catalog/campaigns.yaml): the demo season's buyers bring it`;
+  }
   const first = new Date(experiment.from);
   first.setUTCHours(HOUR_UTC, 0, 0, 0);
   const startMs = first.getTime() - DAYS_BEFORE * DAY_MS;
   const arrivalDays = Math.ceil((experiment.to - startMs) / DAY_MS);
-  return { experiment, startMs, days: arrivalDays + DAYS_AFTER, arrivalDays };
+  return { experiment, campaigns, startMs, days: arrivalDays + DAYS_AFTER, arrivalDays };
 }

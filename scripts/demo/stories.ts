@@ -8,6 +8,7 @@ import { type Random, randomStream } from "./random.ts";
 import {
   ANNUAL_CANCEL,
   type Calendar,
+  COUPONS,
   dayMs,
   EXPORTS,
   MONTHLY_AFTERWARDS,
@@ -15,7 +16,6 @@ import {
   POWER_UPGRADE,
   PROFESSIONAL_RATE,
   PURCHASE,
-  REFERRAL_COUPON,
   TRIAL_KINDS,
 } from "./season.ts";
 
@@ -53,8 +53,6 @@ export type Story = {
 const MONTHLY = { power: "wv_single_1m", unlimited: "wv_unloct17_1m" } as const;
 const ANNUAL = { power: "wv_single_12m", unlimited: "wv_unloct17_12m" } as const;
 const PROFESSIONAL = { monthly: "wv_bizindiv_1m", annual: "wv_bizindiv_12m" } as const;
-/** Annual plans the referral campaign prices. */
-const REFERRAL_PLANS = new Set(["wv_single_12m", "wv_unloct17_12m", "wv_bizindiv_12m"]);
 
 export function emailOf(seed: number, number: number): string {
   return `visitor-${seed}-${number}@demo.example`;
@@ -88,7 +86,10 @@ function tellStory(seed: number, number: number, calendar: Calendar): Story {
     case "freeAccount":
       return story;
     case "export":
-      steps.push({ day: arrival, action: buy(random, random.weighted(EXPORTS)) });
+      steps.push({
+        day: arrival,
+        action: buy(random, calendar, arrival, random.weighted(EXPORTS)),
+      });
       return story;
     case "trialOnly":
       steps.push({
@@ -97,23 +98,29 @@ function tellStory(seed: number, number: number, calendar: Calendar): Story {
       });
       return story;
     case "professional":
-      buyPlan(random, steps, arrival, "professional");
+      buyPlan(random, calendar, steps, arrival, "professional");
       return story;
     case "otherPlan":
-      buyPlan(random, steps, arrival, random.chance(0.5) ? "power" : "unlimited");
+      buyPlan(random, calendar, steps, arrival, random.chance(0.5) ? "power" : "unlimited");
       return story;
   }
 }
 
-function buy(random: Random, product: string): Action {
-  const coupon =
-    REFERRAL_PLANS.has(product) && random.chance(PURCHASE.referralCoupon) ? REFERRAL_COUPON : null;
+/** A purchase on `day`, with the coupon of a campaign pricing the product then, perhaps. */
+function buy(random: Random, calendar: Calendar, day: number, product: string): Action {
+  const at = dayMs(calendar, day);
+  const campaign = calendar.campaigns.find(
+    (c) => c.products.includes(product) && c.validFrom <= at && at < c.validTo,
+  );
+  const share = campaign?.coupon ? (COUPONS[campaign.coupon] ?? 0) : 0;
+  const coupon = campaign?.coupon && random.chance(share) ? campaign.coupon : null;
   return { kind: "buy", product, coupon };
 }
 
 /** A plan purchase, perhaps after a trial, and what the subscriber does afterwards. */
 function buyPlan(
   random: Random,
+  calendar: Calendar,
   steps: Step[],
   arrival: number,
   family: "professional" | "power" | "unlimited",
@@ -138,7 +145,7 @@ function buyPlan(
       : annual
         ? ANNUAL[family]
         : MONTHLY[family];
-  steps.push({ day, action: buy(random, product) });
+  steps.push({ day, action: buy(random, calendar, day, product) });
   if (annual) {
     if (random.chance(ANNUAL_CANCEL)) {
       steps.push({ day: day + random.int(10, 60), action: { kind: "cancel" } });
