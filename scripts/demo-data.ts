@@ -55,16 +55,20 @@ try {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const shown = relative(process.cwd(), dataDir) || ".";
   const dir = shown.startsWith("..") ? dataDir : `./${shown}`;
+  // The report reads DATABASE_URL before DATA_DIR: an exported one is emptied for the command.
+  const env = `${process.env.DATABASE_URL ? "DATABASE_URL= " : ""}DATA_DIR=${dir}`;
+  const end = new Date(calendar.startMs + calendar.days * 86_400_000).toISOString();
   console.log(
     [
       `demo-data: played in ${seconds} s.`,
       ...describeCensus(result.census, result.renewals),
       "",
       `The season's database is in ${dataDir}. To read it:`,
-      `  DATA_DIR=${dir} npx catalog report`,
-      `  DATA_DIR=${dir} npx catalog report --format html > demo-report.html`,
-      `Or serve it (the clock is the machine's again): DATA_DIR=${dir} npm start, and sign in as`,
-      `visitor-${seed}-0@demo.example (any visitor-${seed}-N that signed up) with the password "${VISITOR_PASSWORD}".`,
+      `  ${env} npx catalog report`,
+      `  ${env} npx catalog report --format html > demo-report.html`,
+      `To sign in as a visitor who signed up (visitor-${seed}-N@demo.example, password "${VISITOR_PASSWORD}"),`,
+      "serve it on a clock just after the season, without the demo accounts:",
+      `  ${env} SEED=false CLOCK=settable CLOCK_START=${end} npm start`,
     ].join("\n"),
   );
 } catch (error) {

@@ -1,5 +1,7 @@
 // The simulated season's calendar and its rates: every number that shapes the story is here, so
 // the story can be read (and changed) in one place. docs/decisions/0092-demo-season.md tells it.
+
+import { tierForVertical, trialProductForTier } from "../../src/domain/account/tier.ts";
 import type {
   CampaignEntry,
   Catalog,
@@ -89,7 +91,10 @@ export const POWER_UPGRADE = 0.3;
 /** Annual subscribers who cancel (their plan runs to the end of its year). */
 export const ANNUAL_CANCEL = 0.08;
 
-/** Trials started by visitors who only try: the catalogue's trial kinds, by the vertical sent. */
+/**
+ * Trials started by visitors who only try, by the vertical the checkout sends: the catalogue's
+ * trial plans but the education trial, which needs a school's address.
+ */
 export const TRIAL_KINDS: readonly (readonly [string, number])[] = [
   ["professional", 0.4],
   ["unlimited", 0.35],
@@ -121,7 +126,7 @@ export function dayMs(calendar: Calendar, day: number): number {
 
 /** The calendar around the experiment, or why there is none (the experiment is not there). */
 export function seasonCalendar(
-  catalog: Pick<Catalog, "experiments" | "campaigns">,
+  catalog: Pick<Catalog, "experiments" | "campaigns" | "plans">,
 ): Calendar | string {
   const experiment = catalog.experiments?.find((x) => x.id === EXPERIMENT_ID);
   if (!experiment) {
@@ -134,6 +139,13 @@ export function seasonCalendar(
   const missing = Object.keys(COUPONS).filter((code) => !campaigns.some((c) => c.coupon === code));
   if (missing.length > 0) {
     return `the catalogue has no campaign with the coupon ${missing.join(", ")} (catalog/campaigns.yaml): the demo season's buyers bring it`;
+  }
+  const noTrial = TRIAL_KINDS.map(([vertical]) => vertical).filter((vertical) => {
+    const code = trialProductForTier(tierForVertical(vertical));
+    return !catalog.plans.some((p) => p.code === code && p.isTrial);
+  });
+  if (noTrial.length > 0) {
+    return `the catalogue has no trial plan for ${noTrial.join(", ")}: the demo season's visitors start them`;
   }
   const first = new Date(experiment.from);
   first.setUTCHours(HOUR_UTC, 0, 0, 0);
