@@ -58,14 +58,16 @@ try {
   // The report reads DATABASE_URL before DATA_DIR: an exported one is emptied for the command.
   const env = `${process.env.DATABASE_URL ? "DATABASE_URL= " : ""}DATA_DIR=${dir}`;
   const end = new Date(calendar.startMs + calendar.days * 86_400_000).toISOString();
+  // The report's default window is the 12 months up to the machine's date: the season's is named.
+  const window = `--from ${from} --to ${end.slice(0, 10)}`;
   console.log(
     [
       `demo-data: played in ${seconds} s.`,
       ...describeCensus(result.census, result.renewals),
       "",
       `The season's database is in ${dataDir}. To read it:`,
-      `  ${env} npx catalog report`,
-      `  ${env} npx catalog report --format html > demo-report.html`,
+      `  ${env} npx catalog report ${window}`,
+      `  ${env} npx catalog report ${window} --format html --out demo-report.html`,
       `To sign in as a visitor who signed up (visitor-${seed}-N@demo.example, password "${VISITOR_PASSWORD}"),`,
       "serve it on a clock just after the season, without the demo accounts:",
       `  ${env} SEED=false CLOCK=settable CLOCK_START=${end} npm start`,
