@@ -88,6 +88,8 @@ export const MONTHLY_AFTERWARDS = {
 } as const;
 /** Power monthly subscribers who move up to Unlimited monthly within a month. */
 export const POWER_UPGRADE = 0.3;
+/** Unlimited monthly subscribers who move down to Power monthly (from their next period). */
+export const UNLIMITED_DOWNGRADE = 0.15;
 /** Annual subscribers who cancel (their plan runs to the end of its year). */
 export const ANNUAL_CANCEL = 0.08;
 

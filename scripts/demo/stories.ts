@@ -17,6 +17,7 @@ import {
   PROFESSIONAL_RATE,
   PURCHASE,
   TRIAL_KINDS,
+  UNLIMITED_DOWNGRADE,
 } from "./season.ts";
 
 /** Where a buyer pays from: the billing address the checkout asks for. */
@@ -152,11 +153,17 @@ function buyPlan(
     }
     return;
   }
-  if (family === "power" && random.chance(POWER_UPGRADE)) {
+  const move =
+    family === "power" && random.chance(POWER_UPGRADE)
+      ? MONTHLY.unlimited
+      : family === "unlimited" && random.chance(UNLIMITED_DOWNGRADE)
+        ? MONTHLY.power
+        : null;
+  if (move) {
     const later = day + random.int(5, 25);
     if (random.chance(PURCHASE.otherDevice))
       steps.push({ day: later, action: { kind: "otherDevice" } });
-    steps.push({ day: later, action: { kind: "changePlan", product: MONTHLY.unlimited } });
+    steps.push({ day: later, action: { kind: "changePlan", product: move } });
     return;
   }
   const afterwards = random.weighted<keyof typeof MONTHLY_AFTERWARDS | "stay">([
