@@ -16,9 +16,9 @@ export function niceStep(max: number): number {
   return step;
 }
 
-function svg(height: number, title: string, body: string[]): string {
+function svg(height: number, title: string, body: string[], width = W): string {
   return [
-    `<svg class="chart" viewBox="0 0 ${W} ${height}" role="img" aria-label="${esc(title)}">`,
+    `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(title)}">`,
     `<title>${esc(title)}</title>`,
     ...body,
     "</svg>",
@@ -151,11 +151,13 @@ export function intervalChart(
   title: string,
   rows: readonly { label: string; estimate: number; low: number; high: number; tone: string }[],
 ): string {
+  // Narrower than the others: it stands alone in its section, and its labels stay legible.
+  const width = 300;
   const rowH = 30;
-  const labelW = 110;
+  const labelW = 90;
   const axisH = 24;
   const H = Math.max(1, rows.length) * rowH + axisH + 6;
-  const span = W - labelW - 16;
+  const span = width - labelW - 16;
   const max = Math.max(0.01, ...rows.map((r) => r.high));
   const step = niceStep(max);
   const top1 = Math.max(step, Math.ceil(max / step) * step);
@@ -178,5 +180,5 @@ export function intervalChart(
       `<circle class="dot ${esc(r.tone)}" cx="${f(x(r.estimate))}" cy="${f(cy)}" r="5"><title>${esc(`${r.label}: ${pct(r.estimate)} (${pct(r.low)} to ${pct(r.high)})`)}</title></circle>`,
     );
   });
-  return svg(H, title, body);
+  return svg(H, title, body, width);
 }

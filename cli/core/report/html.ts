@@ -29,12 +29,12 @@ h2{font-size:var(--text-lg);margin:0 0 var(--space-2)}
 p{margin:0 0 var(--space-3)}
 .muted,.note{color:var(--muted);font-size:var(--text-sm)}
 .cards,.charts{display:grid;gap:var(--space-3);margin:var(--space-4) 0}
-.cards{grid-template-columns:repeat(auto-fit,minmax(130px,1fr))}
+.cards{grid-template-columns:repeat(auto-fit,minmax(135px,1fr))}
 .charts{grid-template-columns:repeat(auto-fit,minmax(min(100%,300px),1fr))}
 .card,section,figure{background:var(--surface);border:1px solid var(--line);border-radius:var(--radius-lg);padding:var(--space-4);margin:0}
 section{margin:var(--space-4) 0}
 .card{font-size:var(--text-sm);color:var(--muted)}
-.card b{display:block;font-size:clamp(var(--text-lg),5vw,var(--text-2xl));color:var(--brand)}
+.card b{display:block;font-size:clamp(var(--text-lg),2.2vw,var(--text-xl));color:var(--brand);font-variant-numeric:tabular-nums}
 .source{word-break:break-all}
 .legend{display:flex;flex-wrap:wrap;gap:var(--space-1) var(--space-3);font-size:var(--text-sm);color:var(--muted);margin:var(--space-2) 0 0}
 .legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:var(--space-1)}
@@ -45,12 +45,12 @@ section{margin:var(--space-4) 0}
 .bad{background:var(--sale-soft);color:var(--sale)}
 .wait{background:var(--warn-soft);color:var(--warn)}
 figcaption{font-weight:600;margin-bottom:var(--space-2)}
-section figure{max-width:560px;margin-bottom:var(--space-3)}
+section figure{max-width:440px;margin-bottom:var(--space-3)}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:var(--text-sm)}
-th,td{padding:var(--space-1) var(--space-2);border-bottom:1px solid var(--line);white-space:nowrap}
+th,td{padding:var(--space-1) var(--space-2);border-bottom:1px solid var(--line);vertical-align:top}
 th{text-align:left;color:var(--muted);font-weight:600}
-td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}
+td.r,th.r{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 svg.chart{display:block;width:100%;height:auto;font-family:var(--font)}
 svg .tick{font-size:12px;fill:var(--muted)}
 svg .label,svg .value{font-size:12px;fill:var(--ink)}
