@@ -1,5 +1,7 @@
 // Hand-made rows for the report's tests: an order with its items as the server records them.
 import type { PaymentItem } from "../account/standing-payments.ts";
+import type { Catalog } from "../catalog/catalog-schema.ts";
+import { makeCampaign, makeSpecCatalog } from "../testing/builders.ts";
 import type { ItemRow, OrderRow, ReportRows } from "./rows.ts";
 
 export const DAY = 86_400_000;
@@ -71,4 +73,23 @@ export function invoicesOf(orders: readonly OrderRow[]) {
       issuedAt: o.createdAt,
       waiting: false,
     }));
+}
+
+/** The spec's plans and one public campaign, "winter": Power annual at 29.94 in January 2026. */
+export function reportCatalog(): Catalog {
+  return makeSpecCatalog({
+    campaigns: [
+      makeCampaign({
+        id: "winter",
+        name: "Winter sale",
+        coupon: "winter2026",
+        targeted: false,
+        recurring: false,
+        validFrom: utc(2026, 1, 10),
+        validTo: utc(2026, 2, 1),
+        prices: { wv_single_12m: 2994 },
+        products: ["wv_single_12m"],
+      }),
+    ],
+  });
 }
