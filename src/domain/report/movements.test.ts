@@ -102,4 +102,30 @@ describe("subscriptions and movements", () => {
       ],
     });
   });
+  it("counts a lapse only once the retry days are over, and not one renewed late within them", () => {
+    const lapsed = (window: { from: number; to: number }, extra: typeof orders = []) =>
+      movementsOf(
+        ledgerOf(
+          rowsOf({ orders: [...orders, ...extra], items: [...items, ...extra.map(planItem)] }),
+        ),
+        catalog,
+        cancellations,
+        window,
+      ).reduce((n, x) => n + x.lapsed, 0);
+    // User 5's month ended on 25 January: unknown on the 31st, known on 2 February.
+    expect(lapsed({ from: w.from, to: utc(2026, 1, 31) })).toBe(0);
+    expect(lapsed({ from: w.from, to: utc(2026, 2, 2) })).toBe(1);
+    // Its renewal paid on the retry of day 3: no lapse.
+    const late = order({
+      userId: 5,
+      createdAt: utc(2026, 1, 28),
+      productCode: "wv_single_1m",
+      termMonths: 1,
+      periodStart: utc(2026, 1, 25),
+      periodEnd: utc(2026, 2, 25),
+      subTotal: 999,
+      renewal: true,
+    });
+    expect(lapsed({ from: w.from, to: utc(2026, 2, 2) }, [late])).toBe(0);
+  });
 });
