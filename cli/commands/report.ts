@@ -113,6 +113,7 @@ export function register(program: Command, io: Io, root: string): void {
         .choices(FORMATS)
         .default("text"),
     )
+    .option("--json", "print the whole report as JSON (same as --format json)")
     .option("--out <file>", "write the report to this file instead of printing it")
     .option("--dir <dir>", "catalogue folder (plan names, list prices, campaigns)", "catalog")
     .action(
@@ -120,6 +121,7 @@ export function register(program: Command, io: Io, root: string): void {
         from?: string;
         to?: string;
         format: Format;
+        json?: boolean;
         out?: string;
         dir: string;
       }) => {
@@ -128,14 +130,15 @@ export function register(program: Command, io: Io, root: string): void {
           import("node:path"),
           import("../core/exit-error.ts"),
         ]);
+        const format: Format = options.json ? "json" : options.format;
         const window = await windowOf(options.from, options.to, Date.now());
         const report = await makeReport(resolve(io.cwd, options.dir), window, {
           env: io.env,
           now: Date.now,
         });
         const tokens =
-          options.format === "html" ? readFileSync(`${root}src/styles/tokens.css`, "utf8") : "";
-        const text = await renderReport(report, options.format, tokens);
+          format === "html" ? readFileSync(`${root}src/styles/tokens.css`, "utf8") : "";
+        const text = await renderReport(report, format, tokens);
         if (options.out === undefined) {
           io.out(text.replace(/\n$/, ""));
         } else {
@@ -147,7 +150,7 @@ export function register(program: Command, io: Io, root: string): void {
               `--out ${options.out} could not be written: ${error instanceof Error ? error.message : String(error)}`,
             );
           }
-          io.err(`Wrote ${options.format} report to ${options.out}`);
+          io.err(`Wrote ${format} report to ${options.out}`);
         }
         process.exitCode = 0;
       },

@@ -151,7 +151,7 @@ describe("the catalog report command", () => {
   const to = new Date(window.to).toISOString();
 
   it("prints the report of DATA_DIR, and writes the html to --out", () => {
-    const json = run(["--from", from, "--to", to, "--format", "json"], { DATA_DIR: dataDir });
+    const json = run(["--from", from, "--to", to, "--json"], { DATA_DIR: dataDir });
     expect(json.stderr).toBe("");
     expect(json.code).toBe(0);
     const printed = JSON.parse(json.stdout) as Report;
