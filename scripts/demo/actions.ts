@@ -33,13 +33,13 @@ const ADDRESSES = {
 const EXPOSURES_PATH = pageEndpoints.experimentExposures.path;
 
 /** A visitor and the browser they are using now (a new one after `otherDevice`). */
-export type Visitor = { story: Story; browser: Browser; signedUp: boolean; hasCard: boolean };
+/** `hasCard`: the account has a saved card (the checkout then skips the card form). */
+export type Visitor = { story: Story; browser: Browser; hasCard: boolean };
 
 export function newVisitor(base: string, story: Story): Visitor {
   return {
     story,
     browser: new Browser(base, `visitor ${story.number} (${story.email})`),
-    signedUp: false,
     hasCard: false,
   };
 }
@@ -110,7 +110,6 @@ async function signUp(visitor: Visitor, country: Country): Promise<void> {
       lastName: `Visitor ${story.number}`,
     },
   });
-  visitor.signedUp = true;
   // The checkout asks for the billing address before the card (the total includes its tax).
   await browser.call(api.address, { body: ADDRESSES[country] });
 }
