@@ -36,15 +36,21 @@ const from = new Date(calendar.startMs).toISOString().slice(0, 10);
 console.log(
   `demo-data: seed ${seed}, ${visitors} visitors, ${calendar.days} days from ${from}, into ${dataDir}`,
 );
+// Ctrl-C ends the season after the day being played, so the server closes its database cleanly.
+const stopping = new AbortController();
+process.once("SIGINT", () => stopping.abort());
 const started = performance.now();
 let lastPrinted = 0;
+let daysPlayed = 0;
 try {
   const result = await playSeason({
     stories: tellStories(seed, visitors, calendar),
     calendar,
     dataDir,
     log: serverLog,
+    signal: stopping.signal,
     onDay(day, of) {
+      daysPlayed = day + 1;
       const now = performance.now();
       if (now - lastPrinted < 5000 && day !== of - 1) return;
       lastPrinted = now;
@@ -75,5 +81,11 @@ try {
   );
 } catch (error) {
   if (error instanceof StartupError) stop(error.message);
+  if (stopping.signal.aborted) {
+    stop(
+      `stopped after ${daysPlayed} of ${calendar.days} days: ${dataDir} holds the season so far; add --fresh to play it again`,
+      130,
+    );
+  }
   throw error;
 }

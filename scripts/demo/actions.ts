@@ -4,6 +4,7 @@
 // card form's token, the address, the coupon, the order summary and the purchase, a change of
 // plan, a cancellation, a new card.
 import { api } from "../../src/contract/index.ts";
+import { pageEndpoints } from "../../src/contract/page-endpoints.ts";
 import type { Experiment } from "../../src/domain/catalog/catalog-schema.ts";
 import { Browser } from "./browser.ts";
 import type { Action, Country, Story } from "./stories.ts";
@@ -29,16 +30,16 @@ const ADDRESSES = {
 } as const satisfies Record<Country, unknown>;
 
 /** The experiment beacon's path (the static pricing page's script sends it). */
-export const EXPOSURES_PATH = "/api/4/experiments/exposures";
+const EXPOSURES_PATH = pageEndpoints.experimentExposures.path;
 
 /** A visitor and the browser they are using now (a new one after `otherDevice`). */
-export type Visitor = { story: Story; browser: Browser; signedUp: boolean; hasCard: boolean };
+/** `hasCard`: the account has a saved card (the checkout then skips the card form). */
+export type Visitor = { story: Story; browser: Browser; hasCard: boolean };
 
 export function newVisitor(base: string, story: Story): Visitor {
   return {
     story,
     browser: new Browser(base, `visitor ${story.number} (${story.email})`),
-    signedUp: false,
     hasCard: false,
   };
 }
@@ -109,7 +110,6 @@ async function signUp(visitor: Visitor, country: Country): Promise<void> {
       lastName: `Visitor ${story.number}`,
     },
   });
-  visitor.signedUp = true;
   // The checkout asks for the billing address before the card (the total includes its tax).
   await browser.call(api.address, { body: ADDRESSES[country] });
 }

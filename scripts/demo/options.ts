@@ -8,8 +8,8 @@ import { DATABASE_FILE, SECRET_FILE } from "../../src/server/data-folder.ts";
 
 /** The seed when none is given: every run without --seed plays the same season. */
 export const DEFAULT_SEED = 2027;
-/** Visitors when none are given: about a minute and a half on a two-core machine. */
-export const DEFAULT_VISITORS = 2000;
+/** Visitors when none are given: a minute or two on a two-core machine (decision 0092). */
+export const DEFAULT_VISITORS = 3000;
 export const DEFAULT_DATA_DIR = "demo-data";
 const MAX_VISITORS = 1_000_000;
 

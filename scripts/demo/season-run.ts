@@ -36,6 +36,8 @@ export type SeasonOptions = {
   log: Logger;
   /** Told after each day (progress). */
   onDay?: (day: number, of: number, renewals: RenewalCount) => void;
+  /** Stops the season before its next day (Ctrl-C): the server closes cleanly, the data stays. */
+  signal?: AbortSignal;
 };
 
 export type RenewalCount = { charged: number; failed: number; lapsed: number; ended: number };
@@ -67,6 +69,7 @@ export async function playSeason(options: SeasonOptions): Promise<SeasonResult> 
     const clock = new Browser(server.url, "the season's clock");
     const visitors = new Map<number, Visitor>();
     for (let day = 0; day < calendar.days; day++) {
+      options.signal?.throwIfAborted();
       const renewals = await setClock(clock, dayMs(calendar, day));
       for (const key of Object.keys(total) as (keyof RenewalCount)[]) total[key] += renewals[key];
       const due = actionsOn(stories, day);
