@@ -9,7 +9,7 @@ import type { CatalogFs } from "../core/catalog-fs.ts";
 import type { Io } from "../core/output.ts";
 import type { ReportDatabase } from "../core/report/database.ts";
 
-export const FORMATS = ["text", "json", "markdown", "html"] as const;
+const FORMATS = ["text", "json", "markdown", "html"] as const;
 export type Format = (typeof FORMATS)[number];
 
 export type ReportDeps = {

@@ -8,7 +8,7 @@ const W = 360;
 const f = (x: number) => (Math.round(x * 10) / 10).toString();
 
 /** A round step for an axis from 0 to `max`, about four ticks. */
-export function niceStep(max: number): number {
+function niceStep(max: number): number {
   if (!(max > 0)) return 1;
   const raw = max / 4;
   const power = 10 ** Math.floor(Math.log10(raw));

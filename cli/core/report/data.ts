@@ -13,7 +13,7 @@ const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 /** A renewal's order: the renewal worker's key, or PayPal's sale (services/paid-renewal.ts). */
-export function isRenewalKey(key: string | null): boolean {
+function isRenewalKey(key: string | null): boolean {
   return key !== null && (key.startsWith("renewal:") || key.startsWith("paypal-sale:"));
 }
 

@@ -27,7 +27,7 @@ export type ReportDatabase = {
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export async function openSqlite(dataDir: string): Promise<ReportDatabase> {
+async function openSqlite(dataDir: string): Promise<ReportDatabase> {
   const file = join(dataDir, DATABASE_FILE);
   if (!existsSync(file) || !statSync(file).isFile()) {
     throw new ExitError(

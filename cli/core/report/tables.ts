@@ -28,7 +28,7 @@ const L = (label: string) => ({ label, align: "left" as const });
 const R = (label: string) => ({ label, align: "right" as const });
 
 /** "12.3% (10.1% to 14.6%)" */
-export const rateInterval = (i: Interval) =>
+const rateInterval = (i: Interval) =>
   `${percent(i.estimate)} (${percent(i.low)} to ${percent(i.high)})`;
 const centsInterval = (i: Interval) =>
   `${usd(Math.round(i.estimate))} (${usd(Math.round(i.low))} to ${usd(Math.round(i.high))})`;

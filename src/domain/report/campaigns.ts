@@ -27,7 +27,7 @@ export type CampaignResult = {
 type PricingCatalog = Pick<Catalog, "plans" | "seatStructures" | "campaigns">;
 
 /** The campaign that priced a purchase and the discount it gave, or null. */
-export function campaignOfOrder(
+function campaignOfOrder(
   catalog: PricingCatalog,
   order: OrderRow,
 ): { campaignId: string; listCents: number; discountCents: number } | null {

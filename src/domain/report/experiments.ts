@@ -35,11 +35,7 @@ function netOf(ledger: Ledger, orderId: string, asOf: number): number {
 }
 
 /** The tallies of one experiment's events: per group, control first, then by name. */
-export function talliesOf(
-  ledger: Ledger,
-  events: readonly ExperimentEventRow[],
-  w: Window,
-): GroupTally[] {
+function talliesOf(ledger: Ledger, events: readonly ExperimentEventRow[], w: Window): GroupTally[] {
   const groupOf = new Map<string, string>();
   for (const e of events)
     if (e.kind === "exposure" && e.at >= w.from && e.at < w.to) groupOf.set(e.visitorId, e.groupId);

@@ -63,14 +63,14 @@ export function ledgerOf(rows: Pick<ReportRows, "orders" | "items" | "refunds">)
 }
 
 /** Cents credited back on an order by refunds recorded before `asOf`, tax included. */
-export function creditedBefore(ledger: Ledger, orderId: string, asOf: number): number {
+function creditedBefore(ledger: Ledger, orderId: string, asOf: number): number {
   let sum = 0;
   for (const r of ledger.refunds.get(orderId) ?? []) if (r.createdAt < asOf) sum += r.credited;
   return sum;
 }
 
 /** An account's payments as known just before `asOf`: those made, given back by refunds made. */
-export function paymentsAsOf(ledger: Ledger, userId: number, asOf: number): PaymentFacts[] {
+function paymentsAsOf(ledger: Ledger, userId: number, asOf: number): PaymentFacts[] {
   const facts: PaymentFacts[] = [];
   for (const order of ledger.paidByUser.get(userId) ?? []) {
     if (order.createdAt >= asOf) continue;

@@ -40,7 +40,7 @@ export const PLAN_CANCELLATIONS = new Set([
  * there is one, so that plans compare by what they are and not by their term; null when the
  * catalogue does not price it.
  */
-export function monthlyListValue(
+function monthlyListValue(
   catalog: Pick<Catalog, "plans" | "seatStructures" | "campaigns">,
   productCode: string,
   seats: number,

@@ -15,7 +15,7 @@ export type Active = { at: number; total: number; byPlan: ActivePlan[] };
  * annual plan counts a twelfth of its year each month. A period without a term (a pass bought
  * once) is spread over its own length in months.
  */
-export function monthlyValue(plan: PlanInUse): number {
+function monthlyValue(plan: PlanInUse): number {
   if (plan.termMonths > 0) return divRoundHalfUp(plan.value, plan.termMonths);
   if (plan.periodEnd === null) return 0;
   const months = (plan.periodEnd - plan.periodStart) / (365.25 / 12) / 86_400_000;

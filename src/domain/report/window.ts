@@ -7,7 +7,7 @@ export type Slice = { label: string; start: number; end: number };
 
 const DAY = 86_400_000;
 
-export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The default window: the 12 months up to `now`. */
 export function lastTwelveMonths(now: number): Window {
