@@ -17,6 +17,7 @@ const COMMANDS = {
   publish: () => import("./commands/publish.ts"),
   schedule: () => import("./commands/schedule.ts"),
   experiment: () => import("./commands/experiment.ts"),
+  report: () => import("./commands/report.ts"),
 };
 
 async function main(): Promise<void> {
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   const root = new URL(here.pathname.endsWith("/cli/dist/") ? "../../" : "../", here).pathname;
   const program = new Command("catalog")
     .description(
-      "validate, build, quote, diff, publish and schedule the pricing catalogue (catalog/*.yaml), and end its price experiments",
+      "validate, build, quote, diff, publish and schedule the pricing catalogue (catalog/*.yaml), end its price experiments, and report what its prices did",
     )
     .showHelpAfterError("(run with --help for usage)");
   for (const command of commands) command.register(program, io, root);
