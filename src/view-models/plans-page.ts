@@ -1,10 +1,13 @@
 // The plans screen of /plans, /plans/{tab} and /pricing: tabs per audience, the monthly/annual
 // switch, plan cards, campaign banners, testimonials and extras. A plain function of the catalogue
 // and the build time, unit-tested without Astro (STYLE.md point 6).
+
+import type { PageExperiment } from "../browser/experiment-head.ts";
 import type { Catalog, PlanEntry } from "../domain/catalog/catalog-schema.ts";
 import { formatUsd } from "../domain/pricing/index.ts";
 import { type BannerModel, plansBanners } from "./campaign-windows.ts";
 import { checkoutHref, type Link } from "./checkout-links.ts";
+import { pageExperiments } from "./experiments-on-page.ts";
 import {
   type CardContext,
   isFreePlan,
@@ -60,6 +63,8 @@ export type PlansPageModel = {
   };
   banners: BannerModel[];
   extras: ExtrasModel;
+  /** The price experiments of plans on the page (experiments-on-page.ts), for its head. */
+  experiments: PageExperiment[];
 };
 
 export type PlansPageOptions = {
@@ -158,5 +163,10 @@ export function plansPageModel(
     },
     banners: plansBanners(catalog, nowMs),
     extras: extrasModel(catalog),
+    experiments: pageExperiments(
+      catalog,
+      nowMs,
+      tabs.flatMap((tab) => tab.cards.flatMap((card) => card.codes)),
+    ),
   };
 }
