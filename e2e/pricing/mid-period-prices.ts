@@ -4,11 +4,13 @@
 // module's figure for that addition, the upgrade call must charge exactly it (sandbox charge and
 // invoice), and the subscription must keep its renewal date. Separate from the main test so that
 // it stays small beside the main test's restructuring.
+
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { api } from "../../src/contract/index.ts";
 import type { Catalog, PlanEntry } from "../../src/domain/catalog/catalog-schema.ts";
+import { choiceOfGroup } from "../../src/domain/experiments/price-choice.ts";
 import { orderSummary } from "../../src/domain/pricing/index.ts";
 import { purchasablePlans } from "../../src/domain/testing/price-combinations.ts";
 import { testClock } from "../../src/server/clock.ts";
@@ -94,7 +96,7 @@ export async function proveMidPeriodAdditions(
         targetProduct: addition.target,
         ...seats,
         atMs: server.clock.now(),
-        priceGroup: user.priceTestingGroupValue ?? undefined,
+        priceChoice: choiceOfGroup(user.priceTestingGroupValue),
         current: {
           planCode: sub.productCode,
           seats: sub.seats,

@@ -7,15 +7,13 @@
 // release is a new key, hence a new plan; the old one stays for the subscribers who bought it.
 // Pure: every amount comes from the renewal rules (the pricing module).
 import type { Catalog } from "../catalog/catalog-schema.ts";
+import { choiceOfGroup, NO_CHOICE, type PriceChoice } from "../experiments/price-choice.ts";
 import { currentPriceBasis, renewalCharge } from "../renewals/index.ts";
 import { type PaypalTerms, paypalTerms } from "./terms.ts";
 
-/** The price groups the catalogue prices in: the default and one value of each price set. */
-function priceGroups(catalog: Pick<Catalog, "priceSets">): (string | undefined)[] {
-  return [
-    undefined,
-    ...catalog.priceSets.flatMap((set) => (set.groupValues[0] ? [set.groupValues[0]] : [])),
-  ];
+/** The price choices the catalogue prices in: the default and each price set (experiments' too). */
+function priceChoices(catalog: Pick<Catalog, "priceSets">): PriceChoice[] {
+  return [NO_CHOICE, ...catalog.priceSets.map((set) => choiceOfGroup(set.id))];
 }
 
 /** The PayPal terms of each catalogue price at `atMs`, one per plan key, in catalogue order. */
@@ -25,16 +23,16 @@ export function catalogPaypalTerms(catalog: Catalog, atMs: number): PaypalTerms[
     // What the checkout sells through PayPal: recurring plans that cost something and are sold.
     if (!plan.recurring || plan.isTrial || plan.legacy || plan.price === 0) continue;
     const seats = Math.max(1, plan.minSeats);
-    for (const priceGroup of priceGroups(catalog)) {
+    for (const priceChoice of priceChoices(catalog)) {
       const renewal = renewalCharge(
         catalog,
         {
           productCode: plan.code,
           seats,
-          priceGroup,
+          priceChoice,
           recurringCampaign: null,
           tax: null,
-          basis: currentPriceBasis(catalog, plan.code, { priceGroup, atMs }),
+          basis: currentPriceBasis(catalog, plan.code, { priceChoice, atMs }),
           periodStart: atMs,
         },
         atMs,

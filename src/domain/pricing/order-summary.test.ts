@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { choiceOfGroup } from "../experiments/price-choice.ts";
 import { arbPricingScenario, SCENARIO_AT_MAX } from "../testing/arbitraries.ts";
 import { makeCampaign, makeSpecCatalog } from "../testing/builders.ts";
 import { PricingRequestError } from "./errors.ts";
@@ -63,7 +64,11 @@ describe("orderSummary: a new subscription", () => {
   });
 
   it("charges extra seats (Business sample: 59.99 + 2 × 39.99)", () => {
-    const business = summary({ targetProduct: "wv_bizoct17_1m", seats: 5, priceGroup: "sample" });
+    const business = summary({
+      targetProduct: "wv_bizoct17_1m",
+      seats: 5,
+      priceChoice: choiceOfGroup("sample"),
+    });
     expect(business.newSubscription).toMatchObject({
       firstTermBasePrice: 5999,
       firstTermExtraSeatsPrice: 7998,
@@ -354,7 +359,7 @@ describe("orderSummary: properties", () => {
             addOns: r.addOns,
             atMs: s.atMs,
             coupon: s.coupon,
-            priceGroup: s.priceGroup,
+            priceChoice: choiceOfGroup(s.priceGroup),
             current,
             tax: r.tax,
           });
@@ -403,7 +408,12 @@ describe("orderSummary: properties", () => {
   it("charges what the quote shows: a plain order's subTotal equals the quote's total", () => {
     fc.assert(
       fc.property(arbPricingScenario, fc.integer({ min: 1, max: 80 }), (s, seats) => {
-        const request = { seats, atMs: s.atMs, coupon: s.coupon, priceGroup: s.priceGroup };
+        const request = {
+          seats,
+          atMs: s.atMs,
+          coupon: s.coupon,
+          priceChoice: choiceOfGroup(s.priceGroup),
+        };
         const quoted = quote(s.catalog, { plan: s.planCode, ...request });
         const ordered = safeOrderSummary(s.catalog, { targetProduct: s.planCode, ...request });
         if (!quoted.ok || !ordered.ok) return quoted.ok === ordered.ok;

@@ -2,13 +2,14 @@
 // subscription's first term, credit for the unused part of the current one, add-ons and sales tax.
 // All figures are integer cents; subTotal is the sum of `lines`, total = subTotal + salesTax.
 import type { Catalog } from "../catalog/catalog-schema.ts";
+import { NO_CHOICE, type PriceChoice, priceSetForPlan } from "../experiments/price-choice.ts";
 import { type AddOns, priceAddOns } from "./add-ons.ts";
 import { additionTo } from "./additions.ts";
 import { type PricingError, PricingRequestError, pricingErrors } from "./errors.ts";
 import { discountLabel, extraSeatsLabel, type PriceLine, sumLines } from "./lines.ts";
 import { formatCount, mulDivRoundHalfUp } from "./money.ts";
 import { type CouponStatus, type PlanPricing, pricePlan } from "./plan-pricing.ts";
-import { planPrice, resolvePriceSet } from "./price-sets.ts";
+import { planPrice } from "./price-sets.ts";
 import { planLabel, resolvePlan } from "./resolve-plan.ts";
 import { extraSeatCount, seatStructureFor } from "./seats.ts";
 import { type TaxLocation, taxAmount, taxRatePercent } from "./tax.ts";
@@ -31,8 +32,8 @@ export type OrderSummaryRequest = {
   addOns?: readonly string[] | undefined;
   atMs: number;
   coupon?: string | undefined;
-  /** A price-set id or a user's priceTestingGroupValue. */
-  priceGroup?: string | undefined;
+  /** The customer's price choice (experiment groups, priceTestingGroupValue); default prices without. */
+  priceChoice?: PriceChoice | undefined;
   seatStructure?: string | undefined;
   current?: CurrentSubscription | null | undefined;
   tax?: TaxLocation | null | undefined;
@@ -152,7 +153,11 @@ export function safeOrderSummary(
   if (current && !isValidCurrent(current)) {
     return { ok: false, error: pricingErrors.invalidCurrentSubscription() };
   }
-  const priceSetId = resolvePriceSet(catalog, request.priceGroup);
+  const priceSetId = priceSetForPlan(
+    catalog,
+    request.priceChoice ?? NO_CHOICE,
+    request.targetProduct,
+  );
   const addOnCodes = request.addOns ?? [];
   const isOneOff =
     !catalog.plans.some((plan) => plan.code === request.targetProduct) &&

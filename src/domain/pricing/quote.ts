@@ -1,11 +1,11 @@
 // quote(): the price of one plan for one customer, as `catalog quote`, the plans pages and the
 // checkout show it. Errors are results with customer-facing messages (errors.ts).
 import type { Catalog } from "../catalog/catalog-schema.ts";
+import { choiceOfGroup, type PriceChoice, priceSetForPlan } from "../experiments/price-choice.ts";
 import type { PricingError } from "./errors.ts";
 import { discountLabel, extraSeatsLabel, type PriceLine, sumLines } from "./lines.ts";
 import { formatCount } from "./money.ts";
 import { type CouponStatus, pricePlan } from "./plan-pricing.ts";
-import { resolvePriceSet } from "./price-sets.ts";
 import { planLabel, resolvePlan } from "./resolve-plan.ts";
 import {
   extraSeatMonthlyPrice,
@@ -26,7 +26,12 @@ export type QuoteRequest = {
   coupon?: string | undefined;
   /** Time of the quote in ms, for campaign windows. */
   atMs: number;
-  /** A price-set id or a user's priceTestingGroupValue; unknown values mean default prices. */
+  /** The customer's price choice (experiment groups, priceTestingGroupValue). */
+  priceChoice?: PriceChoice | undefined;
+  /**
+   * Without priceChoice: a price-set id or a priceTestingGroupValue (`catalog quote --price-group`,
+   * the plans pages); unknown values mean default prices.
+   */
   priceGroup?: string | undefined;
   /** Seat-structure id; defaults to the plan's structure. */
   seatStructure?: string | undefined;
@@ -83,7 +88,11 @@ export function quote(catalog: Catalog, request: QuoteRequest): QuoteResult {
     atMs: request.atMs,
     seats: request.seats,
     coupon: request.coupon,
-    priceSetId: resolvePriceSet(catalog, request.priceGroup),
+    priceSetId: priceSetForPlan(
+      catalog,
+      request.priceChoice ?? choiceOfGroup(request.priceGroup),
+      plan.code,
+    ),
     seatStructure: request.seatStructure,
   });
   if (!priced.ok) return priced;

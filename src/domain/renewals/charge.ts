@@ -11,6 +11,7 @@
 // Prices: the ones the subscription recorded when it was bought (price-basis.ts), unless it is
 // renewing into another product or a dated price migration of the catalogue has moved it.
 import type { CampaignEntry, Catalog } from "../catalog/catalog-schema.ts";
+import type { PriceChoice } from "../experiments/price-choice.ts";
 import {
   campaignFor,
   type PricingError,
@@ -30,8 +31,8 @@ export type RenewalFacts = {
   /** The product of the new period: the running one, or a downgrade that takes effect now. */
   productCode: string;
   seats: number;
-  /** The customer's price-test group value (price sets), as at purchase. */
-  priceGroup?: string | null | undefined;
+  /** The customer's price choice (experiment groups, price-test group value). */
+  priceChoice?: PriceChoice | undefined;
   /** The id of the recurring campaign the subscription was bought under, or null. */
   recurringCampaign: string | null;
   tax?: TaxLocation | null | undefined;
@@ -110,7 +111,7 @@ export function renewalCharge(
       targetProduct: plan.code,
       seats: facts.seats,
       atMs,
-      priceGroup: facts.priceGroup ?? undefined,
+      priceChoice: facts.priceChoice,
       tax: facts.tax ?? null,
     },
   );
@@ -143,7 +144,7 @@ export function renewalCharge(
         price.kind === "kept"
           ? price.basis
           : currentPriceBasis(catalog, plan.code, {
-              priceGroup: facts.priceGroup,
+              priceChoice: facts.priceChoice,
               atMs: periodStart,
             }),
     },

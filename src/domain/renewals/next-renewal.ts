@@ -5,6 +5,7 @@
 // and says it with renewalWords (renewal-words.ts, small enough for the browser's first chunk), so no screen shows a before-tax figure where another shows one
 // with tax. A one-time product (Flex) has no next renewal: it is valid until a date.
 import type { Catalog } from "../catalog/catalog-schema.ts";
+import type { PriceChoice } from "../experiments/price-choice.ts";
 import type { TaxLocation } from "../pricing/index.ts";
 import { renewalCharge } from "./charge.ts";
 import type { PriceBasis } from "./price-basis.ts";
@@ -18,7 +19,7 @@ export type NextRenewalFacts = {
   /** A change scheduled for the period end (a downgrade, Essentials cancelled), or null. */
   pendingProductCode: string | null;
   pendingSeats: number | null;
-  priceGroup?: string | null | undefined;
+  priceChoice?: PriceChoice | undefined;
   recurringCampaign: string | null;
   priceBasis: PriceBasis | null;
   /** Where the renewal is taxed (the invoices' rule); null under reverse charge. */
@@ -49,7 +50,7 @@ export function nextRenewal(catalog: Catalog, facts: NextRenewalFacts): NextRene
     {
       productCode: facts.pendingProductCode ?? facts.productCode,
       seats: scheduled ? (facts.pendingSeats ?? facts.seats) : facts.seats,
-      priceGroup: facts.priceGroup,
+      priceChoice: facts.priceChoice,
       recurringCampaign: scheduled ? null : facts.recurringCampaign,
       tax: facts.tax,
       // As the renewal worker prices it (services/paid-renewal.ts): the recorded prices, which

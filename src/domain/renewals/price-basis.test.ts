@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Catalog, PriceMigration } from "../catalog/catalog-schema.ts";
+import { choiceOfGroup } from "../experiments/price-choice.ts";
 import { makeSpecCatalog } from "../testing/builders.ts";
 import { currentPriceBasis, type PriceBasis, renewalCharge, renewalPrice } from "./index.ts";
 
@@ -59,7 +60,10 @@ describe("renewal prices: existing subscribers keep the price they signed up at"
       seatStructure: null,
       recordedAt: SIGNED_UP,
     });
-    const sample = currentPriceBasis(old, "wv_bizoct17_12m", { atMs: 0, priceGroup: "sample" });
+    const sample = currentPriceBasis(old, "wv_bizoct17_12m", {
+      atMs: 0,
+      priceChoice: choiceOfGroup("sample"),
+    });
     const plan = old.plans.find((p) => p.code === "wv_bizoct17_12m");
     expect(sample?.price).toBe(plan?.priceTests.sample?.price);
     expect(currentPriceBasis(old, "wv_flex2", { atMs: 0 })).toBeNull();

@@ -9,7 +9,8 @@ import type {
   PriceMigration,
   SeatStructure,
 } from "../catalog/catalog-schema.ts";
-import { planPrice, resolvePriceSet, seatStructureFor } from "../pricing/index.ts";
+import { NO_CHOICE, type PriceChoice, priceSetForPlan } from "../experiments/price-choice.ts";
+import { planPrice, seatStructureFor } from "../pricing/index.ts";
 
 export type PriceBasis = {
   /** The product these prices are for; a renewal into another product is priced afresh. */
@@ -28,15 +29,15 @@ export type PriceBasis = {
  * id (an account's licensed structure) picks that structure when it prices the plan.
  */
 export function currentPriceBasis(
-  catalog: Pick<Catalog, "plans" | "seatStructures" | "priceSets">,
+  catalog: Pick<Catalog, "plans" | "seatStructures" | "priceSets" | "experiments">,
   productCode: string,
-  options: { priceGroup?: string | null | undefined; seatStructure?: string | null; atMs: number },
+  options: { priceChoice?: PriceChoice | undefined; seatStructure?: string | null; atMs: number },
 ): PriceBasis | null {
   const plan = catalog.plans.find((p) => p.code === productCode);
   if (plan === undefined || !plan.recurring) return null;
   const { price, seatPrice } = planPrice(
     plan,
-    resolvePriceSet(catalog, options.priceGroup ?? undefined),
+    priceSetForPlan(catalog, options.priceChoice ?? NO_CHOICE, productCode),
   );
   const wanted = options.seatStructure ?? undefined;
   const named = wanted === undefined ? null : seatStructureFor(catalog, plan, wanted);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addMonthsClamped, periodEnd } from "../calendar/index.ts";
 import type { Catalog } from "../catalog/catalog-schema.ts";
+import { choiceOfGroup } from "../experiments/price-choice.ts";
 import { orderSummary, taxAmount } from "../pricing/index.ts";
 import { makeCampaign, makeSpecCatalog } from "../testing/builders.ts";
 import {
@@ -82,7 +83,10 @@ describe("renewalCharge", () => {
   });
 
   it("uses the customer's price set and adds the sales tax of their address", () => {
-    const sample = charge(catalog, { productCode: "wv_bizindiv_1m", priceGroup: "sample" });
+    const sample = charge(catalog, {
+      productCode: "wv_bizindiv_1m",
+      priceChoice: choiceOfGroup("sample"),
+    });
     expect(sample.subTotal).toBe(3599);
     const taxed = charge(
       makeSpecCatalog({

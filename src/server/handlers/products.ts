@@ -4,35 +4,14 @@ import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import { taxName } from "../../domain/pricing/index.ts";
 import { loadLatestRelease } from "../catalog.ts";
 import type { Ctx } from "../context.ts";
-import { freeSubscription } from "../db/subscriptions.ts";
-import type { User } from "../db/users.ts";
-import { newUser } from "../db/users.ts";
 import { fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
-import { educationEligibleFor, loadAccount } from "../services/account.ts";
+import { type Account, educationEligibleFor } from "../services/account.ts";
 import { priceForAccount, renewalAfter } from "../services/account-pricing.ts";
+import { recordEnrolledEvent } from "../services/experiments.ts";
 import { optionsView } from "../services/options.ts";
 import { productsView } from "../services/views.ts";
-import { accountOf } from "./helpers.ts";
-
-/** A visitor who is not signed in is priced as a new free account in the default region. */
-async function accountOrVisitor(ctx: Ctx) {
-  const user = await ctx.user();
-  if (user) return loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now(), ctx.sessionRows);
-  const visitor: User = {
-    id: 0,
-    ...newUser({
-      email: "",
-      username: "",
-      firstName: "",
-      lastName: "",
-      passwordHash: "",
-      createdAt: 0,
-    }),
-  };
-  const account = await loadAccount(ctx.app.db, ctx.app.catalog, visitor, ctx.now());
-  return { ...account, sub: freeSubscription(0, ctx.now()) };
-}
+import { accountOf, pricedAccountOf } from "./helpers.ts";
 
 export function productRoutes(routes: Routes): void {
   routes.api(api.products, async (ctx, { user }) =>
@@ -51,24 +30,25 @@ export function productRoutes(routes: Routes): void {
 
   routes.api(api.paymentOptions, async (ctx, { query }) => {
     const user = await ctx.user();
-    const account = user ? await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now()) : null;
-    return json(
+    const view = (account: Account) =>
       optionsView(ctx.app.catalog, {
         tier: query.tier,
         newPlans: query.new === "true",
         trial: query.trial === "true",
         coupon: query.promoId ?? user?.appliedCoupon ?? null,
-        priceTestingGroupValue: user?.priceTestingGroupValue ?? null,
-        currentProduct: account?.productCode ?? null,
+        priceChoice: account.priceChoice,
+        currentProduct: user ? account.productCode : null,
         atMs: ctx.now(),
-      }),
-    );
+      });
+    // The plans answered are the plans shown: their experiments' exposures are recorded.
+    const account = await pricedAccountOf(ctx, (a) => view(a).products.map((p) => p.code));
+    return json(view(account));
   });
 
   routes.api(api.orderSummary, async (ctx, { body }) => {
-    const account = await accountOrVisitor(ctx);
     const targetProduct =
       typeof body.targetProduct === "string" ? body.targetProduct : body.targetProduct.code;
+    const account = await pricedAccountOf(ctx, () => [targetProduct]);
     // Spec 6: a signed-in account is quoted an education plan only with a verified education
     // address. A visitor sees the price the plans page shows, and signs in before the checkout.
     if (
@@ -85,6 +65,13 @@ export function productRoutes(routes: Routes): void {
       sellerCountry: ctx.app.config.seller.country,
     });
     if (!priced.ok) return fail(priced.error);
+    // The checkout started in the customer's group (decision 0089): once per experiment.
+    await recordEnrolledEvent(ctx.app.db, account, {
+      kind: "checkout",
+      productCode: targetProduct,
+      orderId: null,
+      at: account.now,
+    });
     const { summary, seats, change, startsAt } = priced.pricing;
     const renewal = renewalAfter(ctx.app.catalog, account, priced.pricing, {
       targetProduct,

@@ -95,7 +95,9 @@ export function userRoutes(routes: Routes): void {
     const productCode = account.team?.productCode ?? null;
     const seats = account.team?.seats ?? 0;
     const plan = ctx.app.catalog.plans.find((p) => p.code === productCode);
-    const seatPrice = plan ? planPrice(plan, priceSetOf(ctx.app.catalog, account)).seatPrice : -1;
+    const seatPrice = plan
+      ? planPrice(plan, priceSetOf(ctx.app.catalog, account, plan.code)).seatPrice
+      : -1;
     return json({
       hasLicense:
         productCode !== null && (account.isOwner || account.entitlements.source === "team"),

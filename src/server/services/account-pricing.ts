@@ -149,7 +149,7 @@ export function priceForAccount(
       addOns: input.addOns,
       atMs: account.now,
       coupon: coupon ?? undefined,
-      priceGroup: account.user.priceTestingGroupValue ?? undefined,
+      priceChoice: account.priceChoice,
       current: withCurrent,
       tax,
       redeemedCoupons: account.redeemedCoupons,
@@ -239,7 +239,7 @@ export function renewalAfter(
   const months = plan.validMonths ?? plan.termDuration;
   const now = account.now;
   const addition = pricing.summary.addition;
-  const priceGroup = user.priceTestingGroupValue;
+  const { priceChoice } = account;
   const start = pricing.startsAt ?? now;
   return nextRenewal(catalog, {
     productCode,
@@ -248,7 +248,7 @@ export function renewalAfter(
     orderEnd: addition ? addition.periodEnd : addMonthsClamped(start, months),
     pendingProductCode: null,
     pendingSeats: null,
-    priceGroup,
+    priceChoice,
     recurringCampaign: addition
       ? sub.recurringCampaign
       : pricing.startsAt === null
@@ -257,7 +257,7 @@ export function renewalAfter(
     priceBasis:
       addition && productCode === sub.productCode && sub.priceBasis
         ? sub.priceBasis
-        : currentPriceBasis(catalog, productCode, { priceGroup, atMs: now }),
+        : currentPriceBasis(catalog, productCode, { priceChoice, atMs: now }),
     tax: taxLocationFor({ seller: { country: input.sellerCountry } }, user, account.billing),
   });
 }

@@ -22,12 +22,19 @@ import {
 import { paymentMethodOf } from "../../domain/account/payment-method.ts";
 import { resolveTier, type Tier } from "../../domain/account/tier.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
+import type { PriceChoice } from "../../domain/experiments/price-choice.ts";
 import { CouponRedemptions } from "../db/coupon-redemptions.ts";
 import type { Queryable } from "../db/db.ts";
 import { type Instance, Instances, Invites } from "../db/instances.ts";
 import { type BillingDetails, BillingDetailsTable } from "../db/invoices.ts";
 import { freeSubscription, type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import { type SessionRows, type User, Users } from "../db/users.ts";
+import {
+  type AccountExperiments,
+  experimentsOf,
+  priceChoiceOf,
+  subscriberFacts,
+} from "./experiments.ts";
 import { type Location, locationOf } from "./location.ts";
 
 export type Account = {
@@ -68,6 +75,10 @@ export type Account = {
   location: Location;
   /** The organisation and tax id given at checkout or on the account page (issue 23), if any. */
   billing: BillingDetails | null;
+  /** Its visitor id and standing in the running price experiments (services/experiments.ts). */
+  experiments: AccountExperiments;
+  /** What prices each plan for it: its experiment groups, else its price-testing group. */
+  priceChoice: PriceChoice;
   now: number;
 };
 
@@ -111,6 +122,8 @@ export async function loadAccount(
   now: number,
   /** What the caller read already with the session (Users.bySession), when it is this user's. */
   prefetched: SessionRows | null = null,
+  /** A visitor's id (the cookie's) for an account not signed in; else the account's is read. */
+  visitorId?: string | null,
 ): Promise<Account> {
   const read = prefetched?.userId === user.id ? prefetched : null;
   const sub =
@@ -142,6 +155,31 @@ export async function loadAccount(
   const professionalTrial = productCode === "wv_bizindiv_trial";
   const usedSeats = instance ? await Users.countApprovedMembers(q, instance.id) : 0;
   const heldSeats = instance ? usedSeats + (await Invites.countPending(q, instance.id)) : 0;
+  const isTrial = orderState === "trial";
+  const expiredTrial =
+    (orderState === "trial" || orderState === "cancelled") &&
+    isExpiredTrial({
+      orderState,
+      hasProductInfo: true,
+      expiredAccount: sub.expiredFlag,
+      remainingDays: days,
+      professionalTrial,
+      orderEndDate: sub.orderEnd,
+      now,
+    });
+  const experiments = await experimentsOf(q, catalog, {
+    userId: user.id,
+    visitorId: user.id > 0 ? visitorId : (visitorId ?? null),
+    facts: subscriberFacts({
+      sub,
+      orderState,
+      isTrial,
+      isExpiredTrial: expiredTrial,
+      teamCovered: entitlements.source === "team",
+      now,
+    }),
+    now,
+  });
   return {
     user,
     sub,
@@ -154,18 +192,8 @@ export async function loadAccount(
     plan,
     orderState,
     remainingTrialDays: orderState === "trial" ? days : null,
-    isTrial: orderState === "trial",
-    isExpiredTrial:
-      (orderState === "trial" || orderState === "cancelled") &&
-      isExpiredTrial({
-        orderState,
-        hasProductInfo: true,
-        expiredAccount: sub.expiredFlag,
-        remainingDays: days,
-        professionalTrial,
-        orderEndDate: sub.orderEnd,
-        now,
-      }),
+    isTrial,
+    isExpiredTrial: expiredTrial,
     isCancelled: isCancelled({ orderState, remainingDays: days }),
     professionalTrial,
     managed: isManagedAccount({
@@ -185,6 +213,8 @@ export async function loadAccount(
     tier: resolveTier({ tier: plan?.tier ?? "personal", productCode }),
     location: locationOf(user),
     billing: read ? read.billing : await BillingDetailsTable.get(q, user.id),
+    experiments,
+    priceChoice: priceChoiceOf(experiments, user.priceTestingGroupValue),
     now,
   };
 }

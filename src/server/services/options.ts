@@ -4,12 +4,12 @@ import type { z } from "zod";
 import type { OptionsResponse, PlanOption } from "../../contract/products.ts";
 import { resolveTier, type Tier, trialProductForTier } from "../../domain/account/tier.ts";
 import type { Catalog, PlanEntry } from "../../domain/catalog/catalog-schema.ts";
+import { type PriceChoice, priceSetForPlan } from "../../domain/experiments/price-choice.ts";
 import {
   campaignDiscount,
   campaignFor,
   monthlyPrice,
   planPrice,
-  priceSetForGroup,
   savingsPercent,
 } from "../../domain/pricing/index.ts";
 
@@ -18,7 +18,8 @@ export type OptionsRequest = {
   newPlans: boolean;
   trial: boolean;
   coupon: string | null;
-  priceTestingGroupValue: string | null;
+  /** The customer's price choice: its priceTestingGroupValue is answered back as it was. */
+  priceChoice: PriceChoice;
   currentProduct: string | null;
   atMs: number;
 };
@@ -34,13 +35,16 @@ export function planOption(
   catalog: Catalog,
   plan: PlanEntry,
   context: {
-    priceSet: string | null;
+    priceChoice: PriceChoice;
     coupon: string | null;
     atMs: number;
     currentProduct: string | null;
   },
 ): z.input<typeof PlanOption> {
-  const prices = planPrice(plan, context.priceSet);
+  // Each plan in the price set the customer's choice gives it (an experiment prices some plans).
+  const priced = (p: PlanEntry) =>
+    planPrice(p, priceSetForPlan(catalog, context.priceChoice, p.code));
+  const prices = priced(plan);
   const applied = campaignFor(catalog, plan.code, { atMs: context.atMs, coupon: context.coupon });
   const discount = applied ? campaignDiscount(prices.price, applied.price) : null;
   const campaign = applied && discount !== null ? { ...applied, discount } : null;
@@ -53,7 +57,7 @@ export function planOption(
     plan.termDuration === 12 && monthlyVersion && monthlyVersion.code !== plan.code
       ? savingsPercent(
           {
-            price: planPrice(monthlyVersion, context.priceSet).price,
+            price: priced(monthlyVersion).price,
             termDuration: monthlyVersion.termDuration,
           },
           { price: prices.price, termDuration: plan.termDuration },
@@ -76,7 +80,7 @@ export function planOption(
     showYearly: plan.showYearly,
     monthlyPrice: monthlyPrice(price, plan.termDuration),
     monthlyDuration: plan.termDuration,
-    monthlyVersionPrice: monthlyVersion ? planPrice(monthlyVersion, context.priceSet).price : null,
+    monthlyVersionPrice: monthlyVersion ? priced(monthlyVersion).price : null,
     // The campaign's saving in whole percent, from the same rule as the annual saving.
     campaignDiscountPercent: campaign
       ? savingsPercent(
@@ -104,7 +108,7 @@ export function planOption(
     essentialsUpgrade: upgrade
       ? {
           code: upgrade.code,
-          price: planPrice(upgrade, context.priceSet).price,
+          price: priced(upgrade).price,
           essentialsPrice: upgrade.essentialsPrice,
         }
       : null,
@@ -134,9 +138,8 @@ export function optionsView(
 ): z.input<typeof OptionsResponse> {
   const tier = resolveTier({ tier: request.tier ?? null });
   const category = categoryOf(tier);
-  const priceSet = priceSetForGroup(catalog, request.priceTestingGroupValue);
   const context = {
-    priceSet,
+    priceChoice: request.priceChoice,
     coupon: request.coupon,
     atMs: request.atMs,
     currentProduct: request.currentProduct,
@@ -163,6 +166,6 @@ export function optionsView(
       essentialsPrice: addOn.price,
     })),
     trialProduct: trial ? planOption(catalog, trial, context) : null,
-    priceTestingGroupValue: request.priceTestingGroupValue,
+    priceTestingGroupValue: request.priceChoice.groupValue,
   };
 }

@@ -8,12 +8,8 @@ import { numberedTeamName, teamName } from "../../domain/account/team-name.ts";
 import { addMonthsClamped } from "../../domain/calendar/index.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
-import {
-  type OrderSummary,
-  periodValue,
-  resolvePriceSet,
-  resultingProduct,
-} from "../../domain/pricing/index.ts";
+import { type PriceChoice, priceSetForPlan } from "../../domain/experiments/price-choice.ts";
+import { type OrderSummary, periodValue, resultingProduct } from "../../domain/pricing/index.ts";
 import { currentPriceBasis, recurringCampaignOf } from "../../domain/renewals/index.ts";
 import { randomId } from "../auth/tokens.ts";
 import { CouponRedemptions } from "../db/coupon-redemptions.ts";
@@ -26,6 +22,7 @@ import { freeSubscription, Subscriptions } from "../db/subscriptions.ts";
 import { type User, Users } from "../db/users.ts";
 import type { Account } from "./account.ts";
 import type { AccountPricing } from "./account-pricing.ts";
+import { recordEnrolledEvent } from "./experiments.ts";
 
 export type Payment = {
   processor: "cc" | "paypal";
@@ -84,18 +81,19 @@ export function buildOrder(
     coupon: pricing.coupon,
     idempotencyKey: payment.idempotencyKey,
     createdAt: now,
-    ...pricedWith(catalog, account.user.priceTestingGroupValue),
+    ...pricedWith(catalog, account.priceChoice, input.code),
   };
 }
 
 /** What an order records of the prices it used: the catalogue version and the price set. */
 export function pricedWith(
   catalog: Catalog,
-  priceGroup: string | null | undefined,
+  choice: PriceChoice,
+  productCode: string,
 ): { catalogVersion: string; priceSet: string } {
   return {
     catalogVersion: catalogVersionOf(catalog),
-    priceSet: resolvePriceSet(catalog, priceGroup) ?? "default",
+    priceSet: priceSetForPlan(catalog, choice, productCode) ?? "default",
   };
 }
 
@@ -187,6 +185,13 @@ export async function applyOrder(
     return;
   }
   await Orders.insert(tx, order);
+  // A plan bought in a price experiment (decision 0089): once per experiment and visitor.
+  await recordEnrolledEvent(tx, account, {
+    kind: "purchase",
+    productCode: order.productCode,
+    orderId: order.id,
+    at: order.createdAt,
+  });
   let sub = await Subscriptions.get(tx, user.id);
   if (!sub) {
     sub = freeSubscription(user.id, order.createdAt);
@@ -238,7 +243,7 @@ export async function applyOrder(
         order.productCode === sub.productCode && sub.priceBasis
           ? sub.priceBasis
           : currentPriceBasis(catalog, order.productCode, {
-              priceGroup: user.priceTestingGroupValue,
+              priceChoice: account.priceChoice,
               atMs: order.createdAt,
             }),
       updatedAt: order.createdAt,
@@ -284,7 +289,7 @@ export async function applyOrder(
     // The prices it signed up at, in the buyer's price set: its renewals keep them (the
     // catalogue's price migrations aside). The purchase was priced on the default structure.
     priceBasis: currentPriceBasis(catalog, order.productCode, {
-      priceGroup: user.priceTestingGroupValue,
+      priceChoice: account.priceChoice,
       atMs: order.createdAt,
     }),
     updatedAt: order.createdAt,

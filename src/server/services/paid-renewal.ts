@@ -7,6 +7,7 @@
 // Each caller claims the period its own way, inside the same transaction, and numbers the
 // invoice after its commit (decision 0062).
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import type { PriceChoice } from "../../domain/experiments/price-choice.ts";
 import type { DocumentLine } from "../../domain/invoices/document.ts";
 import {
   currentPriceBasis,
@@ -26,6 +27,7 @@ import { OrderItems } from "../db/order-items.ts";
 import { type Order, Orders } from "../db/orders.ts";
 import { type Subscription, Subscriptions } from "../db/subscriptions.ts";
 import type { User } from "../db/users.ts";
+import { recordAfterSale, storedPriceChoice } from "./experiments.ts";
 import { type InvoiceDeps, issueInvoice, taxLocationOf } from "./invoices.ts";
 import { pricedWith } from "./orders.ts";
 
@@ -61,7 +63,7 @@ export async function priceRenewal(
     {
       productCode: step.productCode,
       seats: step.seats,
-      priceGroup: user.priceTestingGroupValue,
+      priceChoice: await storedPriceChoice(deps.db, deps.catalog, user, atMs),
       recurringCampaign: step.scheduledChange ? null : sub.recurringCampaign,
       tax,
       basis: sub.priceBasis ?? (await licensedBasis(deps, user, sub, step.productCode)),
@@ -83,10 +85,11 @@ async function licensedBasis(
 ): Promise<PriceBasis | null> {
   const structure = (await ownedInstance(db, user))?.licensePricingStructure ?? null;
   if (structure === null) return null;
+  const atMs = sub.periodAnchor ?? sub.orderStart ?? 0;
   return currentPriceBasis(catalog, productCode, {
-    priceGroup: user.priceTestingGroupValue,
+    priceChoice: await storedPriceChoice(db, catalog, user, atMs),
     seatStructure: structure,
-    atMs: sub.periodAnchor ?? sub.orderStart ?? 0,
+    atMs,
   });
 }
 
@@ -107,6 +110,8 @@ export function renewalOrder(
     termMonths: number;
     idempotencyKey: string;
     createdAt: number;
+    /** What priced the period (services/experiments.ts storedPriceChoice). */
+    priceChoice: PriceChoice;
   },
 ): Order {
   const plan = catalog.plans.find((p) => p.code === paid.productCode);
@@ -133,7 +138,7 @@ export function renewalOrder(
     coupon: null,
     idempotencyKey: paid.idempotencyKey,
     createdAt: paid.createdAt,
-    ...pricedWith(catalog, user.priceTestingGroupValue),
+    ...pricedWith(catalog, paid.priceChoice, paid.productCode),
   };
 }
 
@@ -177,6 +182,13 @@ export async function recordPaidRenewal(
     basis: paid.basis,
   });
   await Orders.insert(tx, order);
+  // The first paid renewal of a subscription bought in a price experiment (decision 0089).
+  await recordAfterSale(tx, catalog, {
+    userId: user.id,
+    kind: "renewal",
+    orderId: order.id,
+    at: paid.now,
+  });
   // A renewal buys its period's plan on its own (decision 0075): it rests on no earlier payment.
   await OrderItems.insert(tx, order, [
     {
@@ -204,7 +216,7 @@ export async function recordPaidRenewal(
       orderEnd: renewed.orderEnd,
       pendingProductCode: renewed.pendingProductCode,
       pendingSeats: renewed.pendingSeats,
-      priceGroup: user.priceTestingGroupValue,
+      priceChoice: await storedPriceChoice(tx, catalog, user, paid.now),
       recurringCampaign: renewed.recurringCampaign,
       priceBasis: renewed.priceBasis,
       tax: await taxLocationOf(tx, deps.config, user),

@@ -70,7 +70,7 @@ export function termsOf(
     {
       productCode: product,
       seats: pricing.seats,
-      priceGroup: user.priceTestingGroupValue,
+      priceChoice: account.priceChoice,
       recurringCampaign: recurringCampaignOf(catalog, {
         productCode: product,
         atMs: now,
@@ -78,7 +78,7 @@ export function termsOf(
       }),
       tax: taxLocationFor({ seller: { country: input.sellerCountry } }, user, account.billing),
       basis: currentPriceBasis(catalog, product, {
-        priceGroup: user.priceTestingGroupValue,
+        priceChoice: account.priceChoice,
         atMs: now,
       }),
       periodStart: now,

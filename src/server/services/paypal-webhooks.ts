@@ -31,6 +31,7 @@ import { PaypalStrays } from "../db/paypal-strays.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import type { PaypalTransmission } from "../payments/paypal-client.ts";
+import { storedPriceChoice } from "./experiments.ts";
 import { numberAfterCommit } from "./invoice-numbering.ts";
 import { priceRenewal, recordPaidRenewal, renewalOrder } from "./paid-renewal.ts";
 import {
@@ -282,6 +283,7 @@ async function saleCompleted(deps: WebhookDeps, event: PaypalEvent): Promise<Web
       termMonths: step.termMonths,
       idempotencyKey: `paypal-sale:${saleId}`,
       createdAt: now,
+      priceChoice: await storedPriceChoice(db, catalog, fresh, at),
     });
     const applied = await db.transaction(async (tx) => {
       if (!(await claim(tx, deps, event))) return "duplicate";

@@ -13,6 +13,7 @@ import type { User } from "../db/users.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
+import { storedPriceChoice } from "./experiments.ts";
 import { numberAfterCommit } from "./invoice-numbering.ts";
 import { type RenewStep, recordPaidRenewal, renewalOrder } from "./paid-renewal.ts";
 import {
@@ -21,7 +22,6 @@ import {
   renewalFailedMail,
   subscriptionEndedMail,
 } from "./renewal-emails.ts";
-
 import { endSubscription } from "./subscription-end.ts";
 
 export type RenewalDeps = {
@@ -161,6 +161,7 @@ export async function recordPaid(
     termMonths: step.termMonths,
     idempotencyKey: key,
     createdAt: now,
+    priceChoice: await storedPriceChoice(db, catalog, user, now),
   });
   const committed = await db.transaction(async (tx) => {
     // Only the holder of the claim records it: a worker whose claim was taken over (it was

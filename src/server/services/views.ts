@@ -8,12 +8,12 @@ import { prefersHtmlEditor } from "../../domain/account/features.ts";
 import { FREE_PRODUCT, isTrialCode, trialProductForTier } from "../../domain/account/tier.ts";
 import { trialOffered } from "../../domain/account/trials.ts";
 import type { Catalog } from "../../domain/catalog/catalog-schema.ts";
+import { priceSetForPlan } from "../../domain/experiments/price-choice.ts";
 import {
   activeCampaigns,
   basePriceWithoutAddOns,
   couponMatches,
   planPrice,
-  priceSetForGroup,
 } from "../../domain/pricing/index.ts";
 import { type NextRenewal, nextRenewal } from "../../domain/renewals/next-renewal.ts";
 import type { Account } from "./account.ts";
@@ -25,8 +25,9 @@ export const DEFAULT_TRIAL_DAYS = 14;
 /** No account of this deployment predates the HTML editor, so none keeps the old one by default. */
 const LEGACY_EDITOR_USER_IDS_BELOW = 0;
 
-export function priceSetOf(catalog: Catalog, account: Account): string | null {
-  return priceSetForGroup(catalog, account.user.priceTestingGroupValue);
+/** The price set that prices this plan for the account (its experiment group, its price group). */
+export function priceSetOf(catalog: Catalog, account: Account, productCode: string): string | null {
+  return priceSetForPlan(catalog, account.priceChoice, productCode);
 }
 
 function enterpriseRole(account: Account): string | null {
@@ -110,7 +111,7 @@ export function contextView(
   const banners = activeCampaigns(catalog, account.now).filter(
     (c) => c.banners.length > 0 && (!c.targeted || couponMatches(c, coupon)),
   );
-  const seatPrice = plan ? planPrice(plan, priceSetOf(catalog, account)).seatPrice : -1;
+  const seatPrice = plan ? planPrice(plan, priceSetOf(catalog, account, plan.code)).seatPrice : -1;
   const free = account.productCode === FREE_PRODUCT;
   const expiredAccount =
     sub.expiredFlag ||
@@ -192,7 +193,7 @@ export function nextRenewalOf(
     orderEnd: sub.orderEnd,
     pendingProductCode: sub.pendingProductCode,
     pendingSeats: sub.pendingSeats,
-    priceGroup: user.priceTestingGroupValue,
+    priceChoice: account.priceChoice,
     recurringCampaign: sub.recurringCampaign,
     priceBasis: sub.priceBasis,
     tax: taxLocationFor({ seller: { country: sellerCountry } }, user, account.billing),
@@ -213,8 +214,9 @@ export function productsView(
   sellerCountry: string,
 ): z.input<typeof ProductsResponse> {
   const { user, sub, plan, instance, entitlements } = account;
-  const priceSet = priceSetOf(catalog, account);
-  const prices = plan ? planPrice(plan, priceSet) : { price: 0, seatPrice: -1 };
+  const prices = plan
+    ? planPrice(plan, priceSetOf(catalog, account, plan.code))
+    : { price: 0, seatPrice: -1 };
   const upgrade = plan?.essentialsUpgrade
     ? catalog.plans.find((p) => p.code === plan.essentialsUpgrade)
     : undefined;
@@ -255,7 +257,9 @@ export function productsView(
       hasEssentials: entitlements.essentials,
       upgradePlan: upgrade?.code ?? null,
       essentialsPrice: plan?.essentials ? plan.essentialsPrice : (addOn?.price ?? 0),
-      newTotalPrice: upgrade ? planPrice(upgrade, priceSet).price : prices.price,
+      newTotalPrice: upgrade
+        ? planPrice(upgrade, priceSetOf(catalog, account, upgrade.code)).price
+        : prices.price,
       endsAt: essentialsEndsAt(account, catalog),
     },
     accountType: plan?.category ?? "personal",
@@ -270,7 +274,9 @@ export function productsView(
         ? (account.team?.productCode ?? null) !== null
         : entitlements.source === "team"),
     subscriptionName: plan?.name ?? account.productCode,
-    baseProductPrice: plan ? basePriceWithoutAddOns(plan, catalog, priceSet) : 0,
+    baseProductPrice: plan
+      ? basePriceWithoutAddOns(plan, catalog, priceSetOf(catalog, account, plan.code))
+      : 0,
     Features: entitlements.features.join(" "),
     "4KExportPrice": uhd?.price ?? 0,
     ExportPrice: hd?.price ?? 0,
