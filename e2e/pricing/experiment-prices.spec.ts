@@ -21,6 +21,7 @@ import { groupFor, priceSetOfGroup } from "../../src/domain/experiments/assignme
 import { formatUsd, quote } from "../../src/domain/pricing/index.ts";
 import { loadCatalog } from "../../src/server/catalog.ts";
 import { testClock } from "../../src/server/clock.ts";
+import { ExperimentEvents } from "../../src/server/db/experiment-events.ts";
 import { createStaticHandler } from "../../src/server/static-files.ts";
 import { startTestServer, type TestServer } from "../../src/server/testing/harness.ts";
 import { browserApi, uniqueEmail } from "../cart/api-helpers.ts";
@@ -102,6 +103,16 @@ async function visit(context: BrowserContext, page: Page, visitorId: string): Pr
   await page.clock.setFixedTime(atMs);
 }
 
+/** The events the server recorded for a visitor: `kind group`, in the order of the kinds. */
+async function eventsOf(visitorId: string): Promise<string[]> {
+  const db = (server as TestServer).running.deps.db;
+  const events = await ExperimentEvents.ofVisitor(db, visitorId);
+  return events
+    .filter((e) => e.experimentId === EXPERIMENT)
+    .map((e) => `${e.kind} ${e.group}`)
+    .sort();
+}
+
 /** The Professional card's annual price as the visitor reads it ("$239.88" billed yearly). */
 async function staticPrices(page: Page): Promise<{ annual?: number; monthly?: number }> {
   const offers = await readOffers(page, atMs);
@@ -130,6 +141,8 @@ for (const group of GROUPS) {
       // (src/browser/experiment-head.test.ts); what the server recorded is checked below.
       const sent = await beacon;
       expect([sent.method(), sent.headers()["content-type"]]).toEqual(["POST", "application/json"]);
+      // The server recorded the exposure in the page's group, before the checkout priced anything.
+      await expect.poll(() => eventsOf(visitor(group, 0))).toEqual([`exposure ${group}`]);
     });
 
     const api = browserApi(context, origin());
@@ -163,6 +176,10 @@ for (const group of GROUPS) {
       expect(invoice?.total).toBe(price);
       const printed = await api.request.get(`${origin()}${invoice?.htmlUrl ?? ""}`);
       expect(documentTotal(await printed.text())).toBe(price);
+      // Exposure, checkout and purchase, once each, in the group (the design's events).
+      expect(await eventsOf(visitor(group, 0))).toEqual(
+        [`checkout ${group}`, `exposure ${group}`, `purchase ${group}`].sort(),
+      );
     });
   });
 
