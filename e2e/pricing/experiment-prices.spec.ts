@@ -6,13 +6,16 @@
 // with JavaScript off sees the control's price. The visitors' groups come from the one groupFor.
 //
 // It needs a server whose clock is inside the experiment's window: an in-process server on the
-// real catalogue with a set clock, serving the built dist/ on the same origin as its API (the
-// page's exposure beacon and the checkout call it), as e2e/serve.ts serves them.
+// real catalogue with a set clock, serving the built site on the same origin as its API (the
+// page's exposure beacon and the checkout call it), as e2e/serve.ts serves them. The site is
+// dist/ while it was built before the experiment ended (it carries the experiment then), else
+// the site built as of before every campaign edge (scripts/pages-as-of.ts), which carries it.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { asOfDir } from "../../scripts/pages-as-of.ts";
 import { EXPOSURES_PATH } from "../../src/browser/experiment-head.ts";
 import { api as contract } from "../../src/contract/index.ts";
 import type { Experiment } from "../../src/domain/catalog/catalog-schema.ts";
@@ -71,12 +74,14 @@ const origin = () => server?.running.url ?? "";
 test.beforeAll(async () => {
   expect(experiment, `the catalogue runs ${EXPERIMENT}`).toBeDefined();
   expect(GROUPS).toContain(CONTROL);
-  // The page carries the experiment only if it was built before the window closed.
+  // A page carries the experiment only if it was built before the window closed.
   const html = readFileSync(join(root, "dist/plans/index.html"), "utf8");
   const builtAt = Date.parse(
     /<meta name="catalog-built-at" content="([^"]+)"/.exec(html)?.[1] ?? "",
   );
-  expect(builtAt, "dist/ was built before the experiment ended").toBeLessThan(experiment.to);
+  const site =
+    builtAt < experiment.to ? { dir: join(root, "dist"), atMs: builtAt } : asOfDir("early");
+  expect(site.atMs, "the site was built before the experiment ended").toBeLessThan(experiment.to);
   // Each group's price differs from the control's, so a mixed-up group fails the test.
   for (const group of GROUPS.filter((g) => g !== CONTROL)) {
     expect(groupPrice(ANNUAL, group)).not.toBe(groupPrice(ANNUAL, CONTROL));
@@ -87,7 +92,7 @@ test.beforeAll(async () => {
     seed: false,
     rateLimitScale: 1_000_000,
     clock: testClock(atMs),
-    staticHandler: createStaticHandler(join(root, "dist")),
+    staticHandler: createStaticHandler(site.dir),
     env: { DATA_DIR: dataDir },
   });
 });
