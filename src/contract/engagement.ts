@@ -55,6 +55,22 @@ export const HubspotQuery = z.object({ requiredEvent: QueryFlag });
 export const HubspotRequest = z.record(z.string(), z.unknown()).optional();
 /** Error reports from the browser (TrackJS format); stored as given, size-capped. */
 export const TrackJsRequest = z.record(z.string(), z.unknown());
+/** The experiments whose prices the page showed (at most 20 ids, as the catalogue spells them). */
+export const ExperimentExposuresRequest = z
+  .object({
+    experiments: z
+      .array(
+        z
+          .string()
+          .regex(/^[a-z0-9-]{1,64}$/, "an experiment id: lower-case letters, digits and dashes"),
+      )
+      .min(1)
+      .max(20),
+  })
+  .strict();
+/** 204: nothing to say; the groups travel in the `vid` and `xp` cookies. */
+export const ExperimentExposuresResponse = z.undefined();
+
 export const LeaveInstanceResponse = z.object({
   success: z.literal(true),
   productCode: z.string(),

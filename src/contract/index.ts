@@ -367,6 +367,11 @@ export const api = withSchemas(routeTable, {
     response: Success,
     errors: [...TELEMETRY_ERRORS],
   },
+  experimentExposures: {
+    body: engagement.ExperimentExposuresRequest,
+    response: engagement.ExperimentExposuresResponse,
+    errors: [],
+  },
 });
 
 export type Api = typeof api;

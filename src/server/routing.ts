@@ -65,6 +65,8 @@ export type Input<E extends Endpoint> = {
 export type ApiHandled<E extends Endpoint> =
   | JsonReply<z.input<E["response"]>>
   | (E extends { answerBelow500: infer B extends z.ZodType } ? JsonReply<z.input<B>> : never)
+  /** An entry whose response is `z.undefined()` answers 204 with no body. */
+  | (E["response"] extends z.ZodUndefined ? { kind: "empty"; status: 204 } : never)
   | ErrorReply<ErrorsOf<E>>;
 
 /**

@@ -11,7 +11,9 @@ import { newUser, Users } from "../db/users.ts";
 import { escapeHtml, fail, html, json, redirect } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { isDemoAccount } from "../seed.ts";
+import { loadAccount } from "../services/account.ts";
 import { resetHash, sendEmailCode, sendResetLink } from "../services/emails.ts";
+import { requestVisitorId, writeExperimentCookies } from "../services/experiments.ts";
 import { endSession, startSession } from "../services/sessions.ts";
 import { rateLimited } from "./helpers.ts";
 
@@ -51,6 +53,8 @@ export function authRoutes(routes: Routes): void {
     }
     mailer.kick();
     await startSession(ctx, userId);
+    // The browser's visitor id becomes the account's: its price groups follow it (decision 0089).
+    await requestVisitorId(ctx, userId);
     return json({ success: true, userId, activationRequired: true });
   });
 
@@ -76,6 +80,11 @@ export function authRoutes(routes: Routes): void {
     await permit.settle(Boolean(user && allowed));
     if (!user || !allowed) return fail("invalid_credentials");
     await startSession(ctx, user.id);
+    // The account's visitor id goes into this browser (or the browser's onto an account without
+    // one), so that its price groups are the same on every device (decision 0089).
+    await requestVisitorId(ctx, user.id);
+    const account = await loadAccount(ctx.app.db, ctx.app.catalog, user, ctx.now());
+    writeExperimentCookies(ctx, account.experiments);
     return json({ success: true, userId: user.id });
   });
 

@@ -3,6 +3,7 @@ import type { Routes } from "../routing.ts";
 import { authRoutes } from "./auth.ts";
 import { devRoutes } from "./dev.ts";
 import { engagementRoutes } from "./engagement.ts";
+import { experimentRoutes } from "./experiments.ts";
 import { healthRoutes } from "./health.ts";
 import { invoiceRoutes } from "./invoices.ts";
 import { paymentMethodRoutes } from "./payment-method.ts";
@@ -39,6 +40,7 @@ export function registerRoutes(routes: Routes): void {
   invoiceRoutes(routes);
   quotePageRoutes(routes);
   engagementRoutes(routes);
+  experimentRoutes(routes);
   teamInviteRoutes(routes);
   teamMemberRoutes(routes);
   devRoutes(routes);

@@ -3,7 +3,6 @@ import { api } from "../../contract/index.ts";
 import { catalogVersionOf } from "../../domain/catalog/version.ts";
 import { taxName } from "../../domain/pricing/index.ts";
 import { loadLatestRelease } from "../catalog.ts";
-import type { Ctx } from "../context.ts";
 import { fail, json } from "../http/reply.ts";
 import type { Routes } from "../routing.ts";
 import { type Account, educationEligibleFor } from "../services/account.ts";

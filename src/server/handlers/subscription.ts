@@ -22,6 +22,7 @@ import type { Routes } from "../routing.ts";
 import { educationEligibleFor } from "../services/account.ts";
 import { startTrial, trialDays } from "../services/account-moves.ts";
 import { sendEmailCode } from "../services/emails.ts";
+import { recordAfterSale } from "../services/experiments.ts";
 import { numberWaiting } from "../services/invoice-numbering.ts";
 import { isUsState } from "../services/location.ts";
 import { purchaseRefusal } from "../services/purchase.ts";
@@ -263,6 +264,13 @@ export function subscriptionRoutes(routes: Routes): void {
         userId: account.user.id,
         payload: { productCode: account.productCode },
         now,
+      });
+      // Cancelled before its first renewal: counted in its price experiment (decision 0089).
+      await recordAfterSale(tx, ctx.app.catalog, {
+        userId: account.user.id,
+        kind: "cancellation",
+        orderId: account.sub.orderId,
+        at: now,
       });
     });
     return json({ success: true, orderState: "cancelled", orderEndDate: account.sub.orderEnd });

@@ -56,6 +56,8 @@ export const RATE_RULES = {
    */
   quotePdfPerIp: { limit: 10, windowMs: 60_000 },
   telemetryPerIp: { limit: 120, windowMs: 60_000 },
+  /** The static pages' exposure beacon (issue 36): about one per page view. */
+  exposuresPerIp: { limit: 120, windowMs: 60_000 },
   telemetryPerAccount: { limit: 60, windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;
 

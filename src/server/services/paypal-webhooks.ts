@@ -31,7 +31,7 @@ import { PaypalStrays } from "../db/paypal-strays.ts";
 import { Subscriptions } from "../db/subscriptions.ts";
 import { Users } from "../db/users.ts";
 import type { PaypalTransmission } from "../payments/paypal-client.ts";
-import { storedPriceChoice } from "./experiments.ts";
+import { recordAfterSale, storedPriceChoice } from "./experiments.ts";
 import { numberAfterCommit } from "./invoice-numbering.ts";
 import { priceRenewal, recordPaidRenewal, renewalOrder } from "./paid-renewal.ts";
 import {
@@ -179,6 +179,12 @@ async function endedAtPaypal(deps: WebhookDeps, event: PaypalEvent): Promise<Web
         userId: fresh.id,
         payload: { subscriptionId, event: event.event_type },
         now,
+      });
+      await recordAfterSale(tx, deps.catalog, {
+        userId: fresh.id,
+        kind: "cancellation",
+        orderId: sub.orderId,
+        at: now,
       });
       return "cancelled";
     });

@@ -124,3 +124,32 @@ export function fixtureCatalog(): Catalog {
     blockedEmailDomains: ["mailinator.com"],
   };
 }
+
+/** The price experiment of experimentCatalog(). */
+export const TEST_EXPERIMENT = "professional-price-test";
+
+/**
+ * The fixture catalogue with a price experiment running at TEST_NOW (issue 36): half of the new
+ * and former customers see the sample prices of the Professional plans. Apart from
+ * fixtureCatalog, so that the other server tests keep one price per plan.
+ */
+export function experimentCatalog(): Catalog {
+  const catalog = fixtureCatalog();
+  return {
+    ...catalog,
+    experiments: [
+      {
+        id: TEST_EXPERIMENT,
+        description: "Do the sample prices sell the Professional plans better?",
+        groups: [
+          { set: "control", share: 50 },
+          { set: "sample", share: 50 },
+        ],
+        plans: ["wv_bizindiv_1m", "wv_bizindiv_12m"],
+        audiences: ["new", "former"],
+        from: TEST_NOW - 30 * 86_400_000,
+        to: TEST_NOW + 365 * 86_400_000,
+      },
+    ],
+  };
+}
