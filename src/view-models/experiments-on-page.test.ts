@@ -61,6 +61,13 @@ describe("price experiments on the static plans pages", () => {
     ).toThrow(/professional-price-2027 and monthly-only both price the professional card/);
   });
 
+  it("refuses an experiment on a banded plan, whose seat calculator shows one price set", () => {
+    const schools = { ...catalog, experiments: [{ ...experiment, plans: ["wv_k12_12m"] }] };
+    expect(() => planCard(schools, "schools", { nowMs: before, variant: "plans" })).toThrow(
+      /cannot show professional-price-2027's groups on wv_k12_12m/,
+    );
+  });
+
   it("shows the control unless <html data-xp> names another group, and wraps the script", () => {
     const [page] = pageExperiments(catalog, before, ["wv_bizindiv_12m"]);
     if (!page) throw new Error("no experiment");

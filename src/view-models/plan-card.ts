@@ -349,6 +349,13 @@ export function planCard(catalog: Catalog, family: string, ctx: CardContext): Pl
   const main = variants[0];
   if (main === undefined) return null;
   const experiment = cardExperiment(catalog, family, cardCodes(variants), ctx.nowMs);
+  const bandedCode = variants.find((p) => p.seatStructure !== null)?.code;
+  if (bandedCode !== undefined && experiment?.plans.includes(bandedCode)) {
+    // The seat calculator's live total reads one set of bands (seat-calculator.ts).
+    throw new Error(
+      `The plans page cannot show ${experiment.id}'s groups on ${bandedCode}: its seat calculator shows one price set.`,
+    );
+  }
   const options = withGroups(
     catalog,
     variants,
