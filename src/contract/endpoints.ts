@@ -171,15 +171,6 @@ export const endpoints = {
   instrumentation: { method: "POST", path: "/api/4/analytics/instrumentation" },
   hubspotEvent: { method: "POST", path: "/api/4/analytics/hubspotevent/:id" },
   trackJs: { method: "POST", path: "/api/2/event/trackjs" },
-  /**
-   * Issue 36 (decision 0089): the static pages' beacon, sent when a visitor sees the prices of
-   * running price experiments; the server records each exposure in the group it works out itself.
-   */
-  experimentExposures: {
-    method: "POST",
-    path: "/api/4/experiments/exposures",
-    limit: "exposuresPerIp",
-  },
 } as const satisfies Record<string, Route>;
 
 export type Endpoints = typeof endpoints;

@@ -11,6 +11,7 @@ import { endpoints } from "./endpoints.ts";
 import * as engagement from "./engagement.ts";
 import { IDEMPOTENT_ERRORS, PAYMENT_PROVIDER_ERRORS } from "./errors.ts";
 import * as invoices from "./invoices.ts";
+import { pageEndpoints } from "./page-endpoints.ts";
 import * as payment from "./payment.ts";
 import * as products from "./products.ts";
 import * as user from "./user.ts";
@@ -58,7 +59,7 @@ const COUPON_ERRORS = ["coupon_not_found", "coupon_not_active"] as const;
 const TELEMETRY_ERRORS = ["rate_limited", "telemetry_too_large"] as const;
 
 /** The route table: endpoints.ts, with the account page's own calls (decision 0085). */
-const routeTable = { ...endpoints, ...accountEndpoints };
+const routeTable = { ...endpoints, ...accountEndpoints, ...pageEndpoints };
 
 export const api = withSchemas(routeTable, {
   // Sessions

@@ -84,7 +84,7 @@ const db = () => server.running.deps.db;
 
 describe("assignment through the API", () => {
   it("gives each group its share of many new visitors, within statistical bounds", async () => {
-    const n = 600;
+    const n = 400;
     const clients = Array.from({ length: n }, () => server.client());
     for (let i = 0; i < n; i += 50) {
       await Promise.all(
