@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pageEndpoints } from "../contract/page-endpoints.ts";
 import { groupFor } from "../domain/experiments/assignment.ts";
 import {
   chooseGroups,
@@ -58,6 +59,11 @@ function fakeEnvironment(cookies: Record<string, string>, nowMs = 1_500) {
 }
 
 describe("the static pages' experiment head script", () => {
+  it("sends its beacon to the contract's exposures entry", () => {
+    expect(EXPOSURES_PATH).toBe(pageEndpoints.experimentExposures.path);
+    expect(pageEndpoints.experimentExposures.method).toBe("POST");
+  });
+
   it("reads cookies by name, decoded, and nothing for a malformed or missing one", () => {
     const jar = "xvid=no; vid=abc; xp=pro-price%3Alow%7C!; bad=%E0";
     expect(cookieValue(jar, "vid")).toBe("abc");

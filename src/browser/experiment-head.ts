@@ -19,7 +19,11 @@ export type PageExperiment = Pick<Experiment, "id" | "groups" | "from" | "to">;
 
 /** The attribute of <html> naming the chosen groups: `expId:group` tokens, space-separated. */
 export const CHOSEN_ATTRIBUTE = "data-xp";
-/** Where the beacon goes: the server records the exposure and fixes the group. */
+/**
+ * Where the beacon goes: the server records the exposure and fixes the group. The contract's
+ * path (pageEndpoints.experimentExposures, checked equal by the tests) written out: importing the
+ * entry would put its whole object in every page's script.
+ */
 export const EXPOSURES_PATH = "/api/4/experiments/exposures";
 /** Two years, as the server's own `vid` cookie. */
 const VID_MAX_AGE = 63_072_000;
