@@ -3,6 +3,7 @@ import type { Experiment } from "../domain/catalog/catalog-schema.ts";
 import { makeSpecCatalog } from "../domain/testing/builders.ts";
 import { experimentCss, experimentHeadScript, pageExperiments } from "./experiments-on-page.ts";
 import { cardExperiment, type PlanCard, planCard } from "./plan-card.ts";
+import { plansPageModel } from "./plans-page.ts";
 
 const from = Date.UTC(2027, 0, 11, 5);
 const to = Date.UTC(2027, 3, 12, 4);
@@ -66,6 +67,26 @@ describe("price experiments on the static plans pages", () => {
     expect(() => planCard(schools, "schools", { nowMs: before, variant: "plans" })).toThrow(
       /cannot show professional-price-2027's groups on wv_k12_12m/,
     );
+  });
+
+  it("gives the billing switch's hint per group only where a group's saving changes it", () => {
+    const yearly = (model: ReturnType<typeof plansPageModel>) => model.billing.options[0];
+    expect(yearly(plansPageModel(catalog, before, { variant: "plans" }))?.groupHints).toEqual([]);
+    // A sample annual price that saves more than any plan of the page does.
+    const cheap = {
+      ...catalog,
+      plans: catalog.plans.map((p) =>
+        p.code === "wv_bizindiv_12m"
+          ? { ...p, priceTests: { sample: { price: 12_000, seatPrice: -1 } } }
+          : p,
+      ),
+    };
+    const annual = yearly(plansPageModel(cheap, before, { variant: "plans" }));
+    expect(annual?.hint).toBe(yearly(plansPageModel(catalog, before, { variant: "plans" }))?.hint);
+    expect(annual?.groupHints).toEqual([
+      { tag: "professional-price-2027:control", hint: annual?.hint },
+      { tag: "professional-price-2027:sample", hint: "save up to 72%" },
+    ]);
   });
 
   it("shows the control unless <html data-xp> names another group, and wraps the script", () => {

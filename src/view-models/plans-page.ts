@@ -59,7 +59,14 @@ export type PlansPageModel = {
   tabs: PlansTab[];
   billing: {
     legend: string;
-    options: { id: "annual" | "monthly"; label: string; hint: string | null }[];
+    options: {
+      id: "annual" | "monthly";
+      label: string;
+      /** The default prices' hint ("save up to 52%"), shown without JavaScript. */
+      hint: string | null;
+      /** Each experiment group's hint where a group's prices change it (decision 0090). */
+      groupHints: { tag: string; hint: string | null }[];
+    }[];
   };
   banners: BannerModel[];
   extras: ExtrasModel;
@@ -122,6 +129,45 @@ function extrasModel(catalog: Catalog): ExtrasModel {
   };
 }
 
+const groupTagsOf = (card: PlanCard) => card.options.flatMap((o) => o.groups.map((g) => g.tag));
+
+/**
+ * "save up to N%": the best annual saving on the page, with the figures of the experiment group
+ * `tag` where an option has them (the other experiments' at their defaults).
+ */
+function savingHint(tabs: readonly PlansTab[], tag?: string): string | null {
+  const savings = tabs.flatMap((tab) =>
+    tab.cards.flatMap((card) =>
+      card.options.map((o) => (o.groups.find((g) => g.tag === tag) ?? o).savingsPercent ?? 0),
+    ),
+  );
+  const best = Math.max(0, ...savings);
+  return best > 0 ? `save up to ${best}%` : null;
+}
+
+/**
+ * The hint of each group of the one experiment whose groups change it; none when no group does.
+ * Two experiments that both change it would need every combination of their groups: refused.
+ */
+function experimentHints(
+  tabs: readonly PlansTab[],
+  hint: string | null,
+): { tag: string; hint: string | null }[] {
+  const tags = [...new Set(tabs.flatMap((t) => t.cards.flatMap(groupTagsOf)))];
+  const byExperiment = new Map<string, { tag: string; hint: string | null }[]>();
+  for (const tag of tags) {
+    const id = tag.slice(0, tag.lastIndexOf(":"));
+    byExperiment.set(id, [...(byExperiment.get(id) ?? []), { tag, hint: savingHint(tabs, tag) }]);
+  }
+  const changing = [...byExperiment].filter(([, hints]) => hints.some((h) => h.hint !== hint));
+  if (changing.length > 1) {
+    throw new Error(
+      `The plans page's "save up to" hint shows one price experiment's groups, but ${changing.map(([id]) => id).join(" and ")} both change it.`,
+    );
+  }
+  return changing[0]?.[1] ?? [];
+}
+
 export function plansPageModel(
   catalog: Catalog,
   nowMs: number,
@@ -141,10 +187,8 @@ export function plansPageModel(
       testimonials: TABS[id].audiences.flatMap((audience) => catalog.testimonials[audience] ?? []),
     };
   });
-  const savings = tabs.flatMap((tab) =>
-    tab.cards.flatMap((card) => card.options.map((o) => o.savingsPercent ?? 0)),
-  );
-  const best = Math.max(0, ...savings);
+  const hint = savingHint(tabs);
+  const groupHints = experimentHints(tabs, hint);
   return {
     variant: options.variant,
     heading: options.variant === "pricing" ? "Pricing" : "Plans",
@@ -157,8 +201,13 @@ export function plansPageModel(
     billing: {
       legend: "Billing",
       options: [
-        { id: "annual", label: "Yearly", hint: best > 0 ? `save up to ${best}%` : null },
-        { id: "monthly", label: "Monthly", hint: null },
+        {
+          id: "annual",
+          label: "Yearly",
+          hint,
+          groupHints,
+        },
+        { id: "monthly", label: "Monthly", hint: null, groupHints: [] },
       ],
     },
     banners: plansBanners(catalog, nowMs),
