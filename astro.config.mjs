@@ -1,8 +1,10 @@
 // @ts-check
 
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@astrojs/react";
 import { defineConfig } from "astro/config";
+import { bundleExperimentHead } from "./scripts/experiment-head.ts";
 
 // Static output: every page is prerendered, the checkout under /cart hydrates React islands, and
 // the API lives in its own server (src/server/). Pages must stay tiny, so stylesheets are inlined
@@ -55,6 +57,26 @@ const sdkFacades = {
 };
 
 /**
+ * The static pages' head script of price experiments, bundled with esbuild from
+ * src/browser/experiment-head-inline.ts at build time (decision 0090): `virtual:experiment-head`
+ * is its minified code, which BaseLayout.astro inlines in the head of a page showing a plan
+ * under an experiment. It imports the one group assignment (src/domain/experiments).
+ * @type {import("vite").Plugin}
+ */
+const experimentHead = {
+  name: "experiment-head",
+  resolveId(source) {
+    return source === "virtual:experiment-head" ? "\0virtual:experiment-head" : null;
+  },
+  async load(id) {
+    if (id !== "\0virtual:experiment-head") return null;
+    const { code, inputs } = await bundleExperimentHead();
+    for (const input of inputs) this.addWatchFile(resolve(input));
+    return `export default ${JSON.stringify(code)};`;
+  },
+};
+
+/**
  * The bench's floor page (an empty React island, scripts/bench-floor/), in the bench's own build
  * only (`BENCH_FLOOR=1`, scripts/bench-cart.ts): measured in the same build as /cart, never
  * shipped in the production site.
@@ -80,7 +102,7 @@ export default defineConfig({
     inlineStylesheets: "always",
   },
   vite: {
-    plugins: [sdkFacades],
+    plugins: [sdkFacades, experimentHead],
     build: {
       rolldownOptions: {
         output: {

@@ -3,7 +3,10 @@
 // followed until the card fields have mounted, add up the browser's own layout-shift entries.
 // Shifts are geometry, not time, so this is a test; the Lighthouse figures are in `npm run bench`.
 import type { Page } from "@playwright/test";
+import { CONTROL } from "../../src/domain/catalog/control.ts";
 import { hrefFor } from "../../src/domain/checkout/screens.ts";
+import { groupFor } from "../../src/domain/experiments/assignment.ts";
+import { catalog } from "../pages/fixtures.ts";
 import { expect, test } from "./api-helpers.ts";
 
 // Lighthouse's mobile screen (Moto G Power): the size at which the bench measures.
@@ -69,4 +72,33 @@ test("the checkout does not move while it loads, also when the card fields mount
   await page.waitForLoadState("networkidle");
   const { total, sources } = await shifts(page);
   expect(total, sources.join("; ")).toBeLessThanOrEqual(GOAL);
+});
+
+// The static plans page carries every group's prices of a plan under a price experiment; the head
+// script names the visitor's group on <html> before the first paint (decision 0090), so a visitor
+// of any group, the variant's above all, sees a page that never moves. Both groups of the
+// catalogue's running experiment, on the visitor's clock inside its window.
+test("the static plans page does not move for a visitor of each price experiment group", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const experiment = catalog.experiments?.find((x) => x.to > Date.now());
+  if (experiment === undefined) throw new Error("the catalogue has no price experiment to come");
+  await page.clock.setFixedTime(experiment.from + 86_400_000);
+  const groups = [...experiment.groups.map((g) => g.set).filter((g) => g !== CONTROL), CONTROL];
+  for (const group of groups) {
+    let i = 0;
+    while (groupFor(experiment, `0e2e0000-0000-4000-8000-${String(i).padStart(12, "0")}`) !== group)
+      i += 1;
+    const visitorId = `0e2e0000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+    // A visitor the server has not settled yet: the page decides from the visitor id alone.
+    await context.clearCookies({ name: "xp" });
+    await context.addCookies([{ name: "vid", value: visitorId, url: baseURL ?? "" }]);
+    await page.goto("/plans");
+    await expect(page.locator("html")).toHaveAttribute("data-xp", `${experiment.id}:${group}`);
+    await page.waitForLoadState("networkidle");
+    const { total, sources } = await shifts(page);
+    expect(total, `${group}: ${sources.join("; ")}`).toBeLessThanOrEqual(GOAL);
+  }
 });

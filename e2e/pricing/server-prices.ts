@@ -30,12 +30,15 @@ export type Purchase =
     }
   | { ok: false; refusal: Refusal };
 
-const body = (c: PriceCombination) => ({
+const body = (c: Pick<PriceCombination, "seats" | "coupon">) => ({
   ...(c.seats === null ? {} : { seats: c.seats }),
   ...(c.coupon === null ? {} : { coupon: c.coupon }),
 });
 
-export async function summaryOf(client: TestClient, c: PriceCombination): Promise<SummaryAnswer> {
+export async function summaryOf(
+  client: TestClient,
+  c: Pick<PriceCombination, "plan" | "seats" | "coupon">,
+): Promise<SummaryAnswer> {
   const answer = await client.call(api.orderSummary, {
     body: { targetProduct: c.plan, ...body(c) },
   });
@@ -48,13 +51,19 @@ export async function summaryOf(client: TestClient, c: PriceCombination): Promis
 
 let accounts = 0;
 
-/** A new account with a saved sandbox card (4242…), signed in. */
+/**
+ * A new account with a saved sandbox card (4242…), signed in; with `visitorId`, signed up by the
+ * visitor whose browser holds that id (cookie `vid`), as a visitor of the static pages is.
+ */
 export async function newBuyer(
   server: TestServer,
-  options: { school?: boolean } = {},
+  options: { school?: boolean; visitorId?: string } = {},
 ): Promise<TestClient> {
   accounts += 1;
   const client = server.client();
+  if (options.visitorId !== undefined) {
+    client.remember(new Headers({ "set-cookie": `vid=${options.visitorId}; Path=/` }));
+  }
   // The teacher plan is sold only to a verified school address (spec 5), as a teacher would have.
   const email = `cross-${process.pid}-${accounts}@${options.school ? "cross-school.edu" : "example.com"}`;
   // Under load the server sheds password work with a 429 (auth/passwords.ts): asked again later.
@@ -110,7 +119,7 @@ async function verifyEmail(server: TestServer, client: TestClient, email: string
 export async function purchase(
   server: TestServer,
   client: TestClient,
-  c: PriceCombination,
+  c: Pick<PriceCombination, "plan" | "seats" | "coupon">,
   expectedTotal: number | undefined,
 ): Promise<Purchase> {
   const answer = await client.call(api.upgrade, {
@@ -124,11 +133,7 @@ export async function purchase(
   if (!answer.ok) {
     return { ok: false, refusal: { code: answer.body.error_code, message: answer.body.message } };
   }
-  const charges = await server.running.deps.db.all<{ amount: number }>(
-    `SELECT c.amount FROM orders o JOIN sandbox_charges c ON c.id = o.charge_ref
-     WHERE o.id = ? AND c.error_code IS NULL`,
-    [answer.body.orderId],
-  );
+  const charges = await chargesOf(server, answer.body.orderId);
   const invoices = await client.call(api.invoices, { params: { page: 1 } });
   if (!invoices.ok) throw new Error(`invoices: ${invoices.body.message}`);
   const invoice = invoices.body.find((i) => i.orderId === answer.body.orderId);
@@ -145,14 +150,7 @@ export async function purchase(
     (d) => d.orderId === answer.body.orderId && d.kind === "invoice",
   );
   if (numbered === undefined) throw new Error(`order ${answer.body.orderId}: no numbered invoice`);
-  const page = await (await client.fetch(numbered.htmlUrl)).text();
-  const printed = /<th scope="row">Total<\/th><td class="amount">(-?)\$([\d,]+)\.(\d\d)<\/td>/.exec(
-    page,
-  );
-  const invoiceDocument = printed
-    ? (printed[1] ? -1 : 1) *
-      (Number((printed[2] ?? "").replace(/,/g, "")) * 100 + Number(printed[3]))
-    : Number.NaN;
+  const invoiceDocument = documentTotal(await (await client.fetch(numbered.htmlUrl)).text());
   return {
     ok: true,
     invoiceRow: numbered.total,
@@ -163,6 +161,29 @@ export async function purchase(
     invoicePaid: invoice.amountPaid,
     invoices: invoices.body.length,
   };
+}
+
+/** What the sandbox provider charged, successfully, for an order (in cents; one charge). */
+export async function chargesOf(
+  server: TestServer,
+  orderId: number | string,
+): Promise<{ amount: number }[]> {
+  return server.running.deps.db.all<{ amount: number }>(
+    `SELECT c.amount FROM orders o JOIN sandbox_charges c ON c.id = o.charge_ref
+     WHERE o.id = ? AND c.error_code IS NULL`,
+    [orderId],
+  );
+}
+
+/** The total an invoice document's page prints ("Total" row), in cents; NaN when it has none. */
+export function documentTotal(page: string): number {
+  const printed = /<th scope="row">Total<\/th><td class="amount">(-?)\$([\d,]+)\.(\d\d)<\/td>/.exec(
+    page,
+  );
+  return printed
+    ? (printed[1] ? -1 : 1) *
+        (Number((printed[2] ?? "").replace(/,/g, "")) * 100 + Number(printed[3]))
+    : Number.NaN;
 }
 
 /** Every successful sandbox charge and every order, to prove a refusal charged nothing. */

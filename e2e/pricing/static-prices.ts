@@ -60,11 +60,16 @@ export async function openAt(page: Page, url: string, atMs: number): Promise<voi
   await page.goto(url);
 }
 
-/** Moves the visitor's clock of the open page to `atMs` and runs the page's inline script again. */
+/**
+ * Moves the visitor's clock of the open page to `atMs` and runs the page's enhancement script
+ * again (the experiment head script has named the visitor's groups once, at the first paint).
+ */
 export async function showAt(page: Page, atMs: number): Promise<void> {
   await page.clock.setFixedTime(atMs);
   await page.evaluate(() => {
-    const inline = [...document.scripts].filter((s) => !s.src && !s.type);
+    const inline = [...document.scripts].filter(
+      (s) => !s.src && !s.type && !s.hasAttribute("data-experiments"),
+    );
     if (inline.length !== 1) throw new Error(`${inline.length} inline scripts on the page`);
     // The page's own script, unchanged: it reads the clock with Date.now().
     new Function(inline[0]?.textContent ?? "")();
@@ -74,7 +79,8 @@ export async function showAt(page: Page, atMs: number): Promise<void> {
 /**
  * Every offer of the open plans page as the visitor's browser shows it now: the code it buys,
  * and its figures. Exactly one price of each option must be shown (the regular one or one
- * campaign's); anything else is a broken page and throws.
+ * campaign's, of the visitor's experiment group where a price experiment prices the option);
+ * anything else is a broken page and throws.
  */
 export async function readOffers(page: Page, atMs: number): Promise<Map<string, StaticOffer>> {
   const url = page.url();
@@ -92,21 +98,35 @@ export async function readOffers(page: Page, atMs: number): Promise<Map<string, 
       const formCode =
         card?.querySelector<HTMLInputElement>('form.calc input[name="product"]')?.value ?? null;
       const codes = ownLink !== null ? [ownLink] : formCode !== null ? [formCode] : [];
-      // The price blocks: the regular one (a plain div) and each campaign's (.deal).
-      const blocks = [...option.querySelectorAll(":scope > div")];
-      const shown = blocks.filter((b) => !(b as HTMLElement).hidden);
+      // The price blocks: the regular one (a plain div) and each campaign's (.deal), of each
+      // experiment group where there are groups ([data-xg], shown by the page's CSS).
+      // (Shown within the option: its tab or billing mode may be the one not open now.)
+      const seen = (el: Element) => {
+        for (let e: Element | null = el; e !== null && e !== option; e = e.parentElement) {
+          if (getComputedStyle(e).display === "none") return false;
+        }
+        return true;
+      };
+      const blocks = [
+        ...option.querySelectorAll(":scope > div:not([data-xg]), :scope > [data-xg] > div"),
+      ];
+      const shown = blocks.filter(seen);
       const block = shown[0];
       return {
         codes,
         strong: text(block?.querySelector(".price strong")),
         unit: text(block?.querySelector(".price .unit")),
         detail: text(block?.querySelector(".detail")),
-        notes: [...option.querySelectorAll(":scope > .note")].map((n) => text(n)),
+        notes: [...option.querySelectorAll(":scope > .note, :scope > [data-xg] > .note")]
+          .filter(seen)
+          .map((n) => text(n)),
         cardSeats: text(card?.querySelector(":scope > .seats")),
-        essentials: [...option.querySelectorAll(":scope > .ess")].map((ess) => ({
-          code: productOf(ess.querySelector("a")?.getAttribute("href") ?? null) ?? "",
-          text: text(ess),
-        })),
+        essentials: [...option.querySelectorAll(":scope > .ess, :scope > [data-xg] > .ess")]
+          .filter(seen)
+          .map((ess) => ({
+            code: productOf(ess.querySelector("a")?.getAttribute("href") ?? null) ?? "",
+            text: text(ess),
+          })),
         shown: shown.length,
       };
     }),

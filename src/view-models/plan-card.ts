@@ -2,7 +2,8 @@
 // (the wording of prices is in price-views.ts).
 // Figures come from the pricing module (quote, savingsPercent, ...); this file only picks and
 // words them (STYLE.md point 6).
-import type { Catalog, PlanEntry } from "../domain/catalog/catalog-schema.ts";
+import type { Catalog, Experiment, PlanEntry } from "../domain/catalog/catalog-schema.ts";
+import { priceSetOfGroup } from "../domain/experiments/assignment.ts";
 import {
   formatCount,
   formatUsd,
@@ -34,15 +35,14 @@ export type CardContext = {
   variant: PageVariant;
   /** A price-set id or priceTestingGroupValue; default prices when absent. */
   priceGroup?: string | undefined;
+  /** An experiment's group to price its plans in (its set wins over priceGroup for them). */
+  experiment?: { id: string; plans: readonly string[]; group: string } | undefined;
 };
 
 export type EssentialsOffer = { text: string; note: string; cta: Link };
 
-export type PriceOption = {
-  mode: PriceMode;
-  code: string;
-  /** Heading of a secondary option ("Or pay every 6 months"); null for the main ones. */
-  heading: string | null;
+/** What an option shows that depends on the prices: one per experiment group. */
+export type OptionFigures = {
   price: PriceView;
   /** Whole percent the annual option saves against the monthly one. */
   savingsPercent: number | null;
@@ -53,6 +53,22 @@ export type PriceOption = {
   regularHiddenAtBuild: boolean;
   notes: string[];
   essentials: EssentialsOffer | null;
+};
+
+/** An experiment group's figures of an option; `tag` is "experimentId:group" (decision 0090). */
+export type GroupFigures = OptionFigures & { tag: string };
+
+export type PriceOption = OptionFigures & {
+  mode: PriceMode;
+  code: string;
+  /** Heading of a secondary option ("Or pay every 6 months"); null for the main ones. */
+  heading: string | null;
+  /**
+   * Each group's figures when an experiment not ended at build time prices this option
+   * differently per group (the control's first); empty otherwise. The top-level figures are the
+   * default prices', shown without JavaScript.
+   */
+  groups: GroupFigures[];
   /** Null when the seat calculator's form is the way to buy this option. */
   cta: Link | null;
   /**
@@ -72,6 +88,8 @@ export type Bullet = { text: string; tooltip: { id: string; label: string; text:
 
 export type PlanCard = {
   id: string;
+  /** Every product code the card prices (its variants and their essentials versions). */
+  codes: string[];
   title: string;
   subtitle: string;
   allowances: string;
@@ -82,8 +100,16 @@ export type PlanCard = {
   calculator: SeatCalculatorModel | null;
 };
 
+/** The price group that prices `code`: the experiment group's set for a plan it covers. */
+function priceGroupOf(ctx: CardContext, code: string): string | undefined {
+  const x = ctx.experiment;
+  if (x?.plans.includes(code)) return priceSetOfGroup(x.group) ?? undefined;
+  return ctx.priceGroup;
+}
+
 function quoteOf(catalog: Catalog, code: string, ctx: CardContext): Quote {
-  const result = quote(catalog, { plan: code, atMs: ctx.nowMs, priceGroup: ctx.priceGroup });
+  const priceGroup = priceGroupOf(ctx, code);
+  const result = quote(catalog, { plan: code, atMs: ctx.nowMs, priceGroup });
   if (!result.ok)
     throw new Error(`Cannot price ${code} for the plans page: ${result.error.message}`);
   // The page shows regular prices; campaigns are shown separately, each in its window.
@@ -187,12 +213,16 @@ function priceOption(
 ) {
   const { mode, savings, secondary } = role;
   const price = regularPrice(plan, q, mode);
-  const campaigns = campaignPrices(catalog, plan, price, ctx);
+  const campaigns = campaignPrices(catalog, plan, price, {
+    nowMs: ctx.nowMs,
+    priceGroup: priceGroupOf(ctx, plan.code),
+  });
   const term = termLabel(plan.termDuration);
   return {
     mode,
     code: plan.code,
     heading: secondary ? `Or pay every ${term}` : null,
+    groups: [],
     price,
     savingsPercent: savings,
     savings: savings === null ? null : `Save ${savings}%`,
@@ -248,15 +278,96 @@ function priceOptions(catalog: Catalog, variants: PlanEntry[], ctx: CardContext)
   );
 }
 
+/** The product codes a card prices: its variants and their essentials versions. */
+function cardCodes(variants: readonly PlanEntry[]): string[] {
+  return variants.flatMap((p) => (p.essentialsUpgrade ? [p.code, p.essentialsUpgrade] : [p.code]));
+}
+
+/**
+ * The experiment that prices this card's plans from the build time on, if any. The page shows
+ * each group's figures of one experiment per card (the annual saving compares two of its plans);
+ * two would need every combination of their groups, so the build refuses them.
+ */
+export function cardExperiment(
+  catalog: Pick<Catalog, "experiments">,
+  family: string,
+  codes: readonly string[],
+  nowMs: number,
+): Experiment | undefined {
+  const covering = (catalog.experiments ?? []).filter(
+    (x) => x.to > nowMs && codes.some((code) => x.plans.includes(code)),
+  );
+  if (covering.length > 1) {
+    throw new Error(
+      `The plans page shows one price experiment per plan card, but ${covering.map((x) => x.id).join(" and ")} both price the ${family} card (${codes.join(", ")}).`,
+    );
+  }
+  return covering[0];
+}
+
+const figuresOf = (option: PriceOption): OptionFigures => ({
+  price: option.price,
+  savingsPercent: option.savingsPercent,
+  savings: option.savings,
+  campaigns: option.campaigns,
+  regularHiddenDuring: option.regularHiddenDuring,
+  regularHiddenAtBuild: option.regularHiddenAtBuild,
+  notes: option.notes,
+  essentials: option.essentials,
+});
+
+/** The options with each experiment group's figures where the groups' figures differ. */
+function withGroups(
+  catalog: Catalog,
+  variants: PlanEntry[],
+  ctx: CardContext,
+  options: PriceOption[],
+  experiment: Experiment | undefined,
+): PriceOption[] {
+  if (experiment === undefined) return options;
+  const perGroup = experiment.groups.map((g) => ({
+    tag: `${experiment.id}:${g.set}`,
+    options: priceOptions(catalog, variants, {
+      ...ctx,
+      experiment: { id: experiment.id, plans: experiment.plans, group: g.set },
+    }),
+  }));
+  return options.map((option, i) => {
+    const groups = perGroup.map(({ tag, options: those }): GroupFigures => {
+      const theirs = those[i];
+      if (theirs?.code !== option.code) throw new Error(`${option.code}: groups differ in options`);
+      return { tag, ...figuresOf(theirs) };
+    });
+    const one = JSON.stringify(figuresOf(option));
+    const alike = groups.every(({ tag: _, ...figures }) => JSON.stringify(figures) === one);
+    return alike ? option : { ...option, groups };
+  });
+}
+
 export function planCard(catalog: Catalog, family: string, ctx: CardContext): PlanCard | null {
   const variants = cardVariants(catalog, family);
   const main = variants[0];
   if (main === undefined) return null;
-  const options = priceOptions(catalog, variants, ctx);
+  const experiment = cardExperiment(catalog, family, cardCodes(variants), ctx.nowMs);
+  const bandedCode = variants.find((p) => p.seatStructure !== null)?.code;
+  if (bandedCode !== undefined && experiment?.plans.includes(bandedCode)) {
+    // The seat calculator's live total reads one set of bands (seat-calculator.ts).
+    throw new Error(
+      `The plans page cannot show ${experiment.id}'s groups on ${bandedCode}: its seat calculator shows one price set.`,
+    );
+  }
+  const options = withGroups(
+    catalog,
+    variants,
+    ctx,
+    priceOptions(catalog, variants, ctx),
+    experiment,
+  );
   const banded = variants.find((p) => p.seatStructure !== null);
   const templates = premiumTemplatesLine(main);
   return {
     id: family,
+    codes: cardCodes(variants),
     title: main.name,
     subtitle: main.subTitle,
     allowances: main.capacity,

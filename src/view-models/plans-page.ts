@@ -1,10 +1,13 @@
 // The plans screen of /plans, /plans/{tab} and /pricing: tabs per audience, the monthly/annual
 // switch, plan cards, campaign banners, testimonials and extras. A plain function of the catalogue
 // and the build time, unit-tested without Astro (STYLE.md point 6).
+
+import type { PageExperiment } from "../browser/experiment-head.ts";
 import type { Catalog, PlanEntry } from "../domain/catalog/catalog-schema.ts";
 import { formatUsd } from "../domain/pricing/index.ts";
 import { type BannerModel, plansBanners } from "./campaign-windows.ts";
 import { checkoutHref, type Link } from "./checkout-links.ts";
+import { pageExperiments } from "./experiments-on-page.ts";
 import {
   type CardContext,
   isFreePlan,
@@ -56,10 +59,19 @@ export type PlansPageModel = {
   tabs: PlansTab[];
   billing: {
     legend: string;
-    options: { id: "annual" | "monthly"; label: string; hint: string | null }[];
+    options: {
+      id: "annual" | "monthly";
+      label: string;
+      /** The default prices' hint ("save up to 52%"), shown without JavaScript. */
+      hint: string | null;
+      /** Each experiment group's hint where a group's prices change it (decision 0090). */
+      groupHints: { tag: string; hint: string | null }[];
+    }[];
   };
   banners: BannerModel[];
   extras: ExtrasModel;
+  /** The price experiments of plans on the page (experiments-on-page.ts), for its head. */
+  experiments: PageExperiment[];
 };
 
 export type PlansPageOptions = {
@@ -117,6 +129,45 @@ function extrasModel(catalog: Catalog): ExtrasModel {
   };
 }
 
+const groupTagsOf = (card: PlanCard) => card.options.flatMap((o) => o.groups.map((g) => g.tag));
+
+/**
+ * "save up to N%": the best annual saving on the page, with the figures of the experiment group
+ * `tag` where an option has them (the other experiments' at their defaults).
+ */
+function savingHint(tabs: readonly PlansTab[], tag?: string): string | null {
+  const savings = tabs.flatMap((tab) =>
+    tab.cards.flatMap((card) =>
+      card.options.map((o) => (o.groups.find((g) => g.tag === tag) ?? o).savingsPercent ?? 0),
+    ),
+  );
+  const best = Math.max(0, ...savings);
+  return best > 0 ? `save up to ${best}%` : null;
+}
+
+/**
+ * The hint of each group of the one experiment whose groups change it; none when no group does.
+ * Two experiments that both change it would need every combination of their groups: refused.
+ */
+function experimentHints(
+  tabs: readonly PlansTab[],
+  hint: string | null,
+): { tag: string; hint: string | null }[] {
+  const tags = [...new Set(tabs.flatMap((t) => t.cards.flatMap(groupTagsOf)))];
+  const byExperiment = new Map<string, { tag: string; hint: string | null }[]>();
+  for (const tag of tags) {
+    const id = tag.slice(0, tag.lastIndexOf(":"));
+    byExperiment.set(id, [...(byExperiment.get(id) ?? []), { tag, hint: savingHint(tabs, tag) }]);
+  }
+  const changing = [...byExperiment].filter(([, hints]) => hints.some((h) => h.hint !== hint));
+  if (changing.length > 1) {
+    throw new Error(
+      `The plans page's "save up to" hint shows one price experiment's groups, but ${changing.map(([id]) => id).join(" and ")} both change it.`,
+    );
+  }
+  return changing[0]?.[1] ?? [];
+}
+
 export function plansPageModel(
   catalog: Catalog,
   nowMs: number,
@@ -136,10 +187,8 @@ export function plansPageModel(
       testimonials: TABS[id].audiences.flatMap((audience) => catalog.testimonials[audience] ?? []),
     };
   });
-  const savings = tabs.flatMap((tab) =>
-    tab.cards.flatMap((card) => card.options.map((o) => o.savingsPercent ?? 0)),
-  );
-  const best = Math.max(0, ...savings);
+  const hint = savingHint(tabs);
+  const groupHints = experimentHints(tabs, hint);
   return {
     variant: options.variant,
     heading: options.variant === "pricing" ? "Pricing" : "Plans",
@@ -152,11 +201,21 @@ export function plansPageModel(
     billing: {
       legend: "Billing",
       options: [
-        { id: "annual", label: "Yearly", hint: best > 0 ? `save up to ${best}%` : null },
-        { id: "monthly", label: "Monthly", hint: null },
+        {
+          id: "annual",
+          label: "Yearly",
+          hint,
+          groupHints,
+        },
+        { id: "monthly", label: "Monthly", hint: null, groupHints: [] },
       ],
     },
     banners: plansBanners(catalog, nowMs),
     extras: extrasModel(catalog),
+    experiments: pageExperiments(
+      catalog,
+      nowMs,
+      tabs.flatMap((tab) => tab.cards.flatMap((card) => card.codes)),
+    ),
   };
 }

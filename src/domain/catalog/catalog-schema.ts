@@ -151,8 +151,7 @@ const PriceSet = z.object({
 });
 export type PriceSet = z.output<typeof PriceSet>;
 
-/** The control group of every experiment: the default prices. */
-export const CONTROL = "control";
+export { CONTROL } from "./control.ts";
 
 export const ExperimentGroup = z.object({
   /** A price-set id, or "control" for the default prices. */

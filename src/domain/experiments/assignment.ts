@@ -1,7 +1,8 @@
 // Which group of a price experiment a visitor is in. The same pure function runs in the static
 // pages' inline script, the checkout and the server, so all three agree without asking each other:
 // the group follows from the experiment's id, its shares and the visitor's stable id alone.
-import { type Catalog, CONTROL, type Experiment } from "../catalog/catalog-schema.ts";
+import type { Catalog, Experiment } from "../catalog/catalog-schema.ts";
+import { CONTROL } from "../catalog/control.ts";
 
 /** A visitor id as the browser makes it (crypto.randomUUID) or the server does: 16–64 safe chars. */
 export const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/;
