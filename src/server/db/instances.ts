@@ -123,6 +123,32 @@ export const Instances = {
     return Number(row.id);
   },
   /**
+   * Inserts a workspace unless another has its name, and answers its id, or null when the name
+   * is taken: the insert itself claims the name, so two purchases at once never both pick it and
+   * neither fails (no unique violation aborts the transaction on PostgreSQL).
+   */
+  async insertUnlessNameTaken(
+    q: Queryable,
+    instance: Omit<Instance, "id">,
+  ): Promise<number | null> {
+    const row = await q.kysely
+      .insertInto("instances")
+      .values({
+        name: instance.name,
+        owner_user_id: instance.ownerUserId,
+        product_code: instance.productCode,
+        max_seats: instance.maxSeats,
+        coupon: instance.coupon,
+        license_pricing_structure: instance.licensePricingStructure,
+        created_at: instance.createdAt,
+        disbanded_at: instance.disbandedAt,
+      })
+      .onConflict((c) => c.column("name").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    return row ? Number(row.id) : null;
+  },
+  /**
    * Reads a workspace for a change to its membership. The no-op UPDATE first takes the row's
    * write lock on PostgreSQL (SQLite runs one writer at a time anyway), so two joins into one
    * team are counted one after the other and cannot both take its last seat.

@@ -103,6 +103,27 @@ describe("free trial", () => {
     expect(names).toEqual(["Same Name Studio", "Same Name Studio (2)"]);
   });
 
+  it("names teams started at the same moment with one name apart, and starts every one", async () => {
+    const clients = await Promise.all(
+      [1, 2, 3, 4].map((n) => newAccount(`same-moment-${n}@example.com`, true)),
+    );
+    const answers = await Promise.all(
+      clients.map((client) =>
+        client.call(api.activateFreeTrial, {
+          body: { vertical: "business", instanceName: "Same Moment Studio" },
+          idempotencyKey: newKey(),
+        }),
+      ),
+    );
+    const names = answers.map((answer) => (answer.ok ? answer.body.instanceName : answer.status));
+    expect(names.toSorted()).toEqual([
+      "Same Moment Studio",
+      "Same Moment Studio (2)",
+      "Same Moment Studio (3)",
+      "Same Moment Studio (4)",
+    ]);
+  });
+
   it("starts once per account, with a workspace for business", async () => {
     const client = await newAccount("trialist@example.com", true);
     const answer = await client.call(api.activateFreeTrial, {

@@ -98,16 +98,14 @@ export function pricedWith(
 }
 
 /**
- * The owner's chosen name, numbered readably ("Acme (2)") only when another team has it (issue 34):
- * a random tail after the few numbers a name might reasonably need.
+ * The names a new team tries in turn: the owner's chosen one, numbered readably ("Acme (2)") when
+ * another team has it (issue 34), then with a random tail after the few numbers a name might
+ * reasonably need.
  */
-async function freeTeamName(tx: Queryable, wanted: string): Promise<string> {
-  if (!(await Instances.byName(tx, wanted))) return wanted;
-  for (let n = 2; n <= 20; n++) {
-    const candidate = numberedTeamName(wanted, n);
-    if (!(await Instances.byName(tx, candidate))) return candidate;
-  }
-  return numberedTeamName(wanted, randomInt(21, 1_000_000));
+function* teamNameCandidates(wanted: string): Generator<string> {
+  yield wanted;
+  for (let n = 2; n <= 20; n++) yield numberedTeamName(wanted, n);
+  for (let tries = 0; tries < 10; tries++) yield numberedTeamName(wanted, randomInt(21, 1_000_000));
 }
 
 /** Creates the buyer's team workspace, or resizes the one they own. */
@@ -133,16 +131,21 @@ export async function ensureInstance(
   }
   // The one team-name rule (issue 18, item 15): no markup is ever stored.
   const wanted = teamName(input.name, `${user.firstName || "team"}'s team`);
-  const id = await Instances.insert(tx, {
-    name: await freeTeamName(tx, wanted),
-    ownerUserId: user.id,
-    productCode: input.productCode,
-    maxSeats: input.seats,
-    coupon: null,
-    licensePricingStructure: input.pricingStructure,
-    createdAt: input.now,
-    disbandedAt: null,
-  });
+  let id: number | null = null;
+  for (const name of teamNameCandidates(wanted)) {
+    id = await Instances.insertUnlessNameTaken(tx, {
+      name,
+      ownerUserId: user.id,
+      productCode: input.productCode,
+      maxSeats: input.seats,
+      coupon: null,
+      licensePricingStructure: input.pricingStructure,
+      createdAt: input.now,
+      disbandedAt: null,
+    });
+    if (id !== null) break;
+  }
+  if (id === null) throw new Error(`no free team name found for "${wanted}"`);
   await Users.update(tx, user.id, {
     instanceId: id,
     memberState: "approved",
