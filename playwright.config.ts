@@ -1,5 +1,6 @@
 import { loadavg } from "node:os";
 import { defineConfig, devices } from "@playwright/test";
+import { controlVisitorId } from "./scripts/control-visitor.ts";
 import { chromiumArgs, findTestBrowser } from "./scripts/find-chromium.ts";
 import { timeLimitScale } from "./scripts/time-limit-scale.ts";
 
@@ -43,6 +44,24 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
   use: {
     baseURL,
+    // Every browser starts as a visitor in the control group of every price experiment in the
+    // catalogue, so that the specs read the default prices on whatever day they run, inside an
+    // experiment's window or not. The experiment's own specs set their visitors' ids.
+    storageState: {
+      cookies: [
+        {
+          name: "vid",
+          value: controlVisitorId(),
+          domain: "127.0.0.1",
+          path: "/",
+          expires: -1,
+          httpOnly: false,
+          secure: false,
+          sameSite: "Lax",
+        },
+      ],
+      origins: [],
+    },
     // Recording a trace costs every test a third of its time on this 2-core machine (DOM
     // snapshots at each action, kept or not): off in `npm test`. To see a failure step by step,
     // run the spec again with `--trace retain-on-failure` (e2e/README.md, decision 0025).

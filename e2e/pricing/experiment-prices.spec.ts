@@ -28,6 +28,7 @@ import { ExperimentEvents } from "../../src/server/db/experiment-events.ts";
 import { createStaticHandler } from "../../src/server/static-files.ts";
 import { startTestServer, type TestServer } from "../../src/server/testing/harness.ts";
 import { browserApi, uniqueEmail } from "../cart/api-helpers.ts";
+import { GOAL, recordShifts, shifts } from "../cart/layout-shifts.ts";
 import { fillCard, shownTotal } from "../cart/purchase-helpers.ts";
 import { chargesOf, documentTotal, newBuyer, purchase, summaryOf } from "./server-prices.ts";
 import { readOffers } from "./static-prices.ts";
@@ -236,4 +237,27 @@ test.describe("without JavaScript", () => {
       useInnerText: true,
     });
   });
+});
+
+// The static plans page carries every group's prices of a plan under a price experiment; the head
+// script names the visitor's group on <html> before the first paint (decision 0090), so a visitor
+// of any group, the variant's above all, sees a page that never moves (UX.md: at most 0.01).
+test.describe("on a phone", () => {
+  // Lighthouse's mobile screen (Moto G Power), as e2e/cart/layout-shift.spec.ts.
+  test.use({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true });
+
+  for (const group of GROUPS) {
+    test(`the static plans page does not move for a visitor of the ${group} group`, async ({
+      context,
+      page,
+    }) => {
+      await recordShifts(page);
+      await visit(context, page, visitor(group, 1));
+      await page.goto(`${origin()}/plans`);
+      await expect(page.locator("html")).toHaveAttribute("data-xp", `${EXPERIMENT}:${group}`);
+      await page.waitForLoadState("networkidle");
+      const { total, sources } = await shifts(page);
+      expect(total, `${group}: ${sources.join("; ")}`).toBeLessThanOrEqual(GOAL);
+    });
+  }
 });
