@@ -2,6 +2,7 @@
 // (POST /api/4/payment/summary), and a real sandbox purchase by a fresh account (each account can
 // buy a plan once) with what the sandbox provider charged and what the invoice says
 // (GET /api/3/payment/invoices/1).
+import { controlVisitorId } from "../../scripts/control-visitor.ts";
 import { api } from "../../src/contract/index.ts";
 import type { PriceCombination } from "../../src/domain/testing/price-combinations.ts";
 import { newKey, type TestClient, type TestServer } from "../../src/server/testing/harness.ts";
@@ -52,8 +53,10 @@ export async function summaryOf(
 let accounts = 0;
 
 /**
- * A new account with a saved sandbox card (4242…), signed in; with `visitorId`, signed up by the
- * visitor whose browser holds that id (cookie `vid`), as a visitor of the static pages is.
+ * A new account with a saved sandbox card (4242…), signed in, signed up by the visitor whose
+ * browser holds `visitorId` (cookie `vid`), as a visitor of the static pages is. By default a
+ * visitor in the control group of every price experiment: the combinations are the default
+ * prices, on any date a campaign edge puts the server's clock at, inside an experiment or not.
  */
 export async function newBuyer(
   server: TestServer,
@@ -61,9 +64,8 @@ export async function newBuyer(
 ): Promise<TestClient> {
   accounts += 1;
   const client = server.client();
-  if (options.visitorId !== undefined) {
-    client.remember(new Headers({ "set-cookie": `vid=${options.visitorId}; Path=/` }));
-  }
+  const visitorId = options.visitorId ?? controlVisitorId();
+  client.remember(new Headers({ "set-cookie": `vid=${visitorId}; Path=/` }));
   // The teacher plan is sold only to a verified school address (spec 5), as a teacher would have.
   const email = `cross-${process.pid}-${accounts}@${options.school ? "cross-school.edu" : "example.com"}`;
   // Under load the server sheds password work with a 429 (auth/passwords.ts): asked again later.
