@@ -25,7 +25,6 @@ import { type ExperimentEventKind, ExperimentEvents } from "../db/experiment-eve
 import { Orders } from "../db/orders.ts";
 import type { Subscription } from "../db/subscriptions.ts";
 import { Visitors } from "../db/visitors.ts";
-import type { Account } from "./account.ts";
 
 /** The browser's visitor id (not HttpOnly: the static pages' script reads it). */
 export const VISITOR_COOKIE = "vid";
@@ -45,6 +44,17 @@ export const NO_EXPERIMENTS: AccountExperiments = {
   visitorId: null,
   facts: VISITOR,
   standings: [],
+};
+
+/**
+ * What the events read of an account (services/account.ts's Account has it): its standing in the
+ * experiments, its id, price-testing group and price choice, and the time it was read at.
+ */
+type Enrolled = {
+  experiments: AccountExperiments;
+  user: { id: number; priceTestingGroupValue: string | null };
+  priceChoice: PriceChoice;
+  now: number;
 };
 
 /** The paying-subscriber part of the facts, from what loadAccount has read. */
@@ -162,7 +172,7 @@ export function writeExperimentCookies(ctx: Ctx, experiments: AccountExperiments
 }
 
 /** The running experiments that price one of these product codes, as the account stands in them. */
-function covering(account: Account, productCodes: readonly string[]): Standing[] {
+function covering(account: Enrolled, productCodes: readonly string[]): Standing[] {
   return account.experiments.standings.filter((s) =>
     s.experiment.plans.some((code) => productCodes.includes(code)),
   );
@@ -173,11 +183,11 @@ function covering(account: Account, productCodes: readonly string[]): Standing[]
  * enrolled but not recorded, and answers the account with the recorded groups (the first writer
  * wins on any server, so the answer may differ from the shares' group after a catalogue change).
  */
-export async function expose(
+export async function expose<A extends Enrolled>(
   q: Queryable,
-  account: Account,
+  account: A,
   productCodes: readonly string[],
-): Promise<Account> {
+): Promise<A> {
   const { visitorId } = account.experiments;
   if (visitorId === null) return account;
   const pending = covering(account, productCodes).filter((s) => s.group !== null && !s.recorded);
@@ -213,7 +223,7 @@ export async function expose(
  */
 export async function recordEnrolledEvent(
   q: Queryable,
-  account: Account,
+  account: Enrolled,
   input: { kind: "checkout" | "purchase"; productCode: string; orderId: string | null; at: number },
 ): Promise<number> {
   const { visitorId } = account.experiments;
