@@ -2,6 +2,7 @@ import { globSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { timeLimitScale } from "./scripts/time-limit-scale.ts";
+import { LongestFirst } from "./test/longest-first.ts";
 
 // Unit and component tests sit beside the code. Browser tests live in e2e/ and run in Playwright.
 // Tests run in Node by default; a component test opts in to a DOM with a first-line comment
@@ -43,6 +44,8 @@ export default defineConfig({
     // processes rather than compute. Quiet machine, same commit: 49.5 s with four (186 % CPU),
     // 58.3 s with two (160 %); vitest's default is the cores less one (decision 0025).
     maxWorkers: 4,
+    // The longest files first, also on a fresh clone without vitest's timings (test/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
