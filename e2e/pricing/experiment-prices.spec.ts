@@ -30,7 +30,14 @@ import { startTestServer, type TestServer } from "../../src/server/testing/harne
 import { browserApi, uniqueEmail } from "../cart/api-helpers.ts";
 import { GOAL, recordShifts, shifts } from "../cart/layout-shifts.ts";
 import { fillCard, shownTotal } from "../cart/purchase-helpers.ts";
-import { chargesOf, documentTotal, newBuyer, purchase, summaryOf } from "./server-prices.ts";
+import {
+  chargesOf,
+  documentTotal,
+  newBuyer,
+  purchase,
+  summaryOf,
+  visitorClient,
+} from "./server-prices.ts";
 import { readOffers } from "./static-prices.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -65,7 +72,7 @@ function visitorsIn(group: string, n: number): string[] {
 }
 
 const GROUPS = experiment ? experiment.groups.map((g) => g.set) : [];
-const visitors = new Map(GROUPS.map((group) => [group, visitorsIn(group, 3)]));
+const visitors = new Map(GROUPS.map((group) => [group, visitorsIn(group, 4)]));
 const visitor = (group: string, i: number) => visitors.get(group)?.[i] ?? "";
 
 let server: TestServer | undefined;
@@ -194,8 +201,7 @@ for (const group of GROUPS) {
     for (const [i, code] of [ANNUAL, MONTHLY].entries()) {
       const price = groupPrice(code, group);
       const visitorId = visitor(group, i + 1);
-      const looker = running.client();
-      looker.remember(new Headers({ "set-cookie": `vid=${visitorId}; Path=/` }));
+      const looker = visitorClient(running, visitorId);
       const combination = { plan: code, seats: null, coupon: null };
       expect(await summaryOf(looker, combination)).toMatchObject({ ok: true, total: price });
       const buyer = await newBuyer(running, { visitorId });
@@ -252,7 +258,7 @@ test.describe("on a phone", () => {
       page,
     }) => {
       await recordShifts(page);
-      await visit(context, page, visitor(group, 1));
+      await visit(context, page, visitor(group, 3));
       await page.goto(`${origin()}/plans`);
       await expect(page.locator("html")).toHaveAttribute("data-xp", `${EXPERIMENT}:${group}`);
       await page.waitForLoadState("networkidle");

@@ -33,6 +33,7 @@ import {
   purchase,
   type SummaryAnswer,
   summaryOf,
+  visitorClient,
 } from "./server-prices.ts";
 import {
   openAt,
@@ -246,7 +247,7 @@ test("one price everywhere: static page = catalog quote = summary = charge = inv
     env: { DATA_DIR: dataDir },
   });
   try {
-    const visitor = server.client();
+    const visitor = visitorClient(server);
     for (const atMs of times) {
       server.clock.set(atMs);
       const group = rows.filter((r) => r.combo.atMs === atMs);

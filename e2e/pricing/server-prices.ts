@@ -53,19 +53,26 @@ export async function summaryOf(
 let accounts = 0;
 
 /**
+ * A client of the server as the browser of `visitorId` (cookie `vid`). By default a visitor in the
+ * control group of every price experiment: the combinations are the default prices, on any date
+ * a campaign edge puts the server's clock at, inside an experiment's window or not.
+ */
+export function visitorClient(server: TestServer, visitorId = controlVisitorId()): TestClient {
+  const client = server.client();
+  client.remember(new Headers({ "set-cookie": `vid=${visitorId}; Path=/` }));
+  return client;
+}
+
+/**
  * A new account with a saved sandbox card (4242…), signed in, signed up by the visitor whose
- * browser holds `visitorId` (cookie `vid`), as a visitor of the static pages is. By default a
- * visitor in the control group of every price experiment: the combinations are the default
- * prices, on any date a campaign edge puts the server's clock at, inside an experiment or not.
+ * browser holds `visitorId` (visitorClient: by default a control visitor).
  */
 export async function newBuyer(
   server: TestServer,
   options: { school?: boolean; visitorId?: string } = {},
 ): Promise<TestClient> {
   accounts += 1;
-  const client = server.client();
-  const visitorId = options.visitorId ?? controlVisitorId();
-  client.remember(new Headers({ "set-cookie": `vid=${visitorId}; Path=/` }));
+  const client = visitorClient(server, options.visitorId);
   // The teacher plan is sold only to a verified school address (spec 5), as a teacher would have.
   const email = `cross-${process.pid}-${accounts}@${options.school ? "cross-school.edu" : "example.com"}`;
   // Under load the server sheds password work with a 429 (auth/passwords.ts): asked again later.
