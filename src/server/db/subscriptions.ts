@@ -1,8 +1,10 @@
 // Queries of the subscriptions table: each account's current product and order state. Kysely's
 // typed builder (decision 0082).
+
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { PriceBasis } from "../../domain/renewals/price-basis.ts";
-import { bool, type Queryable } from "./db.ts";
+import { type Codec, columnCodec } from "./column-codec.ts";
+import type { Queryable } from "./db.ts";
 import type { SubscriptionsTable } from "./schema.ts";
 
 export type Subscription = {
@@ -44,8 +46,6 @@ export type Subscription = {
   updatedAt: number;
 };
 
-type Codec = "bool" | "json" | "as is";
-
 /** Each field's column, and how it is stored (flags as 0/1, the price basis as JSON text). */
 const columns = {
   userId: ["user_id", "as is"],
@@ -74,43 +74,7 @@ const columns = {
   updatedAt: ["updated_at", "as is"],
 } as const satisfies Record<keyof Subscription, readonly [keyof SubscriptionsTable, Codec]>;
 
-const entries = Object.entries(columns) as [keyof Subscription, readonly [string, Codec]][];
-
-function fromRow(r: Selectable<SubscriptionsTable>): Subscription {
-  const row = r as unknown as Record<string, unknown>;
-  const record: Record<string, unknown> = {};
-  for (const [key, [column, codec]] of entries) {
-    const value = row[column] ?? null;
-    record[key] =
-      codec === "bool"
-        ? bool(value)
-        : codec === "json" && typeof value === "string"
-          ? JSON.parse(value)
-          : typeof value === "bigint"
-            ? Number(value)
-            : value;
-  }
-  return record as Subscription;
-}
-
-/**
- * The columns of the fields of `s`: on an insert the fields left undefined are left out (their
- * defaults), on an update a field present as undefined is set to NULL.
- */
-function toColumns(s: Partial<Subscription>, undefinedAs: "left out" | "null") {
-  const row: Record<string, unknown> = {};
-  for (const [key, [column, codec]] of entries) {
-    if (!Object.hasOwn(s, key)) continue;
-    const value = s[key];
-    if (value === undefined) {
-      if (undefinedAs === "null") row[column] = null;
-    } else if (value === null) row[column] = null;
-    else if (codec === "bool") row[column] = value ? 1 : 0;
-    else if (codec === "json") row[column] = JSON.stringify(value);
-    else row[column] = value;
-  }
-  return row;
-}
+const { fromRow, toColumns } = columnCodec<Subscription>(columns);
 
 /** The free plan, as every account starts. */
 export function freeSubscription(userId: number, now: number): Subscription {

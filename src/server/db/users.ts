@@ -1,13 +1,9 @@
 // Queries of the users table, and the session lookup that reads a signed-in account in one
 // statement. Kysely's typed builder (decision 0082).
-import {
-  CompiledQuery,
-  type Insertable,
-  type Kysely,
-  type Selectable,
-  type Updateable,
-} from "kysely";
-import { bool, type Queryable } from "./db.ts";
+
+import { CompiledQuery, type Insertable, type Kysely, type Updateable } from "kysely";
+import { type Codec, columnCodec } from "./column-codec.ts";
+import type { Queryable } from "./db.ts";
 import { type BillingDetails, billingDetailsOf } from "./invoices.ts";
 import type { Database, UsersTable } from "./schema.ts";
 import { type Subscription, Subscriptions } from "./subscriptions.ts";
@@ -64,8 +60,6 @@ export type User = {
   appliedCoupon: string | null;
 };
 
-type Codec = "bool" | "json" | "as is";
-
 /** Each field's column, and how it is stored (flags as 0/1, properties and address as JSON text). */
 const columns = {
   id: ["id", "as is"],
@@ -107,43 +101,7 @@ const columns = {
   appliedCoupon: ["applied_coupon", "as is"],
 } as const satisfies Record<keyof User, readonly [keyof UsersTable, Codec]>;
 
-const entries = Object.entries(columns) as [keyof User, readonly [string, Codec]][];
-
-function fromRow(r: Selectable<UsersTable>): User {
-  const row = r as unknown as Record<string, unknown>;
-  const record: Record<string, unknown> = {};
-  for (const [key, [column, codec]] of entries) {
-    const value = row[column] ?? null;
-    record[key] =
-      codec === "bool"
-        ? bool(value)
-        : codec === "json" && typeof value === "string"
-          ? JSON.parse(value)
-          : typeof value === "bigint"
-            ? Number(value)
-            : value;
-  }
-  return record as User;
-}
-
-/**
- * The columns of the fields of `u`: on an insert the fields left undefined are left out (their
- * defaults), on an update a field present as undefined is set to NULL.
- */
-function toColumns(u: Partial<NewUser>, undefinedAs: "left out" | "null") {
-  const row: Record<string, unknown> = {};
-  for (const [key, [column, codec]] of entries) {
-    if (key === "id" || !Object.hasOwn(u, key)) continue;
-    const value = u[key];
-    if (value === undefined) {
-      if (undefinedAs === "null") row[column] = null;
-    } else if (value === null) row[column] = null;
-    else if (codec === "bool") row[column] = value ? 1 : 0;
-    else if (codec === "json") row[column] = JSON.stringify(value);
-    else row[column] = value;
-  }
-  return row;
-}
+const { fromRow, toColumns } = columnCodec<User>(columns, "id");
 
 export type NewUser = Omit<User, "id">;
 
