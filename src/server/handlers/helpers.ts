@@ -55,9 +55,10 @@ export async function pricedAccountOf(
   const user = await ctx.user();
   let account: Account;
   if (user) {
-    // An account signed in before it had a visitor id takes the cookie's (or a new one) now.
-    if (running) await requestVisitorId(ctx, user.id);
-    account = await loadAccount(db, catalog, user, now, ctx.sessionRows);
+    // An account signed in before it had a visitor id takes the cookie's (or a new one) now; the
+    // id read here is the one the account's experiments follow (not read a second time).
+    const visitorId = running ? await requestVisitorId(ctx, user.id) : undefined;
+    account = await loadAccount(db, catalog, user, now, ctx.sessionRows, visitorId);
   } else {
     const visitorId = running ? await requestVisitorId(ctx, null) : null;
     const visitor = await loadAccount(db, catalog, visitorUser(), now, null, visitorId);

@@ -122,7 +122,10 @@ export async function loadAccount(
   now: number,
   /** What the caller read already with the session (Users.bySession), when it is this user's. */
   prefetched: SessionRows | null = null,
-  /** A visitor's id (the cookie's) for an account not signed in; else the account's is read. */
+  /**
+   * The visitor id the experiments follow: a visitor's (the cookie's), or the account's when the
+   * caller has read it already; undefined reads the account's.
+   */
   visitorId?: string | null,
 ): Promise<Account> {
   const read = prefetched?.userId === user.id ? prefetched : null;
